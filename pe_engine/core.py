@@ -1,0 +1,637 @@
+"""The engine's core: abstract values, the jaxpr IR, primitives, traces and evaluation.
+
+The trace machinery follows the design of JAX's autodidax: every interpreter is a
+`Trace` at some level of a stack, a value is lifted into the highest-level trace
+among the arguments of an operation, and a "dynamic" trace (installed by staging)
+sits underneath so that operations on plain constants are staged too (omnistaging).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+# --------------------------------------------------------------------------- dtypes
+
+float32 = np.dtype("float32")
+int32 = np.dtype("int32")
+bool_ = np.dtype("bool")
+
+_SHORT_DTYPE = {
+    "float16": "f16", "float32": "f32", "float64": "f64", "bfloat16": "bf16",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "bool": "bool", "complex64": "c64", "complex128": "c128",
+}
+
+# JAX without x64 canonicalises 64-bit types to 32-bit ones.
+_CANONICAL = {
+    np.dtype("float64"): float32, np.dtype("int64"): int32,
+    np.dtype("uint64"): np.dtype("uint32"), np.dtype("complex128"): np.dtype("complex64"),
+}
+
+
+def canonicalize_dtype(dtype: Any) -> np.dtype:
+    dt = np.dtype(dtype)
+    return _CANONICAL.get(dt, dt)
+
+
+def short_dtype(dtype: np.dtype) -> str:
+    return _SHORT_DTYPE.get(np.dtype(dtype).name, np.dtype(dtype).name)
+
+
+# --------------------------------------------------------------------------- avals
+
+
+class ShapedArray:
+    """An abstract value: what is known of an array without holding it."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+    array_abstraction_level = 1
+
+    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is ShapedArray and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def str_short(self, short_dtypes: bool = False) -> str:
+        dt = short_dtype(self.dtype) if short_dtypes else self.dtype.name
+        return f"{dt}[{','.join(str(d) for d in self.shape)}]"
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
+
+    def update(self, shape: Any = None, dtype: Any = None, weak_type: Any = None) -> ShapedArray:
+        return ShapedArray(self.shape if shape is None else shape,
+                           self.dtype if dtype is None else dtype,
+                           self.weak_type if weak_type is None else weak_type)
+
+    def strip_weak_type(self) -> ShapedArray:
+        return self.update(weak_type=False) if self.weak_type else self
+
+    def to_tangent_aval(self) -> ShapedArray:
+        return ShapedArray(self.shape, self.dtype, self.weak_type)
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+
+# --------------------------------------------------------------------------- concrete arrays
+
+
+class ArrayOps:
+    """Python operators on arrays and tracers, lowered through `pe_engine.numpy`.
+
+    The numpy module installs itself in `_jnp` at import, so this core module does
+    not import it (it imports the core).
+    """
+
+    __slots__ = ()
+    __array_priority__ = 1000
+    _jnp: Any = None
+
+    def __neg__(self): return self._jnp.negative(self)
+    def __pos__(self): return self
+    def __abs__(self): return self._jnp.abs(self)
+    def __add__(self, o): return self._jnp.add(self, o)
+    def __radd__(self, o): return self._jnp.add(o, self)
+    def __sub__(self, o): return self._jnp.subtract(self, o)
+    def __rsub__(self, o): return self._jnp.subtract(o, self)
+    def __mul__(self, o): return self._jnp.multiply(self, o)
+    def __rmul__(self, o): return self._jnp.multiply(o, self)
+    def __truediv__(self, o): return self._jnp.true_divide(self, o)
+    def __rtruediv__(self, o): return self._jnp.true_divide(o, self)
+    def __pow__(self, o): return self._jnp.power(self, o)
+    def __rpow__(self, o): return self._jnp.power(o, self)
+    def __matmul__(self, o): return self._jnp.matmul(self, o)
+    def __rmatmul__(self, o): return self._jnp.matmul(o, self)
+    def __gt__(self, o): return self._jnp.greater(self, o)
+    def __lt__(self, o): return self._jnp.less(self, o)
+    def __ge__(self, o): return self._jnp.greater_equal(self, o)
+    def __le__(self, o): return self._jnp.less_equal(self, o)
+    def __eq__(self, o): return self._jnp.equal(self, o)  # type: ignore[override]
+    def __ne__(self, o): return self._jnp.not_equal(self, o)  # type: ignore[override]
+    def __getitem__(self, idx): return self._jnp._getitem(self, idx)
+    __hash__ = None  # type: ignore[assignment]
+
+    def sum(self, axis=None, keepdims=False): return self._jnp.sum(self, axis, keepdims=keepdims)
+    def max(self, axis=None, keepdims=False): return self._jnp.max(self, axis, keepdims=keepdims)
+    def min(self, axis=None, keepdims=False): return self._jnp.min(self, axis, keepdims=keepdims)
+    def mean(self, axis=None, keepdims=False): return self._jnp.mean(self, axis, keepdims=keepdims)
+    def dot(self, o): return self._jnp.dot(self, o)
+    def reshape(self, *shape, order="C"):
+        return self._jnp.reshape(self, shape[0] if len(shape) == 1 else shape)
+    def transpose(self, *axes): return self._jnp.transpose(self, axes or None)
+    def squeeze(self, axis=None): return self._jnp.squeeze(self, axis)
+    def astype(self, dtype): return self._jnp.astype(self, dtype)
+    T = property(lambda self: self._jnp.transpose(self))
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: len(self.aval.shape))
+    size = property(lambda self: self.aval.size)
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object")
+        return self.aval.shape[0]
+
+    def __iter__(self):
+        if not self.aval.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.aval.shape[0]))
+
+
+class Array(ArrayOps):
+    """A concrete array held now: a numpy value and JAX's weak-type bit."""
+
+    __slots__ = ("val", "weak_type")
+
+    def __init__(self, val: Any, weak_type: bool = False):
+        self.val = np.asarray(val)
+        self.weak_type = weak_type
+
+    @property
+    def aval(self) -> ShapedArray:
+        return ShapedArray(self.val.shape, self.val.dtype, self.weak_type)
+
+    shape = property(lambda self: self.val.shape)
+    dtype = property(lambda self: self.val.dtype)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.val if dtype is None else self.val.astype(dtype)
+
+    def __repr__(self) -> str:
+        body = np.array2string(self.val, separator=", ")
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"Array({body}, dtype={self.val.dtype.name}{weak})"
+
+    def __float__(self): return float(self.val)
+    def __int__(self): return int(self.val)
+    def __bool__(self): return bool(self.val)
+    def __index__(self): return int(self.val)
+    def item(self): return self.val.item()
+    def tolist(self): return self.val.tolist()
+
+
+def get_aval(x: Any) -> ShapedArray:
+    """The abstract value of a tracer, an Array or a Python/NumPy value."""
+    if isinstance(x, (Tracer, Array)):
+        return x.aval
+    if type(x) is bool:
+        return ShapedArray((), bool_, weak_type=True)
+    if type(x) is int:
+        return ShapedArray((), int32, weak_type=True)
+    if type(x) is float:
+        return ShapedArray((), float32, weak_type=True)
+    if type(x) is complex:
+        return ShapedArray((), np.dtype("complex64"), weak_type=True)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return ShapedArray(np.shape(x), canonicalize_dtype(x.dtype))
+    raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid JAX type")
+
+
+def to_numpy(x: Any) -> np.ndarray:
+    """The numpy value of a concrete input, canonicalised as JAX would store it."""
+    if isinstance(x, Array):
+        return x.val
+    aval = get_aval(x)
+    return np.asarray(x, dtype=aval.dtype)
+
+
+def is_literalable(x: Any) -> bool:
+    """Python and NumPy scalars and 0-d NumPy arrays are inlined; Arrays are not."""
+    if type(x) in (bool, int, float, complex) or isinstance(x, np.generic):
+        return True
+    return isinstance(x, np.ndarray) and x.ndim == 0
+
+
+# --------------------------------------------------------------------------- the jaxpr IR
+
+
+class Var:
+    """A variable is only an abstract value; its printed name is the printer's choice."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Var(id={id(self)}):{self.aval.str_short()}"
+
+
+class DropVar(Var):
+    """An equation output nothing reads."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "_"
+
+
+class Literal:
+    """A constant inlined into an equation: the atom is the value itself."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val: Any, aval: ShapedArray):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Literal({self.val})"
+
+
+Atom = Var | Literal
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """Where, in the user's code, an operation was issued."""
+
+    filename: str
+    lineno: int
+    function: str
+
+    def summarize(self) -> str:
+        return f"{self.filename}:{self.lineno} ({self.function})"
+
+
+NO_SOURCE = SourceInfo("", 0, "")
+
+
+class JaxprEqn(NamedTuple):
+    invars: list[Atom]
+    outvars: list[Var]
+    primitive: Primitive
+    params: dict[str, Any]
+    effects: frozenset = frozenset()
+    source_info: SourceInfo = NO_SOURCE
+
+    def replace(self, **kw: Any) -> JaxprEqn:
+        return self._replace(**kw)
+
+    def __repr__(self) -> str:
+        from .pretty import pp_eqn_text
+        return pp_eqn_text(self)
+
+
+class Jaxpr:
+    __slots__ = ("constvars", "invars", "outvars", "eqns", "effects")
+
+    def __init__(self, constvars: Sequence[Var], invars: Sequence[Var],
+                 outvars: Sequence[Atom], eqns: Sequence[JaxprEqn],
+                 effects: frozenset = frozenset()):
+        self.constvars = list(constvars)
+        self.invars = list(invars)
+        self.outvars = list(outvars)
+        self.eqns = list(eqns)
+        self.effects = effects
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.outvars]
+
+    def replace(self, **kw: Any) -> Jaxpr:
+        fields = {k: getattr(self, k) for k in self.__slots__}
+        fields.update(kw)
+        return Jaxpr(**fields)
+
+    def __str__(self) -> str:
+        from .pretty import pp_jaxpr_text
+        return pp_jaxpr_text(self)
+
+    __repr__ = __str__
+
+    def pretty_print(self, **_: Any) -> str:
+        return str(self)
+
+
+class ClosedJaxpr:
+    """A jaxpr with its constvars' values."""
+
+    __slots__ = ("jaxpr", "consts")
+
+    def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]):
+        assert len(consts) == len(jaxpr.constvars)
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+
+    in_avals = property(lambda self: self.jaxpr.in_avals)
+    out_avals = property(lambda self: self.jaxpr.out_avals)
+    eqns = property(lambda self: self.jaxpr.eqns)
+    literals = property(lambda self: self.consts)
+    effects = property(lambda self: self.jaxpr.effects)
+
+    def __str__(self) -> str:
+        return str(self.jaxpr)
+
+    __repr__ = __str__
+
+    def pretty_print(self, **_: Any) -> str:
+        return str(self.jaxpr)
+
+
+# --------------------------------------------------------------------------- primitives
+
+# Rule tables keyed by primitive.  Adding a primitive means adding entries here
+# (and in the transformation modules' tables), never editing a trace.
+impl_rules: dict[Primitive, Callable[..., Any]] = {}
+abstract_eval_rules: dict[Primitive, Callable[..., Any]] = {}
+
+
+class Primitive:
+    __slots__ = ("name", "multiple_results")
+
+    def __init__(self, name: str, multiple_results: bool = False):
+        self.name = name
+        self.multiple_results = multiple_results
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        return bind(self, *args, **params)
+
+    def impl(self, *args: Any, **params: Any) -> Any:
+        return impl_rules[self](*args, **params)
+
+    def abstract_eval(self, *avals: ShapedArray, **params: Any) -> tuple[Any, frozenset]:
+        """JAX's convention: (out aval or list of out avals, effects)."""
+        return abstract_eval_rules[self](*avals, **params), frozenset()
+
+    def out_avals(self, avals: Sequence[ShapedArray], params: dict) -> list[ShapedArray]:
+        out = abstract_eval_rules[self](*avals, **params)
+        return list(out) if self.multiple_results else [out]
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+class _Config:
+    """`jax.config`: the flags this engine models."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {"eager_constant_folding": False,
+                                       "jax_enable_x64": False}
+
+    def update(self, name: str, value: Any) -> None:
+        if name not in self.values:
+            raise ValueError(f"Unrecognized config option: {name}")
+        if name == "jax_enable_x64" and value:
+            raise ValueError("This engine models JAX without x64: jax_enable_x64 must stay False")
+        self.values[name] = value
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["values"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+config = _Config()
+
+
+@contextmanager
+def ensure_compile_time_eval() -> Iterator[None]:
+    """Evaluate operations on constants eagerly even while staging, as JAX does."""
+    prev = config.values["eager_constant_folding"]
+    config.values["eager_constant_folding"] = True
+    try:
+        yield
+    finally:
+        config.values["eager_constant_folding"] = prev
+
+
+# --------------------------------------------------------------------------- source lines
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+USER_FILENAME = "<user>"
+
+
+def user_source_info() -> SourceInfo:
+    """The innermost frame outside the engine: the line of user code that issued the op."""
+    f = sys._getframe(2)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not fn.startswith(_PKG_DIR) and "contextlib" not in fn:
+            return SourceInfo(fn, f.f_lineno, f.f_code.co_name)
+        f = f.f_back
+    return NO_SOURCE
+
+
+# --------------------------------------------------------------------------- traces
+
+
+class MainTrace(NamedTuple):
+    level: int
+    trace_type: type
+    global_data: Any
+
+
+trace_stack: list[MainTrace] = []
+dynamic_trace: MainTrace | None = None
+
+
+@contextmanager
+def new_main(trace_type: type, global_data: Any = None) -> Iterator[MainTrace]:
+    level = len(trace_stack)
+    main = MainTrace(level, trace_type, global_data)
+    trace_stack.append(main)
+    try:
+        yield main
+    finally:
+        trace_stack.pop()
+
+
+@contextmanager
+def new_dynamic_main(trace_type: type, global_data: Any = None) -> Iterator[MainTrace]:
+    """A staging trace that also captures operations on constants (omnistaging)."""
+    global dynamic_trace
+    prev = dynamic_trace
+    with new_main(trace_type, global_data) as main:
+        dynamic_trace = main
+        try:
+            yield main
+        finally:
+            dynamic_trace = prev
+
+
+class Trace:
+    __slots__ = ("main",)
+
+    def __init__(self, main: MainTrace):
+        self.main = main
+
+    def pure(self, val: Any) -> Any:
+        raise NotImplementedError
+
+    lift = pure
+
+    def full_raise(self, val: Any) -> Any:
+        if not isinstance(val, Tracer):
+            return self.pure(val)
+        level = self.main.level
+        if val._trace.main is self.main:
+            return val
+        if val._trace.main.level < level:
+            return self.lift(val)
+        if val._trace.main.level > level:
+            raise Exception(f"Can't lift level {val._trace.main.level} to {level}: "
+                            "a tracer escaped from an inner transformation")
+        raise Exception(f"Different traces at the same level: {val._trace}, {self}")
+
+    def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
+        raise NotImplementedError
+
+
+class Tracer(ArrayOps):
+    __slots__ = ("_trace",)
+
+    aval: ShapedArray
+
+    def full_lower(self) -> Any:
+        return self
+
+    def __bool__(self):
+        raise ConcretizationTypeError(self, "The truth value of a traced array")
+
+    def __float__(self):
+        raise ConcretizationTypeError(self, "float() of a traced array")
+
+    def __int__(self):
+        raise ConcretizationTypeError(self, "int() of a traced array")
+
+    __index__ = __int__
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval}>with<{type(self._trace).__name__}>"
+
+
+class ConcretizationTypeError(TypeError):
+    def __init__(self, tracer: Tracer, what: str):
+        super().__init__(
+            f"Abstract tracer value encountered where concrete value is expected: "
+            f"{what} depends on a value that is not known now ({tracer.aval.str_short(True)}). "
+            "Use jnp.where or lax.select_n instead of Python control flow on traced values.")
+
+
+class EvalTrace(Trace):
+    """The bottom of the stack: run the primitive on numpy now."""
+
+    __slots__ = ()
+
+    def pure(self, x: Any) -> Any:
+        return x
+
+    lift = pure
+
+    def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
+        out = impl_rules[primitive](*tracers, **params)
+        return out if primitive.multiple_results else [out]
+
+
+trace_stack.append(MainTrace(0, EvalTrace, None))
+
+
+def find_top_trace(xs: Sequence[Any]) -> Trace:
+    top = trace_stack[0]
+    for x in xs:
+        if isinstance(x, Tracer):
+            m = x._trace.main
+            if m.level > top.level:
+                top = m
+    if dynamic_trace is not None and dynamic_trace.level > top.level:
+        top = dynamic_trace
+    return top.trace_type(top)
+
+
+def full_lower(val: Any) -> Any:
+    return val.full_lower() if isinstance(val, Tracer) else val
+
+
+def bind(primitive: Primitive, *args: Any, **params: Any) -> Any:
+    trace = find_top_trace(args)
+    tracers = [trace.full_raise(a) for a in args]
+    outs = trace.process_primitive(primitive, tracers, params)
+    outs = [full_lower(o) for o in outs]
+    return outs if primitive.multiple_results else outs[0]
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
+    """Interpret a jaxpr by binding each equation's primitive under the current traces."""
+    env: dict[Var, Any] = {}
+
+    def read(a: Atom) -> Any:
+        return a.val if type(a) is Literal else env[a]
+
+    for v, x in zip(jaxpr.constvars, consts, strict=True):
+        env[v] = x
+    for v, x in zip(jaxpr.invars, args, strict=True):
+        env[v] = x
+    for eqn in jaxpr.eqns:
+        outs = bind(eqn.primitive, *map(read, eqn.invars), **eqn.params)
+        if not eqn.primitive.multiple_results:
+            outs = [outs]
+        for v, x in zip(eqn.outvars, outs, strict=True):
+            if type(v) is not DropVar:
+                env[v] = x
+    return [read(v) for v in jaxpr.outvars]
+
+
+def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
+    def fun(*args: Any) -> list[Any]:
+        return eval_jaxpr(closed.jaxpr, closed.consts, *args)
+    return fun
+
+
+# --------------------------------------------------------------------------- small list helpers
+
+
+def split_list(xs: Sequence[Any], sizes: Sequence[int]) -> list[list[Any]]:
+    out, i = [], 0
+    for n in sizes:
+        out.append(list(xs[i:i + n]))
+        i += n
+    out.append(list(xs[i:]))
+    return out
+
+
+def partition_list(flags: Sequence[bool], xs: Sequence[Any]) -> tuple[list, list]:
+    """(those with a False flag, those with a True flag), order kept."""
+    a, b = [], []
+    for f, x in zip(flags, xs, strict=True):
+        (b if f else a).append(x)
+    return a, b
+
+
+def merge_lists(flags: Sequence[bool], falses: Sequence[Any], trues: Sequence[Any]) -> list[Any]:
+    it_f, it_t = iter(falses), iter(trues)
+    out = [next(it_t) if f else next(it_f) for f in flags]
+    assert next(it_f, None) is None and next(it_t, None) is None
+    return out
+

@@ -1,0 +1,236 @@
+"""JAX's jaxpr text format: a small Wadler-style document printer and the jaxpr layout.
+
+A group is laid out flat when its own flat text fits in what is left of the line
+(JAX checks the group alone, not the text after it), otherwise its breaks become
+newlines at the group's indentation.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Primitive, Var
+
+WIDTH = 80
+
+# ---------------------------------------------------------------------------- documents
+
+
+class Text(NamedTuple):
+    text: str
+
+
+class Concat(NamedTuple):
+    children: tuple
+
+
+class Brk(NamedTuple):
+    text: str
+
+
+class Group(NamedTuple):
+    child: Any
+
+
+class Nest(NamedTuple):
+    n: int
+    child: Any
+
+
+def concat(*docs: Any) -> Concat:
+    return Concat(tuple(docs))
+
+
+def join(sep: Any, docs: Sequence[Any]) -> Concat:
+    out: list[Any] = []
+    for i, d in enumerate(docs):
+        if i:
+            out.append(sep)
+        out.append(d)
+    return Concat(tuple(out))
+
+
+_FLAT, _BREAK = 0, 1
+
+
+def _fits(doc: Any, width: int) -> bool:
+    agenda = [doc]
+    while agenda and width >= 0:
+        d = agenda.pop()
+        t = type(d)
+        if t is Text or t is Brk:
+            width -= len(d.text)
+        elif t is Concat:
+            agenda.extend(reversed(d.children))
+        else:  # Group or Nest: flat regardless
+            agenda.append(d.child)
+    return width >= 0
+
+
+def layout(doc: Any, width: int = WIDTH) -> str:
+    out: list[str] = []
+    k = 0
+    agenda = [(0, _BREAK, doc)]
+    while agenda:
+        i, m, d = agenda.pop()
+        t = type(d)
+        if t is Text:
+            out.append(d.text)
+            k += len(d.text)
+        elif t is Concat:
+            agenda.extend((i, m, c) for c in reversed(d.children))
+        elif t is Nest:
+            agenda.append((i + d.n, m, d.child))
+        elif t is Brk:
+            if m == _FLAT:
+                out.append(d.text)
+                k += len(d.text)
+            else:
+                out.append("\n" + " " * i)
+                k = i
+        else:  # Group
+            mode = _FLAT if m == _FLAT or _fits(d.child, width - k) else _BREAK
+            agenda.append((i, mode, d.child))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- names
+
+
+def encode_name(n: int) -> str:
+    """Base 26 with 'a' as zero: a..z, ba, bb, ... (there is no 'aa')."""
+    s = ""
+    while not s or n:
+        n, i = divmod(n, 26)
+        s = chr(97 + i) + s
+    return s
+
+
+class PpContext:
+    """Names handed out in the order the printer meets variables."""
+
+    def __init__(self, dropped: set[Var] | None = None):
+        self.names: dict[Var, str] = {}
+        self.count = 0
+        self.dropped = dropped or set()
+
+    def name(self, v: Var) -> str:
+        n = self.names.get(v)
+        if n is None:
+            if type(v) is DropVar or v in self.dropped:
+                return "_"
+            n = self.names[v] = encode_name(self.count)
+            self.count += 1
+        return n
+
+    def suggest_same(self, inner: Sequence[Any], outer: Sequence[Any]) -> None:
+        """Give inner binders their outer counterparts' names (used for call primitives)."""
+        for vi, vo in zip(inner, outer):
+            if isinstance(vi, Var) and isinstance(vo, Var) and type(vo) is not DropVar:
+                if vi not in self.names and vo in self.names:
+                    self.names[vi] = self.names[vo]
+
+
+def _dropvars(jaxpr: Jaxpr) -> set[Var]:
+    """Equation outputs nothing reads print as `_` (a print-time decision in JAX)."""
+    used: set[Var] = {v for v in jaxpr.outvars if isinstance(v, Var)}
+    for eqn in jaxpr.eqns:
+        used.update(v for v in eqn.invars if isinstance(v, Var))
+    return {v for eqn in jaxpr.eqns for v in eqn.outvars if v not in used}
+
+
+# ---------------------------------------------------------------------------- atoms and params
+
+
+def pp_literal(lit: Literal) -> str:
+    if not np.shape(lit.val):
+        val = str(np.asarray(lit.val).item())
+    else:
+        val = "[...]"
+    return f"{val}:{lit.aval.str_short(short_dtypes=True)}"
+
+
+def pp_atom(a: Any, ctx: PpContext) -> str:
+    return pp_literal(a) if type(a) is Literal else ctx.name(a)
+
+
+def pp_vars(vs: Sequence[Any], ctx: PpContext, sep: str = "", shapes: bool = False) -> Any:
+    if shapes:
+        items = [Text(f"{ctx.name(v)}:{v.aval.str_short(short_dtypes=True)}") for v in vs]
+    else:
+        items = [Text(pp_atom(v, ctx)) for v in vs]
+    return Nest(2, Group(join(concat(Text(sep), Group(Brk(" "))), items)))
+
+
+def pp_param_value(v: Any, ctx: PpContext) -> Any:
+    if isinstance(v, (Jaxpr, ClosedJaxpr)):
+        return pp_jaxpr_doc(v.jaxpr if isinstance(v, ClosedJaxpr) else v, ctx)
+    if type(v) is tuple and v and all(isinstance(j, (Jaxpr, ClosedJaxpr)) for j in v):
+        return concat(Text("("), Nest(2, concat(Brk(""), join(concat(Text(","), Brk(" ")),
+                      [pp_param_value(j, ctx) for j in v]))), Brk(""), Text(")"))
+    if isinstance(v, np.dtype):
+        return Text(v.name)
+    if isinstance(v, type) and issubclass(v, np.generic):
+        return Text(np.dtype(v).name)
+    return Text(str(v))
+
+
+def pp_kv_pairs(kvs: Sequence[tuple[str, Any]], ctx: PpContext) -> Any:
+    if not kvs:
+        return Text("")
+    pairs = [concat(Text(f"{k}="), pp_param_value(v, ctx)) for k, v in kvs]
+    return Group(concat(Nest(2, concat(Text("["), Brk(""), join(Brk(" "), pairs))),
+                        Brk(""), Text("]")))
+
+
+# Per-primitive printing: which params a primitive shows (JAX hides some, such as
+# broadcast_in_dim's shape, implied by the binder's type) and call-like naming.
+pp_param_rules: dict[Primitive, Callable[[dict], dict]] = {}
+pp_eqn_rules: dict[Primitive, Callable[[JaxprEqn, PpContext], Any]] = {}
+
+
+def pp_eqn_default(eqn: JaxprEqn, ctx: PpContext, params: dict | None = None) -> Any:
+    if params is None:
+        rule = pp_param_rules.get(eqn.primitive)
+        params = rule(dict(eqn.params)) if rule else eqn.params
+    lhs = pp_vars(eqn.outvars, ctx, shapes=True)
+    rhs = [Text(eqn.primitive.name),
+           pp_kv_pairs([(k, params[k]) for k in sorted(params)], ctx),
+           concat(Text(" "), pp_vars(eqn.invars, ctx))]
+    if eqn.outvars:
+        return concat(lhs, Text(" = "), *rhs)
+    return concat(*rhs)
+
+
+def pp_eqn(eqn: JaxprEqn, ctx: PpContext) -> Any:
+    rule = pp_eqn_rules.get(eqn.primitive)
+    return rule(eqn, ctx) if rule else pp_eqn_default(eqn, ctx)
+
+
+def pp_jaxpr_doc(jaxpr: Jaxpr, ctx: PpContext) -> Any:
+    ctx.dropped |= _dropvars(jaxpr)
+    constvars = pp_vars(jaxpr.constvars, ctx, shapes=True)
+    invars = pp_vars(jaxpr.invars, ctx, shapes=True)
+    eqns = join(Brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
+    outs = concat(Text("("), pp_vars(jaxpr.outvars, ctx, sep=","),
+                  Text(")" if len(jaxpr.outvars) != 1 else ",)"))
+    return concat(Group(Nest(2, concat(
+        Text("{ "), Text("lambda "), constvars, Text("; "), invars, Text(". "), Text("let"),
+        Nest(2, concat(Brk(" "), eqns)), Brk(" "), Text("in "), outs))), Text(" }"))
+
+
+def pp_jaxpr_text(jaxpr: Jaxpr, width: int = WIDTH, ctx: PpContext | None = None) -> str:
+    return layout(pp_jaxpr_doc(jaxpr, ctx or PpContext()), width)
+
+
+def pp_eqn_text(eqn: JaxprEqn) -> str:
+    return layout(pp_eqn(eqn, PpContext()))
+
+
+def names_of(jaxpr: Jaxpr) -> dict[Var, str]:
+    """The printed name of every variable of a jaxpr, as `str(jaxpr)` assigns them."""
+    ctx = PpContext()
+    layout(pp_jaxpr_doc(jaxpr, ctx))
+    return ctx.names

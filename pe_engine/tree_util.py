@@ -1,0 +1,90 @@
+"""Pytrees of tuples, lists, dicts and None, flattened in JAX's order (dict keys sorted)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+
+class PyTreeDef(NamedTuple):
+    kind: str  # "leaf", "none", "tuple", "list", "dict"
+    meta: Any  # dict keys for "dict"
+    children: tuple
+
+    @property
+    def num_leaves(self) -> int:
+        if self.kind == "leaf":
+            return 1
+        return sum(c.num_leaves for c in self.children)
+
+    def __repr__(self) -> str:
+        return f"PyTreeDef({_describe(self)})"
+
+
+def _describe(t: PyTreeDef) -> str:
+    if t.kind == "leaf":
+        return "*"
+    if t.kind == "none":
+        return "None"
+    inner = [_describe(c) for c in t.children]
+    if t.kind == "tuple":
+        return "(" + ", ".join(inner) + ("," if len(inner) == 1 else "") + ")"
+    if t.kind == "list":
+        return "[" + ", ".join(inner) + "]"
+    return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(t.meta, inner)) + "}"
+
+
+LEAF = PyTreeDef("leaf", None, ())
+
+
+def tree_flatten(tree: Any) -> tuple[list[Any], PyTreeDef]:
+    leaves: list[Any] = []
+
+    def go(x: Any) -> PyTreeDef:
+        if x is None:
+            return PyTreeDef("none", None, ())
+        t = type(x)
+        if t is tuple or (isinstance(x, tuple) and not hasattr(x, "_fields")):
+            return PyTreeDef("tuple", None, tuple(go(c) for c in x))
+        if t is list:
+            return PyTreeDef("list", None, tuple(go(c) for c in x))
+        if t is dict:
+            keys = tuple(sorted(x))
+            return PyTreeDef("dict", keys, tuple(go(x[k]) for k in keys))
+        leaves.append(x)
+        return LEAF
+
+    return leaves, go(tree)
+
+
+def tree_unflatten(treedef: PyTreeDef, leaves: Any) -> Any:
+    it = iter(leaves)
+
+    def go(t: PyTreeDef) -> Any:
+        if t.kind == "leaf":
+            return next(it)
+        if t.kind == "none":
+            return None
+        kids = [go(c) for c in t.children]
+        if t.kind == "tuple":
+            return tuple(kids)
+        if t.kind == "list":
+            return kids
+        return dict(zip(t.meta, kids))
+
+    out = go(treedef)
+    assert next(it, None) is None, "too many leaves for the tree"
+    return out
+
+
+def tree_leaves(tree: Any) -> list[Any]:
+    return tree_flatten(tree)[0]
+
+
+def tree_structure(tree: Any) -> PyTreeDef:
+    return tree_flatten(tree)[1]
+
+
+def tree_map(f: Callable[..., Any], tree: Any, *rest: Any) -> Any:
+    leaves, treedef = tree_flatten(tree)
+    others = [tree_flatten(r)[0] for r in rest]
+    return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others, strict=True)])
