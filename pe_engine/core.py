@@ -430,8 +430,15 @@ _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 USER_FILENAME = "<user>"
 
 
+# While a jaxpr is re-interpreted, the equation being replayed lends its source line
+# to whatever the interpretation stages, as JAX's source_info user_context does.
+_source_override: list[SourceInfo] = []
+
+
 def user_source_info() -> SourceInfo:
     """The innermost frame outside the engine: the line of user code that issued the op."""
+    if _source_override:
+        return _source_override[-1]
     f = sys._getframe(2)
     while f is not None:
         fn = f.f_code.co_filename
@@ -594,7 +601,11 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
     for v, x in zip(jaxpr.invars, args, strict=True):
         env[v] = x
     for eqn in jaxpr.eqns:
-        outs = bind(eqn.primitive, *map(read, eqn.invars), **eqn.params)
+        _source_override.append(eqn.source_info)
+        try:
+            outs = bind(eqn.primitive, *map(read, eqn.invars), **eqn.params)
+        finally:
+            _source_override.pop()
         if not eqn.primitive.multiple_results:
             outs = [outs]
         for v, x in zip(eqn.outvars, outs, strict=True):

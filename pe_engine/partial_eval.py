@@ -1,0 +1,391 @@
+"""JaxprTrace: the partial evaluator.
+
+Every value carries a PartialVal: known (the array is held now) or unknown (only
+its aval). JAX states the rule in a comment above `default_process_primitive`:
+"By default, if all the input tracers are known, then bind the primitive and
+consider all outputs known. Otherwise, stage the application into the jaxpr and
+consider all outputs unknown."  Unknown tracers carry recipes; the second jaxpr is
+assembled from them at the end by `tracers_to_jaxpr`.
+"""
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from .core import (
+    ClosedJaxpr,
+    DropVar,
+    Jaxpr,
+    JaxprEqn,
+    Literal,
+    Primitive,
+    ShapedArray,
+    SourceInfo,
+    Trace,
+    Tracer,
+    Var,
+    bind,
+    get_aval,
+    is_literalable,
+    jaxpr_as_fun,
+    new_main,
+    user_source_info,
+)
+from .staging import trace_to_jaxpr_dynamic
+
+# --------------------------------------------------------------------------- partial values
+
+
+class PartialVal(tuple):
+    """Either `(None, const)`, a known value, or `(aval, None)`, an unknown one."""
+
+    def __new__(cls, xs: tuple[Any, Any]) -> PartialVal:
+        return tuple.__new__(cls, xs)
+
+    @classmethod
+    def known(cls, const: Any) -> PartialVal:
+        return PartialVal((None, const))
+
+    @classmethod
+    def unknown(cls, aval: ShapedArray) -> PartialVal:
+        return PartialVal((aval, None))
+
+    def is_known(self) -> bool:
+        return self[0] is None
+
+    def get_known(self) -> Any:
+        return self[1] if self[0] is None else None
+
+    def get_aval(self) -> ShapedArray:
+        return get_aval(self[1]) if self[0] is None else self[0]
+
+
+# --------------------------------------------------------------------------- recipes
+
+
+class LambdaBinding(NamedTuple):
+    """An unknown input of the traced function: becomes an input variable."""
+
+
+class ConstVar(NamedTuple):
+    """A known non-literal value read by unknown work: a constvar, i.e. a residual."""
+    val: Any
+
+
+class FreeVar(NamedTuple):
+    """A tracer of an enclosing trace with the same tag: an env variable, prepended to inputs."""
+    val: Any
+
+
+class JaxprEqnRecipe(NamedTuple):
+    eqn_id: int
+    in_tracers: list
+    out_tracer_refs: list  # weak: an output nothing holds becomes a DropVar
+    out_avals: list
+    primitive: Primitive
+    params: dict
+    effects: frozenset
+    source_info: SourceInfo
+
+
+class PeState:
+    """Per-trace data: the tag shared by nested traces, the equation counter, observers."""
+
+    def __init__(self, observer: Any = None, tag: object | None = None):
+        self.tag = tag if tag is not None else object()
+        self.counter = itertools.count()
+        self.observer = observer
+
+
+# primitive -> rule(trace, tracers, params) -> out tracers; for primitives (jit, scan,
+# remat) whose partial evaluation splits their inner program instead of the default.
+partial_eval_rules: dict[Primitive, Callable[..., list]] = {}
+
+
+class JaxprTracer(Tracer):
+    __slots__ = ("pval", "recipe", "__weakref__")
+
+    def __init__(self, trace: JaxprTrace, pval: PartialVal, recipe: Any):
+        self._trace = trace
+        self.pval = pval
+        self.recipe = recipe
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self.pval.get_aval()
+
+    @property
+    def parents(self) -> list:
+        return self.recipe.in_tracers if isinstance(self.recipe, JaxprEqnRecipe) else []
+
+    def is_known(self) -> bool:
+        return self.pval.is_known()
+
+    def full_lower(self) -> Any:
+        known = self.pval.get_known()
+        return self if known is None else known
+
+
+class JaxprTrace(Trace):
+    __slots__ = ()
+
+    @property
+    def state(self) -> PeState:
+        return self.main.global_data
+
+    def new_const(self, val: Any) -> JaxprTracer:
+        return JaxprTracer(self, PartialVal.known(val), None)
+
+    pure = new_const
+
+    def lift(self, val: Tracer) -> JaxprTracer:
+        if isinstance(val, JaxprTracer) and val._trace.state.tag is self.state.tag:
+            return JaxprTracer(self, val.pval, FreeVar(val))
+        return self.new_const(val)
+
+    def new_arg(self, pval: PartialVal) -> JaxprTracer:
+        # A known argument never becomes an input of the unknown jaxpr: if unknown
+        # work needs it, it is passed as a residual.
+        const = pval.get_known()
+        if const is None:
+            return JaxprTracer(self, PartialVal.unknown(pval.get_aval()), LambdaBinding())
+        return self.new_const(const)
+
+    def instantiate_const(self, tracer: JaxprTracer) -> JaxprTracer:
+        """Give a known value a place in the staged jaxpr: a Literal or a ConstVar."""
+        const = tracer.pval.get_known()
+        if const is None:
+            return tracer
+        aval = get_aval(const)
+        if is_literalable(const):
+            return JaxprTracer(self, PartialVal.unknown(aval), Literal(const, aval))
+        return JaxprTracer(self, PartialVal.unknown(aval), ConstVar(const))
+
+    def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
+        rule = partial_eval_rules.get(primitive)
+        if rule is not None:
+            return rule(self, tracers, params)
+        return self.default_process_primitive(primitive, tracers, params)
+
+    def default_process_primitive(self, primitive: Primitive, tracers: list,
+                                  params: dict) -> list:
+        # By default, if all the input tracers are known, then bind the primitive
+        # and consider all outputs known. Otherwise, stage the application into the
+        # jaxpr and consider all outputs unknown.
+        obs = self.state.observer
+        consts = [t.pval.get_known() for t in tracers]
+        if all(c is not None for c in consts):
+            outs = bind(primitive, *consts, **params)
+            outs = outs if primitive.multiple_results else [outs]
+            if obs is not None:
+                obs.known(primitive, params, tracers, outs)
+            return [self.new_const(o) for o in outs]
+        staged_in, out_tracers = self.stage_application(primitive, tracers, params)
+        if obs is not None:
+            obs.staged(primitive, params, tracers, staged_in, out_tracers[0].recipe)
+        return out_tracers
+
+    def stage_application(self, primitive: Primitive, tracers: list,
+                          params: dict) -> tuple[list, list]:
+        """Stage one application with every output unknown; known inputs are instantiated."""
+        staged_in = [self.instantiate_const(t) for t in tracers]
+        out_avals = primitive.out_avals([t.aval for t in staged_in], params)
+        out_tracers = [JaxprTracer(self, PartialVal.unknown(a), None) for a in out_avals]
+        eqn = new_eqn_recipe(self, staged_in, out_tracers, primitive, params)
+        for t in out_tracers:
+            t.recipe = eqn
+        return staged_in, out_tracers
+
+
+def new_eqn_recipe(trace: JaxprTrace, in_tracers: list, out_tracers: list,
+                   primitive: Primitive, params: dict) -> JaxprEqnRecipe:
+    return JaxprEqnRecipe(next(trace.state.counter), in_tracers,
+                          [weakref.ref(t) for t in out_tracers], [t.aval for t in out_tracers],
+                          primitive, params, frozenset(), user_source_info())
+
+
+# --------------------------------------------------------------------------- assembling the jaxpr
+
+
+def toposort(end_nodes: Sequence[JaxprTracer]) -> list[JaxprTracer]:
+    """Parents before children, in the order JAX's topological sort produces.
+
+    Count each node's children, then repeatedly emit a node whose children have
+    all been emitted, starting from the end nodes, and reverse the result.
+    """
+    if not end_nodes:
+        return []
+    seen_ids: set[int] = set()
+    ends = []
+    for n in end_nodes:
+        if id(n) not in seen_ids:
+            seen_ids.add(id(n))
+            ends.append(n)
+    child_counts: dict[int, int] = {}
+    stack = list(ends)
+    while stack:
+        node = stack.pop()
+        if id(node) in child_counts:
+            child_counts[id(node)] += 1
+        else:
+            child_counts[id(node)] = 1
+            stack.extend(node.parents)
+    for node in ends:
+        child_counts[id(node)] -= 1
+    order = []
+    ready = [n for n in ends if child_counts[id(n)] == 0]
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for parent in node.parents:
+            if child_counts[id(parent)] == 1:
+                ready.append(parent)
+            else:
+                child_counts[id(parent)] -= 1
+    order.reverse()
+    return order
+
+
+class EscapedTracerError(Exception):
+    pass
+
+
+def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[JaxprTracer],
+                     eqn_ids: list | None = None) -> tuple[Jaxpr, list, list]:
+    """Build a jaxpr from the recipes reachable from the inputs and outputs.
+
+    Returns (jaxpr, const values, env values); constvars are the residuals,
+    deduplicated by the identity of their values. If `eqn_ids` is given, it is
+    filled with the recipe id of each emitted equation (for the explainer).
+    """
+    t_to_var: dict[int, Var] = {}
+    consts: dict[Var, Any] = {}
+    env: dict[Var, Any] = {}
+    constid_to_var: dict[int, Var] = {}
+    processed: set[int] = set()
+    eqns: list[JaxprEqn] = []
+
+    def getvar(t: JaxprTracer) -> Var:
+        v = t_to_var.get(id(t))
+        if v is None:
+            v = t_to_var[id(t)] = Var(t.aval)
+        return v
+
+    def get_atom(t: JaxprTracer) -> Any:
+        return t.recipe if type(t.recipe) is Literal else getvar(t)
+
+    tracers = toposort([*in_tracers, *out_tracers])
+    tracers.sort(key=lambda t: t.recipe.eqn_id if isinstance(t.recipe, JaxprEqnRecipe) else -1)
+    in_ids = {id(t) for t in in_tracers}
+    for t in tracers:
+        r = t.recipe
+        if isinstance(r, JaxprEqnRecipe):
+            if r.eqn_id in processed:
+                continue
+            processed.add(r.eqn_id)
+            invars = [get_atom(x) for x in r.in_tracers]
+            outvars = []
+            for ref, aval in zip(r.out_tracer_refs, r.out_avals):
+                o = ref()
+                outvars.append(DropVar(aval) if o is None else getvar(o))
+            eqns.append(JaxprEqn(invars, outvars, r.primitive, r.params, r.effects,
+                                 r.source_info))
+            if eqn_ids is not None:
+                eqn_ids.append(r.eqn_id)
+        elif isinstance(r, LambdaBinding):
+            if id(t) not in in_ids:
+                raise EscapedTracerError(
+                    "Tracer not among the inputs: an unknown value escaped from the "
+                    "function it was created in")
+            getvar(t)
+        elif isinstance(r, ConstVar):
+            v = constid_to_var.get(id(r.val))
+            if v is None:
+                v = constid_to_var[id(r.val)] = getvar(t)
+                consts[v] = r.val
+            t_to_var[id(t)] = v
+        elif isinstance(r, FreeVar):
+            env[getvar(t)] = r.val
+        elif type(r) is Literal:
+            pass
+        else:
+            raise TypeError(f"unexpected recipe {r!r}: a known tracer reached the jaxpr")
+    invars = [*env, *map(getvar, in_tracers)]
+    outvars = [get_atom(t) for t in out_tracers]
+    jaxpr = Jaxpr(list(consts), invars, outvars, eqns)
+    return jaxpr, list(consts.values()), list(env.values())
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def trace_to_subjaxpr_nounits(trace: JaxprTrace, fun: Callable[..., Sequence[Any]],
+                              pvals: Sequence[PartialVal], instantiate: bool | Sequence[bool],
+                              eqn_ids: list | None = None) -> tuple[list, Jaxpr, list, list]:
+    # Known inputs are passed in as plain values, not tracers.
+    in_tracers = [trace.new_arg(pv) for pv in pvals if not pv.is_known()]
+    it = iter(in_tracers)
+    args = [pv.get_known() if pv.is_known() else next(it) for pv in pvals]
+    ans = fun(*args)
+    out = [trace.full_raise(a) for a in ans]
+    inst = [instantiate] * len(out) if isinstance(instantiate, bool) else list(instantiate)
+    out = [trace.instantiate_const(t) if i else t for i, t in zip(inst, out, strict=True)]
+    unknown_outs = [t for t in out if not t.is_known()]
+    jaxpr, consts, env = tracers_to_jaxpr(in_tracers, unknown_outs, eqn_ids)
+    return out, jaxpr, consts, env
+
+
+def trace_to_jaxpr_nounits(fun: Callable[..., Sequence[Any]], pvals: Sequence[PartialVal],
+                           instantiate: bool | Sequence[bool] = False, observer: Any = None,
+                           eqn_ids: list | None = None) -> tuple[Jaxpr, list[PartialVal], list]:
+    """Partially evaluate `fun` (flat lists in and out) on known and unknown inputs.
+
+    Returns the jaxpr of the unknown part (its constvars are the residuals), the
+    output PartialVals, and the residual values.
+    """
+    with new_main(JaxprTrace, PeState(observer)) as main:
+        trace = JaxprTrace(main)
+        out, jaxpr, consts, env = trace_to_subjaxpr_nounits(trace, fun, pvals, instantiate,
+                                                            eqn_ids)
+        assert not env
+        out_pvals = [t.pval for t in out]
+        del out, trace
+    return jaxpr, out_pvals, consts
+
+
+def convert_constvars_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
+    """Expose the constant inputs as leading invars."""
+    return Jaxpr([], [*jaxpr.constvars, *jaxpr.invars], jaxpr.outvars, jaxpr.eqns, jaxpr.effects)
+
+
+def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
+                               instantiate: bool | Sequence[bool], observer: Any = None,
+                               eqn_ids: list | None = None
+                               ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], list[ShapedArray]]:
+    """Split a closed jaxpr into (known, unknown, out_unknowns, residual avals).
+
+    The known jaxpr returns its known outputs followed by the residuals; the
+    unknown jaxpr takes the residuals first, then the unknown inputs.
+    """
+    fun = jaxpr_as_fun(jaxpr)
+    in_avals = jaxpr.in_avals
+    cell: dict[str, Any] = {}
+
+    def known_fun(*known_vals_in: Any) -> list:
+        known_it = iter(known_vals_in)
+        pvals = [PartialVal.unknown(a) if uk else PartialVal.known(next(known_it))
+                 for a, uk in zip(in_avals, unknowns, strict=True)]
+        jaxpr_unknown_, out_pvals, residuals = trace_to_jaxpr_nounits(
+            fun, pvals, instantiate, observer, eqn_ids)
+        cell["jaxpr_unknown"] = convert_constvars_jaxpr(jaxpr_unknown_)
+        cell["out_unknowns"] = [not pv.is_known() for pv in out_pvals]
+        cell["res_avals"] = [get_aval(r) for r in residuals]
+        known_outs = [pv.get_known() for pv in out_pvals if pv.is_known()]
+        return [*known_outs, *residuals]
+
+    known_avals = [a for a, uk in zip(in_avals, unknowns) if not uk]
+    jaxpr_known = trace_to_jaxpr_dynamic(known_fun, known_avals)
+    jaxpr_unknown = ClosedJaxpr(cell["jaxpr_unknown"], [])
+    return jaxpr_known, jaxpr_unknown, cell["out_unknowns"], cell["res_avals"]
