@@ -427,7 +427,6 @@ def ensure_compile_time_eval() -> Iterator[None]:
 # --------------------------------------------------------------------------- source lines
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
-USER_FILENAME = "<user>"
 
 
 # While a jaxpr is re-interpreted, the equation being replayed lends its source line
@@ -589,9 +588,14 @@ def bind(primitive: Primitive, *args: Any, **params: Any) -> Any:
 # --------------------------------------------------------------------------- evaluation
 
 
-def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
-    """Interpret a jaxpr by binding each equation's primitive under the current traces."""
-    env: dict[Var, Any] = {}
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any,
+               env: dict[Var, Any] | None = None) -> list[Any]:
+    """Interpret a jaxpr by binding each equation's primitive under the current traces.
+
+    Pass `env` to keep every variable's value (the explainer shows them).
+    """
+    if env is None:
+        env = {}
 
     def read(a: Atom) -> Any:
         return a.val if type(a) is Literal else env[a]

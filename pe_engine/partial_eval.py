@@ -252,13 +252,12 @@ class EscapedTracerError(Exception):
     pass
 
 
-def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[JaxprTracer],
-                     eqn_ids: list | None = None) -> tuple[Jaxpr, list, list]:
+def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[JaxprTracer]
+                     ) -> tuple[Jaxpr, list, list]:
     """Build a jaxpr from the recipes reachable from the inputs and outputs.
 
     Returns (jaxpr, const values, env values); constvars are the residuals,
-    deduplicated by the identity of their values. If `eqn_ids` is given, it is
-    filled with the recipe id of each emitted equation (for the explainer).
+    deduplicated by the identity of their values.
     """
     t_to_var: dict[int, Var] = {}
     consts: dict[Var, Any] = {}
@@ -292,8 +291,6 @@ def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[Ja
                 outvars.append(DropVar(aval) if o is None else getvar(o))
             eqns.append(JaxprEqn(invars, outvars, r.primitive, r.params, r.effects,
                                  r.source_info))
-            if eqn_ids is not None:
-                eqn_ids.append(r.eqn_id)
         elif isinstance(r, LambdaBinding):
             if id(t) not in in_ids:
                 raise EscapedTracerError(
@@ -322,8 +319,8 @@ def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[Ja
 
 
 def trace_to_subjaxpr_nounits(trace: JaxprTrace, fun: Callable[..., Sequence[Any]],
-                              pvals: Sequence[PartialVal], instantiate: bool | Sequence[bool],
-                              eqn_ids: list | None = None) -> tuple[list, Jaxpr, list, list]:
+                              pvals: Sequence[PartialVal], instantiate: bool | Sequence[bool]
+                              ) -> tuple[list, Jaxpr, list, list]:
     # Known inputs are passed in as plain values, not tracers.
     in_tracers = [trace.new_arg(pv) for pv in pvals if not pv.is_known()]
     it = iter(in_tracers)
@@ -333,13 +330,13 @@ def trace_to_subjaxpr_nounits(trace: JaxprTrace, fun: Callable[..., Sequence[Any
     inst = [instantiate] * len(out) if isinstance(instantiate, bool) else list(instantiate)
     out = [trace.instantiate_const(t) if i else t for i, t in zip(inst, out, strict=True)]
     unknown_outs = [t for t in out if not t.is_known()]
-    jaxpr, consts, env = tracers_to_jaxpr(in_tracers, unknown_outs, eqn_ids)
+    jaxpr, consts, env = tracers_to_jaxpr(in_tracers, unknown_outs)
     return out, jaxpr, consts, env
 
 
 def trace_to_jaxpr_nounits(fun: Callable[..., Sequence[Any]], pvals: Sequence[PartialVal],
-                           instantiate: bool | Sequence[bool] = False, observer: Any = None,
-                           eqn_ids: list | None = None) -> tuple[Jaxpr, list[PartialVal], list]:
+                           instantiate: bool | Sequence[bool] = False, observer: Any = None
+                           ) -> tuple[Jaxpr, list[PartialVal], list]:
     """Partially evaluate `fun` (flat lists in and out) on known and unknown inputs.
 
     Returns the jaxpr of the unknown part (its constvars are the residuals), the
@@ -347,8 +344,7 @@ def trace_to_jaxpr_nounits(fun: Callable[..., Sequence[Any]], pvals: Sequence[Pa
     """
     with new_main(JaxprTrace, PeState(observer)) as main:
         trace = JaxprTrace(main)
-        out, jaxpr, consts, env = trace_to_subjaxpr_nounits(trace, fun, pvals, instantiate,
-                                                            eqn_ids)
+        out, jaxpr, consts, env = trace_to_subjaxpr_nounits(trace, fun, pvals, instantiate)
         assert not env
         out_pvals = [t.pval for t in out]
         del out, trace
@@ -361,8 +357,7 @@ def convert_constvars_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
 
 
 def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
-                               instantiate: bool | Sequence[bool], observer: Any = None,
-                               eqn_ids: list | None = None
+                               instantiate: bool | Sequence[bool], observer: Any = None
                                ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], list[ShapedArray]]:
     """Split a closed jaxpr into (known, unknown, out_unknowns, residual avals).
 
@@ -378,7 +373,7 @@ def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
         pvals = [PartialVal.unknown(a) if uk else PartialVal.known(next(known_it))
                  for a, uk in zip(in_avals, unknowns, strict=True)]
         jaxpr_unknown_, out_pvals, residuals = trace_to_jaxpr_nounits(
-            fun, pvals, instantiate, observer, eqn_ids)
+            fun, pvals, instantiate, observer)
         cell["jaxpr_unknown"] = convert_constvars_jaxpr(jaxpr_unknown_)
         cell["out_unknowns"] = [not pv.is_known() for pv in out_pvals]
         cell["res_avals"] = [get_aval(r) for r in residuals]

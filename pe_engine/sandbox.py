@@ -1,0 +1,154 @@
+"""Loading user code: parse, check the restricted language, run with `jax` bound to the engine.
+
+The page runs whatever a permalink carries, so code is checked before it runs:
+function definitions and imports of a few modules only, no dunder attributes, no
+dynamic evaluation, no file or module escape hatches. The check is a guard rail
+on top of the browser's own sandbox (a Web Worker with no DOM and a CSP that
+forbids outbound connections), not the only wall.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import pe_engine
+
+from . import lax as _lax
+from . import numpy as _jnp
+
+
+class UserCodeError(Exception):
+    """A problem in the user's code, located at a line of it."""
+
+    def __init__(self, message: str, lineno: int | None = None, kind: str = "error"):
+        super().__init__(message)
+        self.message = message
+        self.lineno = lineno
+        self.kind = kind
+
+    def to_json(self) -> dict:
+        return {"type": self.kind, "message": self.message, "lineno": self.lineno}
+
+
+# What `import X` gives the user's code. `jax` is the engine itself.
+def _modules() -> dict[str, Any]:
+    return {
+        "jax": pe_engine, "jax.numpy": _jnp, "jax.lax": _lax,
+        "numpy": np, "math": math, "functools": functools,
+    }
+
+
+_BANNED_NAMES = {
+    "eval", "exec", "compile", "open", "__import__", "globals", "locals", "vars", "getattr",
+    "setattr", "delattr", "input", "breakpoint", "exit", "quit", "help", "memoryview",
+    "js", "pyodide", "sys", "os", "object", "type", "super", "classmethod", "staticmethod",
+}
+_ALLOWED_TOP = (ast.FunctionDef, ast.Import, ast.ImportFrom, ast.Expr, ast.Assign)
+_SAFE_BUILTINS = (
+    "abs", "all", "any", "bool", "dict", "enumerate", "float", "int", "len", "list", "max",
+    "min", "print", "range", "reversed", "round", "sorted", "sum", "tuple", "zip", "map",
+    "filter", "isinstance", "ValueError", "TypeError", "Exception", "True", "False", "None",
+    "slice", "pow", "divmod", "str", "repr", "hasattr", "callable", "iter", "next", "set",
+    "frozenset", "NotImplementedError", "AssertionError", "ZeroDivisionError", "IndexError",
+    "KeyError", "complex",
+)
+
+USER_FILENAME = "<user>"
+
+
+def check_source(source: str) -> ast.Module:
+    """Parse and check the restricted language; raise UserCodeError naming what and where."""
+    try:
+        tree = ast.parse(source, filename=USER_FILENAME)
+    except SyntaxError as e:
+        raise UserCodeError(f"SyntaxError: {e.msg}", e.lineno, "syntax") from None
+    for node in tree.body:
+        if not isinstance(node, _ALLOWED_TOP):
+            raise UserCodeError(
+                f"Only function definitions, imports and simple assignments are allowed at "
+                f"the top level, not {type(node).__name__}", node.lineno, "restricted")
+    allowed = _modules()
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", None)
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name not in allowed:
+                    raise UserCodeError(f"import of '{alias.name}' is not allowed; allowed: "
+                                        + ", ".join(sorted(allowed)), line, "restricted")
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            for alias in node.names:
+                full = f"{mod}.{alias.name}"
+                if mod not in allowed and full not in allowed:
+                    raise UserCodeError(f"import from '{mod}' is not allowed; allowed: "
+                                        + ", ".join(sorted(allowed)), line, "restricted")
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            raise UserCodeError(f"access to the private attribute '{node.attr}' is not "
+                                "allowed", line, "restricted")
+        elif isinstance(node, ast.Name) and (node.id in _BANNED_NAMES or node.id.startswith("__")):
+            raise UserCodeError(f"'{node.id}' is not allowed here", line, "restricted")
+        elif isinstance(node, (ast.Global, ast.Nonlocal, ast.ClassDef, ast.AsyncFunctionDef,
+                               ast.Await, ast.Yield, ast.YieldFrom)):
+            raise UserCodeError(f"{type(node).__name__} is not allowed", line, "restricted")
+    return tree
+
+
+def _restricted_import(name: str, globals: Any = None, locals: Any = None,
+                       fromlist: Any = (), level: int = 0) -> Any:
+    mods = _modules()
+    if name not in mods:
+        raise ImportError(f"import of '{name}' is not allowed")
+    if fromlist:
+        return mods[name]
+    return mods[name.split(".")[0]]
+
+
+@dataclass
+class LoadedFunction:
+    fn: Callable[..., Any]
+    name: str
+    params: list[str]
+    lineno: int
+
+
+def load_function(source: str, name: str | None = None) -> LoadedFunction:
+    """Run the user's definitions; return the named function, or the last one defined."""
+    tree = check_source(source)
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    if not defs:
+        raise UserCodeError("Define a function, e.g. `def f(x, y): return jnp.sin(x) * y`",
+                            1, "restricted")
+    target = next((d for d in defs if d.name == name), None) if name else defs[-1]
+    if target is None:
+        raise UserCodeError(f"No function named '{name}' is defined", 1, "restricted")
+    safe = {k: getattr(builtins, k) for k in _SAFE_BUILTINS if hasattr(builtins, k)}
+    safe["__import__"] = _restricted_import
+    namespace: dict[str, Any] = {"__builtins__": safe, "__name__": "user"}
+    try:
+        exec(compile(tree, USER_FILENAME, "exec"), namespace)  # noqa: S102 - checked above
+    except Exception as e:  # noqa: BLE001 - reported at the user's line
+        raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e), "runtime") from None
+    args = target.args
+    if args.vararg or args.kwarg or args.kwonlyargs:
+        raise UserCodeError("The traced function must take plain positional parameters",
+                            target.lineno, "restricted")
+    params = [a.arg for a in args.posonlyargs + args.args]
+    return LoadedFunction(namespace[target.name], target.name, params, target.lineno)
+
+
+def user_lineno(exc: BaseException) -> int | None:
+    """The innermost line of the user's code in an exception's traceback."""
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == USER_FILENAME:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
