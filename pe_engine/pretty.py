@@ -216,9 +216,9 @@ def pp_jaxpr_doc(jaxpr: Jaxpr, ctx: PpContext) -> Any:
     eqns = join(Brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
     outs = concat(Text("("), pp_vars(jaxpr.outvars, ctx, sep=","),
                   Text(")" if len(jaxpr.outvars) != 1 else ",)"))
-    return concat(Group(Nest(2, concat(
+    return Group(concat(Nest(2, concat(
         Text("{ "), Text("lambda "), constvars, Text("; "), invars, Text(". "), Text("let"),
-        Nest(2, concat(Brk(" "), eqns)), Brk(" "), Text("in "), outs))), Text(" }"))
+        Nest(2, concat(Brk(" "), eqns)), Brk(" "), Text("in "), outs)), Text(" }")))
 
 
 def pp_jaxpr_text(jaxpr: Jaxpr, width: int = WIDTH, ctx: PpContext | None = None) -> str:
