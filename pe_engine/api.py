@@ -5,7 +5,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .core import ClosedJaxpr, Jaxpr, bind, get_aval
+from .core import ClosedJaxpr, Jaxpr, Tracer, bind, config, get_aval
 from .pjit import jit_p
 from .staging import trace_to_jaxpr_dynamic
 from .tree_util import tree_flatten, tree_unflatten
@@ -58,18 +58,40 @@ def _closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
 
 
 def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[..., Any]:
-    """Stage `fun` into a jaxpr and call it through the `jit` primitive."""
+    """Stage `fun` into a jaxpr and call it through the `jit` primitive.
+
+    Traces are cached per input types, as JAX caches them, so calling the same
+    jitted function twice binds the same jaxpr object (JAX then prints it once).
+    """
     static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
     name = getattr(fun, "__name__", "fun")
+    cache: dict[Any, tuple[ClosedJaxpr, list, Any]] = {}
 
     @functools.wraps(fun)
     def call(*args: Any) -> Any:
         dyn_idx, dyn_args = _static_split(args, static_argnums)
         flat_args, in_tree = tree_flatten(tuple(dyn_args))
-        box: list = []
-        closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box),
-                                        [get_aval(a) for a in flat_args])
-        closed, consts = _closure_convert(closed)
+        avals = tuple(get_aval(a) for a in flat_args)
+        static = tuple(args[i] for i in range(len(args)) if i not in dyn_idx)
+        key = (avals, in_tree, _hashable(static), config.values["eager_constant_folding"])
+        hit = cache.get(key)
+        if hit is None:
+            box: list = []
+            closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box), avals)
+            closed, consts = _closure_convert(closed)
+            hit = (closed, consts, box[0])
+            # Constants that are tracers belong to the trace of this call only.
+            if not any(isinstance(c, Tracer) for c in consts):
+                cache[key] = hit
+        closed, consts, out_tree = hit
         outs = bind(jit_p, *consts, *flat_args, jaxpr=closed, name=name)
-        return tree_unflatten(box[0], outs)
+        return tree_unflatten(out_tree, outs)
     return call
+
+
+def _hashable(x: Any) -> Any:
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return repr(x)

@@ -19,7 +19,7 @@ from . import core
 from .api import make_jaxpr
 from .core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from .partial_eval import ConstVar, partial_eval_jaxpr_nounits
-from .pretty import PpContext, layout, pp_atom, pp_eqn, pp_jaxpr_doc
+from .pretty import PpContext, layout, pp_atom, pp_eqn, pp_toplevel_doc, toplevel_context
 from .sandbox import USER_FILENAME, UserCodeError, load_function, user_lineno
 from .staging import const_fold_rules
 from .values import ValueParseError, format_value, parse_value
@@ -32,9 +32,12 @@ MAX_EQNS = 2000
 
 def program_record(jaxpr: Jaxpr) -> tuple[dict, dict[Var, str]]:
     """The printed jaxpr, whole and in parts, and the printer's name for every variable."""
-    ctx = PpContext()
-    text = layout(pp_jaxpr_doc(jaxpr, ctx))
+    ctx = toplevel_context(jaxpr)
+    text = layout(pp_toplevel_doc(jaxpr, ctx))
     names = ctx.names
+    # Inner jaxprs JAX prints once up front (`let inner = { ... } in`) come first.
+    top = text.rfind("\n{ lambda ")
+    prelude = text[:top] if ctx.shared and top >= 0 else ""
 
     def typed(vs: Sequence[Var]) -> str:
         return " ".join(f"{names[v]}:{v.aval.str_short(True)}" for v in vs)
@@ -43,6 +46,7 @@ def program_record(jaxpr: Jaxpr) -> tuple[dict, dict[Var, str]]:
     outs = ", ".join(pp_atom(v, ctx) for v in jaxpr.outvars)
     rec = {
         "text": text,
+        "prelude": prelude,
         "header": f"{{ lambda {typed(jaxpr.constvars)}; {typed(jaxpr.invars)}. let",
         "eqns": eqns,
         "footer": f"in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}",

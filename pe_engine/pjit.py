@@ -22,14 +22,12 @@ abstract_eval_rules[jit_p] = _jit_abstract
 
 
 def _jit_pp(eqn: Any, ctx: pretty.PpContext) -> Any:
-    # JAX prints name before jaxpr, and the inner binders reuse the outer names.
-    closed = eqn.params["jaxpr"]
-    ctx.suggest_same(closed.jaxpr.invars, eqn.invars)
-    lhs = pretty.pp_vars(eqn.outvars, ctx, shapes=True)
-    ctx.suggest_same(closed.jaxpr.outvars, eqn.outvars)
-    params = pretty.pp_kv_pairs([("name", eqn.params["name"]), ("jaxpr", closed)], ctx)
-    return pretty.concat(lhs, pretty.Text(" = "), pretty.Text("jit"), params,
-                         pretty.concat(pretty.Text(" "), pretty.pp_vars(eqn.invars, ctx)))
+    # The inner binders reuse the outer names, and name= comes first, as JAX prints it.
+    inner = eqn.params["jaxpr"].jaxpr
+    if inner not in ctx.shared:
+        ctx.suggest_same(inner.invars, eqn.invars)
+        ctx.suggest_same(inner.outvars, eqn.outvars)
+    return pretty.pp_eqn_default(eqn, ctx, order=["name", *sorted(set(eqn.params) - {"name"})])
 
 
 pretty.pp_eqn_rules[jit_p] = _jit_pp

@@ -111,34 +111,53 @@ def encode_name(n: int) -> str:
 class PpContext:
     """Names handed out in the order the printer meets variables."""
 
-    def __init__(self, dropped: set[Var] | None = None):
-        self.names: dict[Var, str] = {}
+    def __init__(self, names: dict[Var, str] | None = None):
+        self.names: dict[Var, str] = dict(names or {})
         self.count = 0
-        self.dropped = dropped or set()
+        self.shared: dict[Jaxpr, str] = {}  # jaxprs printed once, up front, by name
 
     def name(self, v: Var) -> str:
         n = self.names.get(v)
         if n is None:
-            if type(v) is DropVar or v in self.dropped:
+            if type(v) is DropVar:
                 return "_"
-            n = self.names[v] = encode_name(self.count)
+            n = encode_name(self.count)
             self.count += 1
+            while n in self.shared.values():  # a letter never shadows a shared jaxpr's name
+                n = encode_name(self.count)
+                self.count += 1
+            self.names[v] = n
         return n
 
     def suggest_same(self, inner: Sequence[Any], outer: Sequence[Any]) -> None:
-        """Give inner binders their outer counterparts' names (used for call primitives)."""
+        """Give a call's inner binders the names of the outer atoms they alias."""
+        if len(inner) != len(outer):
+            return
+        used: set[Var] = set()
         for vi, vo in zip(inner, outer):
-            if isinstance(vi, Var) and isinstance(vo, Var) and type(vo) is not DropVar:
-                if vi not in self.names and vo in self.names:
-                    self.names[vi] = self.names[vo]
+            if (isinstance(vo, Var) and vo not in used and isinstance(vi, Var)
+                    and vi not in self.names):
+                used.add(vo)
+                self.names[vi] = self.name(vo)
 
 
-def _dropvars(jaxpr: Jaxpr) -> set[Var]:
+def _dropvars(jaxpr: Jaxpr) -> dict[Var, str]:
     """Equation outputs nothing reads print as `_` (a print-time decision in JAX)."""
     used: set[Var] = {v for v in jaxpr.outvars if isinstance(v, Var)}
     for eqn in jaxpr.eqns:
         used.update(v for v in eqn.invars if isinstance(v, Var))
-    return {v for eqn in jaxpr.eqns for v in eqn.outvars if v not in used}
+    return {v: "_" for eqn in jaxpr.eqns for v in eqn.outvars if v not in used}
+
+
+def jaxprs_in_params(params: dict) -> list[Jaxpr]:
+    out = []
+    for val in params.values():
+        for v in val if isinstance(val, tuple) else (val,):
+            if isinstance(v, Jaxpr):
+                out.append(v)
+            elif isinstance(v, ClosedJaxpr):
+                out.append(v.jaxpr)
+    return out
 
 
 # ---------------------------------------------------------------------------- atoms and params
@@ -191,13 +210,13 @@ pp_param_rules: dict[Primitive, Callable[[dict], dict]] = {}
 pp_eqn_rules: dict[Primitive, Callable[[JaxprEqn, PpContext], Any]] = {}
 
 
-def pp_eqn_default(eqn: JaxprEqn, ctx: PpContext, params: dict | None = None) -> Any:
-    if params is None:
-        rule = pp_param_rules.get(eqn.primitive)
-        params = rule(dict(eqn.params)) if rule else eqn.params
+def pp_eqn_default(eqn: JaxprEqn, ctx: PpContext, order: Sequence[str] | None = None) -> Any:
+    rule = pp_param_rules.get(eqn.primitive)
+    params = rule(dict(eqn.params)) if rule else eqn.params
+    keys = [k for k in order if k in params] if order is not None else sorted(params)
     lhs = pp_vars(eqn.outvars, ctx, shapes=True)
     rhs = [Text(eqn.primitive.name),
-           pp_kv_pairs([(k, params[k]) for k in sorted(params)], ctx),
+           pp_kv_pairs([(k, params[k]) for k in keys], ctx),
            concat(Text(" "), pp_vars(eqn.invars, ctx))]
     if eqn.outvars:
         return concat(lhs, Text(" = "), *rhs)
@@ -210,7 +229,9 @@ def pp_eqn(eqn: JaxprEqn, ctx: PpContext) -> Any:
 
 
 def pp_jaxpr_doc(jaxpr: Jaxpr, ctx: PpContext) -> Any:
-    ctx.dropped |= _dropvars(jaxpr)
+    shared = ctx.shared.get(jaxpr)
+    if shared is not None:
+        return Text(shared)
     constvars = pp_vars(jaxpr.constvars, ctx, shapes=True)
     invars = pp_vars(jaxpr.invars, ctx, shapes=True)
     eqns = join(Brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
@@ -221,16 +242,56 @@ def pp_jaxpr_doc(jaxpr: Jaxpr, ctx: PpContext) -> Any:
         Nest(2, concat(Brk(" "), eqns)), Brk(" "), Text("in "), outs)), Text(" }")))
 
 
-def pp_jaxpr_text(jaxpr: Jaxpr, width: int = WIDTH, ctx: PpContext | None = None) -> str:
-    return layout(pp_jaxpr_doc(jaxpr, ctx or PpContext()), width)
+def _share(top: Jaxpr, ctx: PpContext) -> list[tuple[str, Jaxpr]]:
+    """Inner jaxprs used twice, or longer than ten equations, print once up front by name."""
+    counts: dict[Jaxpr, int] = {}
+    names: dict[Jaxpr, str] = {}
+    queue = [top]
+    while queue:
+        j = queue.pop(0)
+        counts[j] = counts.get(j, 0) + (2 if j is not top and len(j.eqns) > 10 else 1)
+        for eqn in j.eqns:
+            subs = jaxprs_in_params(eqn.params)
+            name = eqn.params.get("name")
+            for sub in subs:
+                queue.append(sub)
+                if name is not None:
+                    names.setdefault(sub, str(name).strip("<>"))
+    taken: dict[str, int] = {}
+    shared = []
+    for j, c in counts.items():
+        if c == 1:
+            continue
+        name = names.get(j, "jaxpr")
+        n = taken.get(name, 0)
+        taken[name] = n + 1
+        if n:
+            name += str(n)
+            taken[name] = taken.get(name, 0) + 1
+        ctx.shared[j] = name
+        shared.append((name, j))
+    return shared
+
+
+def pp_toplevel_doc(jaxpr: Jaxpr, ctx: PpContext) -> Any:
+    shared = _share(jaxpr, ctx)
+    docs = []
+    for name, j in shared:
+        del ctx.shared[j]  # print its body here, then refer to it by name
+        body = pp_jaxpr_doc(j, ctx)
+        ctx.shared[j] = name
+        docs.append(concat(Text(f"let {name} = "), body, Text(" in"), Brk(" ")))
+    docs.append(pp_jaxpr_doc(jaxpr, ctx))
+    return concat(*docs)
+
+
+def toplevel_context(jaxpr: Jaxpr) -> PpContext:
+    return PpContext(_dropvars(jaxpr))
+
+
+def pp_jaxpr_text(jaxpr: Jaxpr, width: int = WIDTH) -> str:
+    return layout(pp_toplevel_doc(jaxpr, toplevel_context(jaxpr)), width)
 
 
 def pp_eqn_text(eqn: JaxprEqn) -> str:
     return layout(pp_eqn(eqn, PpContext()))
-
-
-def names_of(jaxpr: Jaxpr) -> dict[Var, str]:
-    """The printed name of every variable of a jaxpr, as `str(jaxpr)` assigns them."""
-    ctx = PpContext()
-    layout(pp_jaxpr_doc(jaxpr, ctx))
-    return ctx.names
