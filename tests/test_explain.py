@@ -1,0 +1,118 @@
+"""The explanation record: enough to animate the split without calling back."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pe_engine import explain
+
+SEED = """import jax.numpy as jnp
+
+def f(x, y):
+    a = jnp.sin(x)
+    b = a * y
+    c = jnp.cos(x) + 1.0
+    return b + c
+"""
+
+
+def split(known_x=True, known_y=False, source=SEED, **kw):
+    return explain.run("split", source=source, args=[
+        {"known": known_x, "value": "2.0"}, {"known": known_y, "value": "3.0"}], **kw)
+
+
+def test_record_is_plain_json():
+    rec = split()
+    assert json.loads(json.dumps(rec)) == rec
+
+
+def test_events_follow_trace_order_with_decisions_and_reasons():
+    rec = split()
+    assert [e["short"] for e in rec["events"]] == [
+        "c = sin a", "d = mul c b", "e = cos a", "f = add e 1.0:f32[]", "g = add d f"]
+    assert [e["side"] for e in rec["events"]] == ["known", "unknown", "known", "known", "unknown"]
+    assert [e["line"] for e in rec["events"]] == [4, 5, 6, 6, 7]
+    mul = rec["events"][1]
+    assert [(i["name"], i["known"], i["origin"]) for i in mul["inputs"]] == [
+        ("c", True, "equation 0"), ("b", False, "argument y")]
+    assert mul["narration"] == "`d = mul c b` is staged because `b` is unknown; `c` becomes a residual."
+    assert rec["events"][0]["value"] == ["0.9093"]
+    assert rec["events"][0]["narration"] == "`c = sin a` runs now: every input is known; c = 0.9093."
+
+
+def test_both_programs_print_as_jax_prints_them_and_map_back_to_events():
+    rec = split()
+    assert rec["known"]["text"] == ("{ lambda ; a:f32[]. let\n    b:f32[] = sin a\n"
+                                    "    c:f32[] = cos a\n    d:f32[] = add c 1.0:f32[]\n"
+                                    "  in (b, d) }")
+    assert rec["unknown"]["text"] == ("{ lambda ; a:f32[] b:f32[] c:f32[]. let\n"
+                                      "    d:f32[] = mul a c\n    e:f32[] = add d b\n  in (e,) }")
+    for ev in rec["events"]:
+        for k in ev["known_eqns"]:
+            assert rec["known"]["eqns"][k].split(" = ")[1].split()[0] == ev["primitive"]
+        for u in ev["unknown_eqns"]:
+            assert rec["unknown"]["eqns"][u].split(" = ")[1].split()[0] == ev["primitive"]
+    assert rec["known"]["header"] + " " + "; ".join(rec["known"]["eqns"]) != ""
+
+
+def test_residuals_carry_producer_consumers_names_and_bytes():
+    rec = split()
+    assert [(r["known_name"], r["unknown_name"], r["aval"], r["bytes"], r["producer"],
+             r["consumers"]) for r in rec["residuals"]] == [
+        ("b", "a", "f32[]", 4, 0, [1]), ("d", "b", "f32[]", 4, 3, [4])]
+    assert rec["residual_bytes"] == 8 and rec["out_unknowns"] == [True]
+    assert rec["events"][1]["residuals"] == [0] and rec["events"][4]["residuals"] == [1]
+
+
+def test_a_known_input_read_by_unknown_work_is_a_residual_too():
+    src = "import jax.numpy as jnp\ndef g(a, b):\n    return jnp.sin(a) * b, a * b\n"
+    rec = split(source=src)
+    assert [r["from_input"] for r in rec["residuals"]] == [None, "a"]
+    assert rec["known"]["text"] == "{ lambda ; a:f32[]. let b:f32[] = sin a in (b, a) }"
+
+
+def test_all_known_runs_everything_now():
+    rec = split(known_y=True)
+    assert {e["side"] for e in rec["events"]} == {"known"}
+    assert rec["residuals"] == [] and rec["unknown"]["eqns"] == []
+
+
+def test_dead_unknown_equation_is_reported_dropped():
+    src = "import jax.numpy as jnp\ndef g(x, y):\n    jnp.cos(y)\n    return jnp.sin(x)\n"
+    rec = split(source=src)
+    assert [e["side"] for e in rec["events"]] == ["unknown-dropped", "known"]
+
+
+def test_jit_record_keeps_sin_of_a_literal_and_folding_removes_it():
+    src = "import jax.numpy as jnp\ndef f(x):\n    return x + jnp.sin(1.0)\n"
+    rec = explain.run("jit", source=src, args=[{"value": "1.0"}])
+    assert "b:f32[] = sin 1.0:f32[]" in rec["program"]["text"]
+    assert rec["const_fold_rules"] == ["convert_element_type", "device_put", "stage"]
+    assert "no constant-folding rule" in rec["events"][0]["narration"]
+    folded = explain.run("jit", source=src, args=[{"value": "1.0"}], eager_constant_folding=True)
+    assert "sin" not in folded["program"]["text"]
+    assert folded["program"]["constvars"] == ["a"]
+
+
+@pytest.mark.parametrize("source,args,kind,line,words", [
+    ("def f(x):\n    return x +\n", [{"value": "1.0"}], "syntax", 2, "SyntaxError"),
+    ("import os\ndef f(x):\n    return x\n", [{"value": "1.0"}], "restricted", 1, "'os'"),
+    ("def f(x):\n    return x.__class__\n", [{"value": "1.0"}], "restricted", 2, "__class__"),
+    ("def f(x):\n    return eval('x')\n", [{"value": "1.0"}], "restricted", 2, "eval"),
+    ("def f(x, y):\n    return x\n", [{"value": "1.0"}], "arity", 1, "takes 2 input"),
+    ("def f(x):\n    return x\n", [{"value": "[1, [2]]"}], "value", None, "input x"),
+    ("import jax.numpy as jnp\ndef f(x):\n    y = jnp.sin(x)\n    return y + jnp.ones(4)\n",
+     [{"value": "[1.0, 2.0, 3.0]"}], "trace", 4, "incompatible shapes"),
+    ("def f(x):\n    if x > 0:\n        return x\n    return -x\n", [{"value": "1.0"}], "trace", 2,
+     "not known now"),
+])
+def test_errors_are_located_in_the_users_code(source, args, kind, line, words):
+    rec = explain.run("split", source=source, args=args)
+    assert rec["error"]["type"] == kind
+    assert rec["error"]["lineno"] == line
+    assert words in rec["error"]["message"]
+
+
+def test_unknown_mode_is_an_error_not_a_crash():
+    assert explain.run("nope")["error"]["type"] == "mode"
