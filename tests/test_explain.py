@@ -36,9 +36,11 @@ def test_events_follow_trace_order_with_decisions_and_reasons():
     mul = rec["events"][1]
     assert [(i["name"], i["known"], i["origin"]) for i in mul["inputs"]] == [
         ("c", True, "equation 0"), ("b", False, "argument y")]
-    assert mul["narration"] == "`d = mul c b` is staged because `b` is unknown; `c` becomes a residual."
+    assert mul["narration"] == (
+        "`d = mul c b` is staged because `b` is unknown; `c` becomes a residual.")
     assert rec["events"][0]["value"] == ["0.9093"]
-    assert rec["events"][0]["narration"] == "`c = sin a` runs now: every input is known; c = 0.9093."
+    assert rec["events"][0]["narration"] == (
+        "`c = sin a` runs now: every input is known; c = 0.9093.")
 
 
 def test_both_programs_print_as_jax_prints_them_and_map_back_to_events():
