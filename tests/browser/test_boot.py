@@ -161,3 +161,27 @@ def test_cache_headers_and_manifest(site):
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(site + "_headers", timeout=10)
     assert e.value.code == 404
+
+
+def test_boot_guard_reports_missing_module(page, site):
+    """A module script that fails to load never runs any module code: the classic
+    boot-guard.js must report it."""
+    page.context.route("**/app/main.js", lambda route: route.fulfill(status=404, body="no"))
+    page.goto(site)
+    page.wait_for_function("() => document.querySelector('[data-testid=engine]').dataset.state"
+                           " === 'error'", timeout=10_000)
+    assert "main.js" in page.text_content("[data-testid=engine]")
+
+
+def test_boot_guard_watchdog_on_wrong_wasm_mime(page, site):
+    """pyodide.asm.wasm served as octet-stream makes loadPyodide hang forever (Pyodide 0.27.7);
+    the watchdog (?timeout=ms) turns that into a visible error."""
+    def wrong_type(route):
+        resp = route.fetch()
+        route.fulfill(response=resp, headers={**resp.headers,
+                                              "content-type": "application/octet-stream"})
+    page.context.route("**/*.wasm", wrong_type)
+    page.goto(site + "?timeout=15000")
+    page.wait_for_function("() => document.querySelector('[data-testid=engine]').dataset.state"
+                           " === 'error'", timeout=30_000)
+    assert "did not start" in page.text_content("[data-testid=engine]")
