@@ -31,6 +31,7 @@ from .core import (
     is_literalable,
     jaxpr_as_fun,
     new_main,
+    partition_list,
     user_source_info,
 )
 from .staging import trace_to_jaxpr_dynamic
@@ -384,3 +385,124 @@ def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
     jaxpr_known = trace_to_jaxpr_dynamic(known_fun, known_avals)
     jaxpr_unknown = ClosedJaxpr(cell["jaxpr_unknown"], [])
     return jaxpr_known, jaxpr_unknown, cell["out_unknowns"], cell["res_avals"]
+
+
+# --------------------------------------------------------------------------- policy-driven split
+#
+# `partial_eval_jaxpr_custom` splits a jaxpr without tracing it: an environment maps
+# each variable to (unknown, instantiated). It is the splitter `checkpoint` hands its
+# policy to: a known equation whose policy says "saveable" keeps its outputs as
+# potential residuals; one that says "recompute" is also copied into the staged
+# jaxpr, so the backward pass recomputes it from residuals further upstream.
+
+# primitive -> rule(saveable, unks_in, inst_in, eqn)
+#   -> (known eqn or None, staged eqn or None, unks_out, inst_out, residual vars)
+partial_eval_jaxpr_custom_rules: dict[Primitive, Callable[..., tuple]] = {}
+
+
+def _bools(x: bool | Sequence[bool], n: int) -> list[bool]:
+    return [x] * n if isinstance(x, bool) else list(x)
+
+
+def partial_eval_jaxpr_custom(jaxpr: Jaxpr, in_unknowns: Sequence[bool],
+                              in_inst: bool | Sequence[bool],
+                              ensure_out_unknowns: bool | Sequence[bool],
+                              ensure_out_inst: bool | Sequence[bool],
+                              saveable: Callable[..., bool]
+                              ) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int]:
+    """Split `jaxpr` into (known, staged, out_unknowns, out_inst, num_res), as JAX does.
+
+    The known jaxpr takes the known inputs and returns the known outputs followed
+    by the residuals; the staged jaxpr takes the residuals followed by the
+    instantiated inputs and returns the instantiated outputs.
+    """
+    in_inst = _bools(in_inst, len(jaxpr.invars))
+    ensure_out_unknowns = _bools(ensure_out_unknowns, len(jaxpr.outvars))
+    ensure_out_inst = _bools(ensure_out_inst, len(jaxpr.outvars))
+    env: dict[Var, tuple[bool, bool]] = {}
+    residuals: dict[Var, None] = {}  # insertion-ordered set
+
+    def read(a: Any) -> tuple[bool, bool]:
+        return env[a] if type(a) is not Literal else (False, True)
+
+    def ensure_instantiated(inst: bool, a: Any) -> Any:
+        if type(a) is not Literal and not inst:
+            residuals[a] = None
+        return a
+
+    known_eqns: list[JaxprEqn] = []
+    staged_eqns: list[JaxprEqn] = []
+    for v, uk, inst in zip(jaxpr.invars, in_unknowns, in_inst, strict=True):
+        env[v] = (uk, inst)
+    for v in jaxpr.constvars:
+        env[v] = (False, True)
+    for eqn in jaxpr.eqns:
+        unks_in, inst_in = zip(*map(read, eqn.invars)) if eqn.invars else ((), ())
+        rule = partial_eval_jaxpr_custom_rules.get(eqn.primitive)
+        if rule is not None:
+            eqn1, eqn2, unks_out, inst_out, res = rule(saveable, unks_in, inst_in, eqn)
+            if eqn1 is not None:
+                known_eqns.append(eqn1)
+            if eqn2 is not None:
+                staged_eqns.append(eqn2)
+            residuals.update(dict.fromkeys(res))
+            env.update({v: (u, i) for v, u, i in zip(eqn.outvars, unks_out, inst_out)})
+        elif any(unks_in):
+            staged_eqns.append(eqn.replace(invars=list(map(ensure_instantiated, inst_in,
+                                                               eqn.invars))))
+            env.update({v: (True, True) for v in eqn.outvars})
+        else:
+            known_eqns.append(eqn)
+            if saveable(eqn.primitive, *[a.aval for a in eqn.invars], **eqn.params):
+                env.update({v: (False, False) for v in eqn.outvars})
+            else:  # recompute: the staged side repeats the equation
+                staged_eqns.append(eqn.replace(invars=list(map(ensure_instantiated, inst_in,
+                                                                   eqn.invars))))
+                env.update({v: (False, True) for v in eqn.outvars})
+    out_unknowns, out_inst = [], []
+    for v, ens_uk, ens_inst in zip(jaxpr.outvars, ensure_out_unknowns, ensure_out_inst):
+        uk, inst = read(v)
+        if ens_inst:
+            ensure_instantiated(inst, v)
+        out_unknowns.append(uk or ens_uk)
+        out_inst.append(inst or ens_inst)
+    ins_known, _ = partition_list(in_unknowns, jaxpr.invars)
+    outs_known, _ = partition_list(out_unknowns, jaxpr.outvars)
+    jaxpr_known = Jaxpr(jaxpr.constvars, ins_known, [*outs_known, *residuals], known_eqns)
+    _, ins_staged = partition_list(in_inst, jaxpr.invars)
+    _, outs_staged = partition_list(out_inst, jaxpr.outvars)
+    jaxpr_staged = Jaxpr(jaxpr.constvars, [*residuals, *ins_staged], outs_staged, staged_eqns)
+    return jaxpr_known, jaxpr_staged, out_unknowns, out_inst, len(residuals)
+
+
+# primitive -> rule(used_outputs, eqn) -> (used_inputs, new eqn or None)
+dce_rules: dict[Primitive, Callable[..., tuple]] = {}
+
+
+def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool],
+              instantiate: bool | Sequence[bool] = False) -> tuple[Jaxpr, list[bool]]:
+    """Drop equations whose outputs nothing needs; returns (jaxpr, used inputs).
+
+    Inputs are kept (so the signature stays) unless unused and not instantiated.
+    """
+    inst = _bools(instantiate, len(jaxpr.invars))
+    live: set[Var] = {v for v, u in zip(jaxpr.outvars, used_outputs, strict=True)
+                      if u and type(v) is not Literal}
+    new_eqns: list[JaxprEqn] = []
+    for eqn in reversed(jaxpr.eqns):
+        used_outs = [v in live for v in eqn.outvars]
+        if not any(used_outs):
+            continue
+        rule = dce_rules.get(eqn.primitive)
+        if rule is not None:
+            used_ins, eqn = rule(used_outs, eqn)
+            if eqn is None:
+                continue
+            live.update(v for v, u in zip(eqn.invars, used_ins) if u and type(v) is not Literal)
+        else:
+            live.update(v for v in eqn.invars if type(v) is not Literal)
+        new_eqns.append(eqn)
+    used_inputs = [v in live or i for v, i in zip(jaxpr.invars, inst)]
+    outvars = [v for v, u in zip(jaxpr.outvars, used_outputs) if u]
+    invars = [v for v, u in zip(jaxpr.invars, used_inputs) if u]
+    return Jaxpr(jaxpr.constvars, invars, outvars, new_eqns[::-1]), used_inputs

@@ -1,0 +1,427 @@
+"""Automatic differentiation: JVP, linearize = JVP + partial evaluation, transpose, vjp, grad.
+
+This is the classic three-stage design JAX used until direct linearize (jax-facts §6):
+
+1. `jvp` pushes (primal, tangent) pairs through every primitive with a JVP rule.
+2. `linearize` runs that JVP under the partial evaluator with the primals known and
+   the tangents unknown: primal work runs now, tangent work is staged into a linear
+   jaxpr, and the known values the tangent work reads become its residuals.
+3. `vjp` transposes the linear jaxpr (`backward_pass`): it walks the equations
+   backwards, turning each linear primitive into its transpose.
+
+The per-primitive rules live in two tables keyed by primitive, `primitive_jvps`
+and `primitive_transposes`; `ad_rules` fills them for the lax primitives.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import lax
+from .core import (
+    ClosedJaxpr,
+    Jaxpr,
+    Literal,
+    Primitive,
+    ShapedArray,
+    Trace,
+    Tracer,
+    Var,
+    bind,
+    eval_jaxpr,
+    get_aval,
+    jaxpr_as_fun,
+    new_main,
+)
+from .partial_eval import PartialVal, trace_to_jaxpr_nounits
+from .staging import trace_to_jaxpr_dynamic
+from .tree_util import tree_flatten, tree_unflatten
+
+# primitive -> rule(primals, tangents, **params) -> (primal out(s), tangent out(s));
+# a tangent may be a symbolic `Zero`.
+primitive_jvps: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
+# primitive -> rule(ct, *invals, **params) -> one cotangent (or None) per input;
+# an input being transposed is an `UndefinedPrimal`, the others are values.
+primitive_transposes: dict[Primitive, Callable[..., list[Any]]] = {}
+
+
+# --------------------------------------------------------------------------- symbolic zeros
+
+
+class Zero:
+    """A tangent or cotangent known to be zero: no array is built, no equation staged."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Zero({self.aval.str_short()})"
+
+
+class UndefinedPrimal:
+    """A linear input of a jaxpr being transposed: only its aval is known."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"UndefinedPrimal({self.aval.str_short()})"
+
+
+def is_undefined_primal(x: Any) -> bool:
+    return type(x) is UndefinedPrimal
+
+
+def zeros_like_aval(aval: ShapedArray) -> Any:
+    # A 0-d numpy zero is a literal; a bigger zero is a broadcast of it, as in JAX.
+    zero = np.zeros((), aval.dtype)
+    return zero if not aval.shape else lax.broadcast_in_dim(zero, aval.shape, ())
+
+
+def instantiate_zeros(t: Any) -> Any:
+    return zeros_like_aval(t.aval) if type(t) is Zero else t
+
+
+def add_tangents(x: Any, y: Any) -> Any:
+    """Tangents and cotangents are summed with `add_any`, skipping symbolic zeros."""
+    if type(x) is Zero:
+        return y
+    if type(y) is Zero:
+        return x
+    return bind(lax.add_any_p, x, y)
+
+
+# --------------------------------------------------------------------------- forward mode
+
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace: JVPTrace, primal: Any, tangent: Any):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self) -> ShapedArray:
+        return get_aval(self.primal)
+
+    def full_lower(self) -> Any:
+        # A value with a zero tangent no longer needs this trace.
+        if type(self.tangent) is Zero:
+            p = self.primal
+            return p.full_lower() if isinstance(p, Tracer) else p
+        return self
+
+
+class JVPTrace(Trace):
+    __slots__ = ()
+
+    def pure(self, val: Any) -> JVPTracer:
+        return JVPTracer(self, val, Zero(get_aval(val).to_tangent_aval()))
+
+    lift = pure
+
+    def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
+        primals = [t.primal for t in tracers]
+        tangents = [t.tangent for t in tracers]
+        if all(type(t) is Zero for t in tangents):
+            outs = bind(primitive, *primals, **params)
+            return [self.pure(o) for o in (outs if primitive.multiple_results else [outs])]
+        rule = primitive_jvps.get(primitive)
+        if rule is None:
+            raise NotImplementedError(f"Differentiation rule for '{primitive}' not implemented")
+        p_out, t_out = rule(primals, tangents, **params)
+        if not primitive.multiple_results:
+            p_out, t_out = [p_out], [t_out]
+        return [JVPTracer(self, p, t) for p, t in zip(p_out, t_out, strict=True)]
+
+
+def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any],
+             tangents: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    """Run `fun` (flat lists in and out) on dual numbers; output tangents may be `Zero`."""
+    with new_main(JVPTrace) as main:
+        trace = JVPTrace(main)
+        tracers_in = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents, strict=True)]
+        outs = [trace.full_raise(o) for o in fun(*tracers_in)]
+        return [o.primal for o in outs], [o.tangent for o in outs]
+
+
+def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool],
+              instantiate: bool | Sequence[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+    """The JVP of a jaxpr as a jaxpr: (primals, nonzero tangents) -> (primals, tangents).
+
+    Output tangents that come out zero are left out unless `instantiate` asks for
+    them; the second result says which output tangents are present.
+    """
+    n_out = len(closed.out_avals)
+    inst = [instantiate] * n_out if isinstance(instantiate, bool) else list(instantiate)
+    fun = jaxpr_as_fun(closed)
+    out_nz: list[bool] = []
+
+    def jvp_fun(*args: Any) -> list[Any]:
+        primals, nz_tangents = args[:len(nonzeros)], iter(args[len(nonzeros):])
+        tangents = [next(nz_tangents) if nz else Zero(a.to_tangent_aval())
+                    for nz, a in zip(nonzeros, closed.in_avals, strict=True)]
+        p_out, t_out = jvp_flat(fun, primals, tangents)
+        t_out = [instantiate_zeros(t) if i else t for i, t in zip(inst, t_out, strict=True)]
+        out_nz[:] = [type(t) is not Zero for t in t_out]
+        return [*p_out, *(t for t in t_out if type(t) is not Zero)]
+
+    tangent_avals = [a.to_tangent_aval() for a, nz in zip(closed.in_avals, nonzeros) if nz]
+    return trace_to_jaxpr_dynamic(jvp_fun, [*closed.in_avals, *tangent_avals]), out_nz
+
+
+# --------------------------------------------------------------------------- linearize
+
+
+def linearize_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any],
+                   observer: Any = None) -> tuple[list[Any], Jaxpr, list[Any]]:
+    """JVP under the partial evaluator: primals known, tangents unknown.
+
+    Returns (primal outputs, the linear jaxpr, residuals). The linear jaxpr's
+    constvars are the residuals, its inputs the tangents, its outputs the output
+    tangents.
+    """
+    n = len(primals)
+    pvals = ([PartialVal.known(p) for p in primals]
+             + [PartialVal.unknown(get_aval(p).to_tangent_aval()) for p in primals])
+    primals_out: list[Any] = []
+
+    def jvp_fun(*args: Any) -> list[Any]:
+        p_out, t_out = jvp_flat(fun, args[:n], args[n:])
+        primals_out[:] = p_out
+        return [instantiate_zeros(t) for t in t_out]
+
+    jaxpr, _, residuals = trace_to_jaxpr_nounits(jvp_fun, pvals, instantiate=True,
+                                                 observer=observer)
+    return [_lower(p) for p in primals_out], jaxpr, residuals
+
+
+def _lower(x: Any) -> Any:
+    return x.full_lower() if isinstance(x, Tracer) else x
+
+
+def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable[..., Any]]:
+    """`jax.linearize`: the primal output and the JVP as a linear function of tangents."""
+    flat, in_tree = tree_flatten(primals)
+    flat_fun, out_tree = _flatten_fun(fun, in_tree)
+    out, jaxpr, residuals = linearize_flat(flat_fun, flat)
+
+    def f_jvp(*tangents: Any) -> Any:
+        t_flat, t_tree = tree_flatten(tangents)
+        if t_tree != in_tree:
+            raise TypeError(f"linearized function expected tangents {in_tree}, got {t_tree}")
+        return tree_unflatten(out_tree[0], eval_jaxpr(jaxpr, residuals, *t_flat))
+
+    f_jvp.jaxpr = jaxpr  # type: ignore[attr-defined]
+    f_jvp.residuals = residuals  # type: ignore[attr-defined]
+    return tree_unflatten(out_tree[0], out), f_jvp
+
+
+def _flatten_fun(fun: Callable, in_tree: Any) -> tuple[Callable[..., list], list]:
+    out_tree: list = []
+
+    def flat_fun(*flat_args: Any) -> list:
+        out = fun(*tree_unflatten(in_tree, flat_args))
+        leaves, tree = tree_flatten(out)
+        out_tree[:] = [tree]
+        return leaves
+
+    return flat_fun, out_tree
+
+
+def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    """`jax.jvp`: primals and tangents are tuples (or lists) of pytrees of the same shape."""
+    p_flat, in_tree = tree_flatten(tuple(primals))
+    t_flat, t_tree = tree_flatten(tuple(tangents))
+    if t_tree != in_tree:
+        raise TypeError(f"primal and tangent arguments to jvp must have the same tree "
+                        f"structure; got {in_tree} and {t_tree}")
+    flat_fun, out_tree = _flatten_fun(fun, in_tree)
+    p_out, t_out = jvp_flat(flat_fun, p_flat, t_flat)
+    t_out = [instantiate_zeros(t) for t in t_out]
+    return tree_unflatten(out_tree[0], p_out), tree_unflatten(out_tree[0], t_out)
+
+
+# --------------------------------------------------------------------------- transposition
+
+
+def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
+                  cts_out: Sequence[Any]) -> list[Any]:
+    """Transpose a jaxpr linear in its `UndefinedPrimal` args; returns their cotangents.
+
+    Equations that read no linear value (a recomputation, say) are evaluated
+    forwards first; the rest are walked backwards, each through its transpose rule.
+    Cotangents are accumulated with `add_any`; a missing one is a symbolic `Zero`.
+    """
+    primal_env: dict[Var, Any] = {}
+    ct_env: dict[Var, Any] = {}
+
+    def is_linear(a: Any) -> bool:
+        return type(a) is not Literal and a not in primal_env
+
+    def read_primal(a: Any) -> Any:
+        if type(a) is Literal:
+            return a.val
+        return primal_env.get(a, UndefinedPrimal(a.aval))
+
+    def write_ct(v: Any, ct: Any) -> None:
+        if type(v) is Literal or ct is None or type(ct) is Zero:
+            return
+        ct_env[v] = add_tangents(ct_env[v], ct) if v in ct_env else ct
+
+    def pop_ct(v: Var) -> Any:
+        ct = ct_env.pop(v, None)
+        return Zero(v.aval) if ct is None else ct
+
+    for v, x in zip(jaxpr.constvars, consts, strict=True):
+        primal_env[v] = x
+    for v, x in zip(jaxpr.invars, args, strict=True):
+        if not is_undefined_primal(x):
+            primal_env[v] = x
+    linear_eqns = []
+    for eqn in jaxpr.eqns:
+        if any(is_linear(a) for a in eqn.invars):
+            linear_eqns.append(eqn)
+        else:
+            outs = bind(eqn.primitive, *map(read_primal, eqn.invars), **eqn.params)
+            outs = outs if eqn.primitive.multiple_results else [outs]
+            primal_env.update(zip(eqn.outvars, outs, strict=True))
+    for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
+        write_ct(v, ct)
+    for eqn in reversed(linear_eqns):
+        cts = [pop_ct(v) for v in eqn.outvars]
+        if all(type(c) is Zero for c in cts):
+            continue
+        rule = primitive_transposes.get(eqn.primitive)
+        if rule is None:
+            raise NotImplementedError(f"Transpose rule (for reverse-mode differentiation) "
+                                      f"for '{eqn.primitive}' not implemented")
+        ct_arg = cts if eqn.primitive.multiple_results else cts[0]
+        cts_in = rule(ct_arg, *map(read_primal, eqn.invars), **eqn.params)
+        for a, ct in zip(eqn.invars, cts_in, strict=True):
+            if is_linear(a):
+                write_ct(a, ct)
+    return [pop_ct(v) if is_undefined_primal(x) else None
+            for v, x in zip(jaxpr.invars, args, strict=True)]
+
+
+def transpose_jaxpr(closed: ClosedJaxpr, undefined: Sequence[bool], ct_nonzero: Sequence[bool]
+                    ) -> ClosedJaxpr:
+    """The transpose of a jaxpr as a jaxpr, for call-like primitives (jit, checkpoint).
+
+    It takes (the defined inputs, the nonzero output cotangents) and returns the
+    cotangents of the undefined inputs, zeros instantiated.
+    """
+    def transposed(*args: Any) -> list[Any]:
+        n_def = len(undefined) - sum(undefined)
+        defined, cts = args[:n_def], iter(args[n_def:])
+        cts_full = [next(cts) if nz else Zero(a) for a, nz in zip(closed.out_avals, ct_nonzero)]
+        it = iter(defined)
+        args_full = [UndefinedPrimal(a) if u else next(it)
+                     for a, u in zip(closed.in_avals, undefined, strict=True)]
+        cts_out = backward_pass(closed.jaxpr, closed.consts, args_full, cts_full)
+        return [instantiate_zeros(c) for c, u in zip(cts_out, undefined) if u]
+
+    avals = ([a for a, u in zip(closed.in_avals, undefined) if not u]
+             + [a for a, nz in zip(closed.out_avals, ct_nonzero) if nz])
+    return trace_to_jaxpr_dynamic(transposed, avals)
+
+
+def vjp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], observer: Any = None
+             ) -> tuple[list[Any], Callable[..., list[Any]], Jaxpr, list[Any]]:
+    """Linearize, then transpose the linear jaxpr on demand."""
+    out, jaxpr, residuals = linearize_flat(fun, primals, observer)
+    in_avals = [get_aval(p).to_tangent_aval() for p in primals]
+
+    def f_vjp(*cts: Any) -> list[Any]:
+        cts_in = backward_pass(jaxpr, residuals, [UndefinedPrimal(a) for a in in_avals], cts)
+        return [instantiate_zeros(c) for c in cts_in]
+
+    return out, f_vjp, jaxpr, residuals
+
+
+def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """`jax.vjp`: (out, f_vjp[, aux]); f_vjp maps an output cotangent to input cotangents."""
+    flat, in_tree = tree_flatten(primals)
+    aux_box: list = []
+    flat_fun, out_tree = _flatten_fun(_split_aux(fun, aux_box) if has_aux else fun, in_tree)
+    out, f_vjp_flat, jaxpr, residuals = vjp_flat(flat_fun, flat)
+
+    def f_vjp(ct: Any) -> tuple[Any, ...]:
+        ct_flat, ct_tree = tree_flatten(ct)
+        if ct_tree != out_tree[0]:
+            raise TypeError(f"Tree structure of cotangent input {ct_tree} does not match "
+                            f"structure of primal output {out_tree[0]}.")
+        return tree_unflatten(in_tree, f_vjp_flat(*ct_flat))
+
+    f_vjp.jaxpr = jaxpr  # type: ignore[attr-defined]
+    f_vjp.residuals = residuals  # type: ignore[attr-defined]
+    result = tree_unflatten(out_tree[0], out)
+    return (result, f_vjp, _lower_tree(aux_box[0])) if has_aux else (result, f_vjp)
+
+
+def _split_aux(fun: Callable, box: list) -> Callable:
+    def main_only(*args: Any) -> Any:
+        out, aux = fun(*args)
+        box[:] = [aux]
+        return out
+    return main_only
+
+
+def _lower_tree(tree: Any) -> Any:
+    leaves, treedef = tree_flatten(tree)
+    return tree_unflatten(treedef, [_lower(x) for x in leaves])
+
+
+# --------------------------------------------------------------------------- grad
+
+
+def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
+                   has_aux: bool = False) -> Callable[..., Any]:
+    """`jax.value_and_grad`: differentiate a scalar function w.r.t. the `argnums` arguments."""
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else tuple(argnums)
+
+    def vg(*args: Any) -> Any:
+        nums_ = tuple(i % len(args) for i in nums)
+        diff_args = tuple(args[i] for i in nums_)
+
+        def f_partial(*dargs: Any) -> Any:
+            full = list(args)
+            for i, a in zip(nums_, dargs):
+                full[i] = a
+            return fun(*full)
+
+        res = vjp(f_partial, *diff_args, has_aux=has_aux)
+        ans, f_vjp = res[0], res[1]
+        aval = get_aval(ans)
+        if aval.shape != () or aval.dtype.kind != "f":
+            raise TypeError("Gradient only defined for scalar-output functions. Output had "
+                            f"shape {aval.shape} and dtype {aval.dtype.name}.")
+        g = f_vjp(np.ones((), aval.dtype))
+        g = g[0] if single else g
+        return ((ans, res[2]), g) if has_aux else (ans, g)
+
+    vg.__name__ = f"value_and_grad({getattr(fun, '__name__', 'fun')})"
+    return vg
+
+
+def grad(fun: Callable, argnums: int | Sequence[int] = 0,
+         has_aux: bool = False) -> Callable[..., Any]:
+    """`jax.grad`: the gradient of a scalar function w.r.t. the `argnums` arguments."""
+    vg = value_and_grad(fun, argnums, has_aux)
+
+    def g(*args: Any) -> Any:
+        (ans, grads) = vg(*args)
+        return (grads, ans[1]) if has_aux else grads
+
+    g.__name__ = f"grad({getattr(fun, '__name__', 'fun')})"
+    return g

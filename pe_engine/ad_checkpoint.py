@@ -1,0 +1,324 @@
+"""`jax.checkpoint` (alias `remat`): rematerialisation as a predicate handed to the splitter.
+
+`checkpoint(f, policy=...)` stages f into a `remat2` equation. When the equation is
+partially evaluated (under `grad`), its rule calls `partial_eval_jaxpr_custom` with
+the policy: for each known equation the policy decides whether its output may be
+saved as a residual, or the equation is recomputed in the backward program. The
+default policy, `nothing_saveable`, saves nothing but the inputs.
+
+Also here: `checkpoint_name` (the `name` primitive the name-based policies key
+on), `checkpoint_policies`, and `saved_residuals` / `print_saved_residuals`.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from . import lax
+from .ad import (
+    Zero,
+    is_undefined_primal,
+    jvp_jaxpr,
+    linearize_flat,
+    primitive_jvps,
+    primitive_transposes,
+    transpose_jaxpr,
+)
+from .ad_rules import deflinear
+from .api import _closure_convert
+from .core import (
+    ClosedJaxpr,
+    Jaxpr,
+    Literal,
+    Primitive,
+    ShapedArray,
+    abstract_eval_rules,
+    bind,
+    eval_jaxpr,
+    get_aval,
+    impl_rules,
+    merge_lists,
+    partition_list,
+    split_list,
+)
+from .partial_eval import (
+    JaxprTrace,
+    JaxprTracer,
+    PartialVal,
+    dce_jaxpr,
+    new_eqn_recipe,
+    partial_eval_jaxpr_custom,
+    partial_eval_jaxpr_custom_rules,
+    partial_eval_rules,
+)
+from .pjit import jit_p
+from .staging import trace_to_jaxpr_dynamic
+from .tree_util import tree_flatten, tree_unflatten
+
+# --------------------------------------------------------------------------- policies
+
+
+def everything_saveable(*_: Any, **__: Any) -> bool:
+    return True
+
+
+def nothing_saveable(*_: Any, **__: Any) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class DotsSaveable:
+    """Save the outputs of matrix products (optionally only those without batch dims)."""
+
+    only_if_no_batch_dims: bool
+
+    def __call__(self, prim: Primitive, *_: Any, **params: Any) -> bool:
+        if prim is not lax.dot_general_p:
+            return False
+        (_, _), (lhs_batch, _) = params["dimension_numbers"]
+        return not (self.only_if_no_batch_dims and lhs_batch)
+
+
+dots_saveable = checkpoint_dots = DotsSaveable(False)
+dots_with_no_batch_dims_saveable = checkpoint_dots_with_no_batch_dims = DotsSaveable(True)
+
+
+def save_only_these_names(*names: str) -> Callable[..., bool]:
+    def policy(prim: Primitive, *_: Any, **params: Any) -> bool:
+        return prim is name_p and params["name"] in names
+    return policy
+
+
+def save_any_names_but_these(*names: str) -> Callable[..., bool]:
+    def policy(prim: Primitive, *_: Any, **params: Any) -> bool:
+        return prim is name_p and params["name"] not in names
+    return policy
+
+
+def save_from_both_policies(policy_1: Callable[..., bool], policy_2: Callable[..., bool]
+                            ) -> Callable[..., bool]:
+    def policy(prim: Primitive, *args: Any, **params: Any) -> bool:
+        return bool(policy_1(prim, *args, **params)) or bool(policy_2(prim, *args, **params))
+    return policy
+
+
+checkpoint_policies = SimpleNamespace(
+    everything_saveable=everything_saveable, nothing_saveable=nothing_saveable,
+    dots_saveable=dots_saveable, checkpoint_dots=checkpoint_dots,
+    dots_with_no_batch_dims_saveable=dots_with_no_batch_dims_saveable,
+    checkpoint_dots_with_no_batch_dims=checkpoint_dots_with_no_batch_dims,
+    save_only_these_names=save_only_these_names,
+    save_any_names_but_these=save_any_names_but_these,
+    save_from_both_policies=save_from_both_policies)
+
+
+# --------------------------------------------------------------------------- checkpoint_name
+
+name_p = Primitive("name")
+impl_rules[name_p] = lambda x, *, name: x
+abstract_eval_rules[name_p] = lambda x, *, name: x
+deflinear(name_p, lambda ct, x, *, name: [ct])
+
+
+def checkpoint_name(x: Any, name: str) -> Any:
+    """Tag a value so that name-based policies can decide whether to save it."""
+    leaves, tree = tree_flatten(x)
+    return tree_unflatten(tree, [bind(name_p, leaf, name=name) for leaf in leaves])
+
+
+# --------------------------------------------------------------------------- the primitive
+
+# JAX's remat primitive is called 'remat2' (its older version was 'remat').
+remat_p = Primitive("remat2", multiple_results=True)
+impl_rules[remat_p] = lambda *args, jaxpr, **_: eval_jaxpr(jaxpr, [], *args)
+abstract_eval_rules[remat_p] = lambda *avals, jaxpr, **_: list(jaxpr.out_avals)
+
+
+def checkpoint(fun: Callable, *, prevent_cse: bool = True,
+               policy: Callable[..., bool] | None = None,
+               static_argnums: int | tuple[int, ...] = ()) -> Callable[..., Any]:
+    """Stage `fun` into a `remat2` equation whose backward pass recomputes what `policy`
+    does not save."""
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+
+    @functools.wraps(fun)
+    def wrapped(*args: Any) -> Any:
+        dyn = [i for i in range(len(args)) if i not in static]
+        flat, in_tree = tree_flatten(tuple(args[i] for i in dyn))
+        out_tree: list = []
+
+        def flat_fun(*leaves: Any) -> list:
+            full = list(args)
+            for i, a in zip(dyn, tree_unflatten(in_tree, leaves)):
+                full[i] = a
+            out_leaves, tree = tree_flatten(fun(*full))
+            out_tree[:] = [tree]
+            return out_leaves
+
+        closed = trace_to_jaxpr_dynamic(flat_fun, [get_aval(x) for x in flat])
+        closed, consts = _closure_convert(closed)
+        outs = bind(remat_p, *consts, *flat, jaxpr=closed.jaxpr, prevent_cse=prevent_cse,
+                    differentiated=False, policy=policy)
+        return tree_unflatten(out_tree[0], outs)
+    return wrapped
+
+
+remat = checkpoint
+
+
+def _bind_remat(jaxpr: ClosedJaxpr | Jaxpr, args: Sequence[Any], **params: Any) -> list:
+    closed = jaxpr if isinstance(jaxpr, ClosedJaxpr) else ClosedJaxpr(jaxpr, [])
+    closed, consts = _closure_convert(closed)
+    return bind(remat_p, *consts, *args, jaxpr=closed.jaxpr, **params)
+
+
+def _remat_jvp(primals: list, tangents: list, *, jaxpr: Jaxpr, **params: Any
+               ) -> tuple[list, list]:
+    nonzeros = [type(t) is not Zero for t in tangents]
+    jvp_closed, out_nz = jvp_jaxpr(ClosedJaxpr(jaxpr, []), nonzeros, instantiate=False)
+    outs = _bind_remat(jvp_closed, [*primals, *(t for t in tangents if type(t) is not Zero)],
+                       **params)
+    p_out, t_nz = split_list(outs, [len(jaxpr.outvars)])
+    zeros = [Zero(v.aval) for v, nz in zip(jaxpr.outvars, out_nz) if not nz]
+    return p_out, merge_lists(out_nz, zeros, t_nz)
+
+
+def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
+    """Split with the policy; run the known part now; stage the rest as a new remat2."""
+    jaxpr = params["jaxpr"]
+    policy = params["policy"] or nothing_saveable
+    in_unknowns = [not t.is_known() for t in tracers]
+    obs = trace.state.observer
+    if not any(in_unknowns):
+        outs = bind(remat_p, *[t.pval.get_known() for t in tracers], **params)
+        if getattr(obs, "split", None):
+            obs.split(remat_p, params, tracers, outs, None, inner={"known": jaxpr})
+        return [trace.new_const(o) for o in outs]
+    jaxpr_known, jaxpr_staged, out_unknowns, out_inst, num_res = partial_eval_jaxpr_custom(
+        jaxpr, in_unknowns, True, False, False, policy)
+    # Keep only the staged outputs that are unknown, then only the residuals used.
+    _, staged_out_unknown = partition_list(out_inst, out_unknowns)
+    jaxpr_unknown, used_staged_in = dce_jaxpr(jaxpr_staged, staged_out_unknown)
+    used_res, used_ins = split_list(used_staged_in, [num_res])
+    n_known_out = out_unknowns.count(False)
+    jaxpr_known, used_known_in = dce_jaxpr(jaxpr_known, [True] * n_known_out + used_res)
+    known_vals = [t.pval.get_known() for t in tracers if t.is_known()]
+    outs = eval_jaxpr(jaxpr_known, [], *[v for v, u in zip(known_vals, used_known_in) if u])
+    known_outs, residuals = split_list(outs, [n_known_out])
+    res_tracers = [trace.instantiate_const(trace.new_const(r)) for r in residuals]
+    in_tracers = [trace.instantiate_const(t) for t, u in zip(tracers, used_ins) if u]
+    out_tracers = [JaxprTracer(trace, PartialVal.unknown(v.aval), None)
+                   for v in jaxpr_unknown.outvars]
+    staged_params = {**params, "jaxpr": jaxpr_unknown, "differentiated": True}
+    eqn = new_eqn_recipe(trace, [*res_tracers, *in_tracers], out_tracers, remat_p,
+                         staged_params)
+    for t in out_tracers:
+        t.recipe = eqn
+    if getattr(obs, "split", None):
+        obs.split(remat_p, params, tracers, known_outs, eqn,
+                  inner={"known": ClosedJaxpr(jaxpr_known, []),
+                         "unknown": ClosedJaxpr(jaxpr_unknown, [])})
+    return merge_lists(out_unknowns, [trace.new_const(o) for o in known_outs], out_tracers)
+
+
+def _remat_transpose(cts: list, *args: Any, jaxpr: Jaxpr, **params: Any) -> list:
+    # The backward program recomputes (the non-linear equations run forwards inside
+    # it) and is itself a remat2, so the recomputation stays a unit.
+    undef = [is_undefined_primal(a) for a in args]
+    ct_nz = [type(c) is not Zero for c in cts]
+    t_closed = transpose_jaxpr(ClosedJaxpr(jaxpr, []), undef, ct_nz)
+    res = [a for a, u in zip(args, undef) if not u]
+    outs = _bind_remat(t_closed, [*res, *(c for c in cts if type(c) is not Zero)],
+                       **{**params, "differentiated": True})
+    return merge_lists(undef, [None] * len(res), outs)
+
+
+def _remat_partial_eval_custom(saveable: Callable, unks_in: Sequence[bool],
+                               inst_in: Sequence[bool], eqn: Any) -> tuple:
+    # A remat nested in a jaxpr being split: all-or-nothing, recomputed when known
+    # (its own policy governs the inside when it is later differentiated).
+    if any(unks_in):
+        res = [v for v, inst in zip(eqn.invars, inst_in) if not inst and type(v) is not Literal]
+        return None, eqn, [True] * len(eqn.outvars), [True] * len(eqn.outvars), res
+    res = [v for v, inst in zip(eqn.invars, inst_in) if not inst and type(v) is not Literal]
+    return eqn, eqn, [False] * len(eqn.outvars), [True] * len(eqn.outvars), res
+
+
+primitive_jvps[remat_p] = _remat_jvp
+partial_eval_rules[remat_p] = _remat_partial_eval
+primitive_transposes[remat_p] = _remat_transpose
+partial_eval_jaxpr_custom_rules[remat_p] = _remat_partial_eval_custom
+
+
+# --------------------------------------------------------------------------- saved residuals
+
+
+def _arg_names(fun: Callable, args: tuple) -> list[str]:
+    """One name per flattened argument leaf: `x`, `params['w']`, `xs[0]`."""
+    try:
+        params = list(inspect.signature(fun).parameters)
+    except (TypeError, ValueError):
+        params = []
+    names = []
+    for i, a in enumerate(args):
+        base = params[i] if i < len(params) else f"args[{i}]"
+        names.extend(base + p for p in _leaf_paths(a))
+    return names
+
+
+def _leaf_paths(tree: Any) -> list[str]:
+    if isinstance(tree, (tuple, list)):
+        return [f"[{i}]" + p for i, c in enumerate(tree) for p in _leaf_paths(c)]
+    if isinstance(tree, dict):
+        return [f"[{k!r}]" + p for k in sorted(tree) for p in _leaf_paths(tree[k])]
+    return [] if tree is None else [""]
+
+
+def saved_residuals(f: Callable, *args: Any) -> list[tuple[ShapedArray, str]]:
+    """What reverse-mode differentiation of `f` at `args` keeps: (aval, where from) pairs."""
+    flat, in_tree = tree_flatten(args)
+
+    def residuals_of(*leaves: Any) -> list:
+        def flat_f(*xs: Any) -> list:
+            return tree_flatten(f(*tree_unflatten(in_tree, xs)))[0]
+        return linearize_flat(flat_f, leaves)[2]
+
+    closed = trace_to_jaxpr_dynamic(residuals_of, [get_aval(x) for x in flat])
+    jaxpr = closed.jaxpr
+    producers = {v: e for e in jaxpr.eqns for v in e.outvars}
+    arg_names = _arg_names(f, args)
+    out = []
+    for v in jaxpr.outvars:
+        if type(v) is Literal:
+            src = "from a literal"
+        elif v in jaxpr.constvars:
+            src = "from a constant"
+        elif v in jaxpr.invars:
+            src = f"from the argument {arg_names[jaxpr.invars.index(v)]}"
+        else:
+            src = _describe_eqn(producers[v])
+        out.append((v.aval, src))
+    return out
+
+
+def _describe_eqn(eqn: Any) -> str:
+    where = eqn.source_info.summarize()
+    if eqn.primitive is name_p:
+        return f"named '{eqn.params['name']}' from {where}"
+    if eqn.primitive is jit_p:
+        return f"output of jitted function '{eqn.params['name']}' from {where}"
+    return f"output of {eqn.primitive.name} from {where}"
+
+
+def print_saved_residuals(f: Callable, *args: Any) -> None:
+    for aval, src in saved_residuals(f, *args):
+        print(f"{aval.str_short(short_dtypes=True)} {src}")
+
+
+def saved_residual_bytes(f: Callable, *args: Any) -> int:
+    """The memory the residuals of `f` at `args` hold between forward and backward pass."""
+    return sum(aval.nbytes for aval, _ in saved_residuals(f, *args))
