@@ -1,0 +1,153 @@
+// The code editor: CodeMirror 6 with Python highlighting, an error marker (lint diagnostic plus
+// a line decoration) and a "linked" line the stage points at. Tab is deliberately left unbound
+// (WCAG "no keyboard trap"): Tab moves focus out; Python indentation is handled on Enter.
+import {
+  EditorView, EditorState, StateField, StateEffect, Decoration, basicSetup, python,
+  setDiagnostics, lintGutter, HighlightStyle, syntaxHighlighting, tags, keymap, Prec,
+} from "./vendor/cm6.js";
+
+const setErrorLine = StateEffect.define();
+const setLinkedLine = StateEffect.define();
+
+function lineField(effect, cls) {
+  const deco = Decoration.line({ class: cls });
+  return StateField.define({
+    create: () => ({ line: null, set: Decoration.none }),
+    update(value, tr) {
+      let line = value.line;
+      for (const e of tr.effects) if (e.is(effect)) line = e.value;
+      if (line === value.line && !tr.docChanged) return value;
+      if (line === null || line < 1 || line > tr.state.doc.lines) return { line, set: Decoration.none };
+      const from = tr.state.doc.line(line).from;
+      return { line, set: Decoration.set([deco.range(from)]) };
+    },
+    provide: (f) => EditorView.decorations.from(f, (v) => v.set),
+  });
+}
+
+const errorLineField = lineField(setErrorLine, "cm-error-line");
+const linkedLineField = lineField(setLinkedLine, "cm-linked-line");
+
+// Colours come from static/style.css (custom properties), so both themes are readable.
+const highlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword], color: "var(--tok-keyword)" },
+  { tag: [tags.function(tags.definition(tags.variableName)), tags.function(tags.variableName)], color: "var(--tok-function)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--tok-string)" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--tok-number)" },
+  { tag: [tags.comment, tags.lineComment], color: "var(--muted)", fontStyle: "italic" },
+  { tag: [tags.operator, tags.punctuation], color: "var(--fg)" },
+  { tag: [tags.propertyName], color: "var(--tok-property)" },
+  { tag: [tags.self, tags.atom, tags.meta], color: "var(--tok-number)" },
+]);
+
+const theme = EditorView.theme({
+  "&": { color: "var(--fg)", backgroundColor: "var(--panel)", fontSize: "0.92rem" },
+  ".cm-content": { fontFamily: "var(--font-mono)", caretColor: "var(--fg)" },
+  ".cm-gutters": { backgroundColor: "var(--panel)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--active-line)" },
+  "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "var(--selection) !important" },
+  ".cm-scroller": { fontFamily: "var(--font-mono)", lineHeight: "1.5" },
+});
+
+/**
+ * createEditor(parent, {doc, onChange(text), onCursorLine(n), onHoverLine(n|null), onRun()})
+ *   -> {view, getDoc(), setDoc(text), setError({line, message}|null), linkLine(n|null), focus()}
+ */
+export function createEditor(parent, { doc = "", onChange, onCursorLine, onHoverLine, onRun } = {}) {
+  let lastCursorLine = null;
+  let silent = false; // setDoc() from the page is not a user edit
+
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc,
+      extensions: [
+        basicSetup,
+        python(),
+        syntaxHighlighting(highlight),
+        theme,
+        lintGutter(),
+        errorLineField,
+        linkedLineField,
+        EditorView.contentAttributes.of({
+          "aria-label": "Python source of the traced function (Tab moves focus out of the editor)",
+        }),
+        Prec.highest(keymap.of([
+          { key: "Mod-Enter", run: () => { onRun?.(); return true; } },
+        ])),
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged && !silent) onChange?.(u.state.doc.toString());
+          if (u.selectionSet || u.docChanged) {
+            const line = u.state.doc.lineAt(u.state.selection.main.head).number;
+            if (line !== lastCursorLine && u.view.hasFocus) {
+              lastCursorLine = line;
+              onCursorLine?.(line);
+            }
+          }
+        }),
+        EditorView.domEventHandlers({
+          focus(_e, v) {
+            lastCursorLine = v.state.doc.lineAt(v.state.selection.main.head).number;
+            onCursorLine?.(lastCursorLine);
+          },
+        }),
+      ],
+    }),
+  });
+
+  // hovered line -> the page (throttled to one per frame)
+  let hoverFrame = 0;
+  let hoverLine = null;
+  view.dom.addEventListener("mousemove", (e) => {
+    if (hoverFrame) return;
+    hoverFrame = requestAnimationFrame(() => {
+      hoverFrame = 0;
+      const pos = view.posAtCoords({ x: e.clientX, y: e.clientY });
+      const line = pos === null ? null : view.state.doc.lineAt(pos).number;
+      if (line !== hoverLine) {
+        hoverLine = line;
+        onHoverLine?.(line);
+      }
+    });
+  });
+  view.dom.addEventListener("mouseleave", () => {
+    hoverLine = null;
+    onHoverLine?.(null);
+  });
+
+  return {
+    view,
+    getDoc: () => view.state.doc.toString(),
+    setDoc(text) {
+      if (text === view.state.doc.toString()) return;
+      silent = true;
+      try {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      } finally {
+        silent = false;
+      }
+    },
+    /** Mark (or clear, with null) the line of an engine error. */
+    setError(err) {
+      const doc = view.state.doc;
+      const line = err && Number.isInteger(err.line) && err.line >= 1 && err.line <= doc.lines ? err.line : null;
+      const diagnostics = [];
+      if (err && line !== null) {
+        const l = doc.line(line);
+        const indent = /^\s*/.exec(l.text)[0].length;
+        diagnostics.push({ from: l.from + indent, to: l.to, severity: "error", message: err.message });
+      }
+      view.dispatch(setDiagnostics(view.state, diagnostics));
+      view.dispatch({ effects: setErrorLine.of(line) });
+    },
+    errorLine: () => view.state.field(errorLineField).line,
+    /** Highlight a line the stage points at (null clears). */
+    linkLine(line) {
+      view.dispatch({ effects: setLinkedLine.of(Number.isInteger(line) ? line : null) });
+    },
+    linkedLine: () => view.state.field(linkedLineField).line,
+    focus: () => view.focus(),
+  };
+}

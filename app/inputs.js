@@ -1,0 +1,110 @@
+// The inputs panel: one row per argument of the traced function, with a known/unknown toggle
+// (a real button with aria-pressed and a text label, not colour alone), the value as a numpy
+// literal, and the shape/dtype the engine reported. Rows are kept per name, so re-rendering
+// never steals focus or loses what the user is typing.
+
+/**
+ * createInputs(container, {onToggle(name), onValue(name, text)})
+ *   -> {render({params, state, record, mode, badInput})}
+ */
+export function createInputs(container, { onToggle, onValue }) {
+  const rows = new Map(); // name -> {row, toggle, value, aval, note}
+  const empty = document.createElement("p");
+  empty.className = "inputs-empty";
+  empty.textContent = "Define a function (def f(x, y): …) and its arguments appear here.";
+
+  function makeRow(name) {
+    const row = document.createElement("div");
+    row.className = "input-row";
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", `argument ${name}`);
+    row.dataset.arg = name;
+
+    const label = document.createElement("label");
+    label.className = "arg-name";
+    const code = document.createElement("code");
+    code.textContent = name;
+    label.append(code);
+
+    const toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "known-toggle";
+    toggle.setAttribute("data-testid", `input-toggle-${name}`);
+    toggle.addEventListener("click", () => onToggle(name));
+
+    const value = document.createElement("input");
+    value.type = "text";
+    value.className = "arg-value";
+    value.spellcheck = false;
+    value.autocomplete = "off";
+    value.setAttribute("autocapitalize", "off");
+    value.setAttribute("data-testid", `input-value-${name}`);
+    value.id = `arg-value-${name}`;
+    label.htmlFor = value.id;
+    value.addEventListener("input", () => onValue(name, value.value));
+
+    const aval = document.createElement("span");
+    aval.className = "arg-aval";
+    aval.setAttribute("data-testid", `input-aval-${name}`);
+    aval.title = "shape and dtype, as the engine traced it";
+
+    const note = document.createElement("span");
+    note.className = "arg-note";
+    note.id = `arg-note-${name}`;
+    value.setAttribute("aria-describedby", note.id);
+
+    row.append(label, toggle, value, aval, note);
+    return { row, toggle, value, aval, note };
+  }
+
+  function render({ params, state, record, mode, badInput }) {
+    if (!params || params.length === 0) {
+      for (const r of rows.values()) r.row.remove();
+      rows.clear();
+      container.replaceChildren(empty);
+      return;
+    }
+    empty.remove();
+    for (const [name, r] of rows) {
+      if (!params.includes(name)) {
+        r.row.remove();
+        rows.delete(name);
+      }
+    }
+    const recArgs = new Map((record?.args ?? []).map((a) => [a.name, a]));
+    params.forEach((name, i) => {
+      let r = rows.get(name);
+      if (!r) {
+        r = makeRow(name);
+        rows.set(name, r);
+      }
+      if (container.children[i] !== r.row) container.insertBefore(r.row, container.children[i] ?? null);
+      const known = state.known[name] ?? true;
+      const jit = mode === "jit";
+      r.toggle.textContent = known ? "known" : "unknown";
+      r.toggle.setAttribute("aria-pressed", String(known));
+      r.toggle.classList.toggle("is-known", known);
+      r.toggle.classList.toggle("is-unknown", !known);
+      r.toggle.setAttribute("aria-label", `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`);
+      r.toggle.title = jit
+        ? "Under jit every argument is a formal parameter, so every input is unknown; the mask applies in the other modes"
+        : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`;
+      r.row.classList.toggle("is-known", known);
+      r.row.classList.toggle("is-unknown", !known);
+      r.row.classList.toggle("mask-ignored", jit);
+      const text = state.values[name] ?? "1.0";
+      if (r.value.value !== text && document.activeElement !== r.value) r.value.value = text;
+      r.value.setAttribute("aria-label", `value of ${name} (numpy literal, e.g. [0.5, 1.0] or zeros((3, 4)))`);
+      const a = recArgs.get(name);
+      r.aval.textContent = a?.aval ?? "";
+      r.aval.hidden = !a?.aval;
+      const bad = badInput === name;
+      r.value.classList.toggle("is-invalid", bad);
+      r.value.setAttribute("aria-invalid", String(bad));
+      r.note.textContent = jit ? "jit: a formal parameter"
+        : known ? "" : "only its shape and dtype are used";
+    });
+  }
+
+  return { render };
+}

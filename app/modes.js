@@ -1,0 +1,104 @@
+// The mode switcher: a tablist (split | jit | grad | checkpoint) with arrow-key navigation,
+// plus each mode's own option: jit's eager-constant-folding switch, checkpoint's policy picker.
+import { MODES, POLICIES } from "./state.js";
+
+const LABELS = { split: "split", jit: "jit", grad: "grad", checkpoint: "checkpoint" };
+const TITLES = {
+  split: "Partial evaluation with your known/unknown mask",
+  jit: "Staging under jit: every operation becomes an equation",
+  grad: "jax.grad: forward pass, linear pass, backward pass, residual memory",
+  checkpoint: "jax.checkpoint: a policy decides which residuals are saved",
+};
+export const BLURBS = {
+  split: "Known inputs are real arrays; unknown ones are only a shape and a dtype. An equation runs now when every input is known; otherwise it is staged into the unknown program, and the known values it reads cross over as residuals.",
+  jit: "At a jit boundary every argument is a formal parameter, so nothing is known: every operation becomes an equation, even the sine of a literal. Only device_put, convert_element_type and stage have constant-folding rules.",
+  grad: "jax.grad linearizes, then transposes. The forward pass runs now (known); the linear pass waits for a cotangent (unknown). The residuals between them are the activations held in memory for the backward pass.",
+  checkpoint: "jax.checkpoint hands the same splitter a policy that decides, per equation, whether its output may be saved as a residual or must be recomputed in the backward pass.",
+};
+
+/**
+ * createModes(root, {onMode(name), onFolding(bool), onPolicy(name)})
+ *   -> {render({mode, folding, policy})}
+ */
+export function createModes(root, { onMode, onFolding, onPolicy }) {
+  const tablist = document.createElement("div");
+  tablist.className = "mode-tabs";
+  tablist.setAttribute("role", "tablist");
+  tablist.setAttribute("aria-label", "What to do with the function");
+  const tabs = MODES.map((m) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.setAttribute("role", "tab");
+    b.setAttribute("data-testid", `mode-${m}`);
+    b.setAttribute("aria-controls", "stage-panel");
+    b.id = `mode-tab-${m}`;
+    b.dataset.mode = m;
+    b.textContent = LABELS[m];
+    b.title = TITLES[m];
+    b.addEventListener("click", () => onMode(m));
+    tablist.append(b);
+    return b;
+  });
+  tablist.addEventListener("keydown", (e) => {
+    const i = tabs.indexOf(document.activeElement);
+    if (i < 0) return;
+    let j = null;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") j = (i + 1) % tabs.length;
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = (i - 1 + tabs.length) % tabs.length;
+    else if (e.key === "Home") j = 0;
+    else if (e.key === "End") j = tabs.length - 1;
+    if (j === null) return;
+    e.preventDefault();
+    tabs[j].focus();
+    onMode(MODES[j]);
+  });
+
+  // jit: eager constant folding
+  const folding = document.createElement("label");
+  folding.className = "mode-option folding-option";
+  const foldingBox = document.createElement("input");
+  foldingBox.type = "checkbox";
+  foldingBox.setAttribute("role", "switch");
+  foldingBox.setAttribute("data-testid", "folding");
+  foldingBox.addEventListener("change", () => onFolding(foldingBox.checked));
+  const foldingText = document.createElement("span");
+  foldingText.innerHTML = "eager constant folding <code>jax_eager_constant_folding</code>";
+  folding.append(foldingBox, foldingText);
+
+  // checkpoint: policy
+  const policy = document.createElement("label");
+  policy.className = "mode-option policy-option";
+  const policyText = document.createElement("span");
+  policyText.textContent = "policy";
+  const policySelect = document.createElement("select");
+  policySelect.setAttribute("data-testid", "policy");
+  for (const p of POLICIES) {
+    const o = document.createElement("option");
+    o.value = p;
+    o.textContent = `checkpoint_policies.${p}`;
+    policySelect.append(o);
+  }
+  policySelect.addEventListener("change", () => onPolicy(policySelect.value));
+  policy.append(policyText, policySelect);
+
+  root.append(tablist, folding, policy);
+
+  function render({ mode, folding: fold, policy: pol }) {
+    for (const t of tabs) {
+      const on = t.dataset.mode === mode;
+      t.setAttribute("aria-selected", String(on));
+      t.tabIndex = on ? 0 : -1;
+    }
+    folding.hidden = mode !== "jit";
+    foldingBox.checked = Boolean(fold);
+    policy.hidden = mode !== "checkpoint";
+    if (![...policySelect.options].some((o) => o.value === pol)) {
+      const o = document.createElement("option");
+      o.value = pol;
+      o.textContent = `checkpoint_policies.${pol}`;
+      policySelect.append(o);
+    }
+    policySelect.value = pol;
+  }
+  return { render };
+}
