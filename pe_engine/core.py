@@ -7,6 +7,7 @@ sits underneath so that operations on plain constants are staged too (omnistagin
 """
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -41,8 +42,15 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
     return _CANONICAL.get(dt, dt)
 
 
+_short_cache: dict[np.dtype, str] = {}
+
+
 def short_dtype(dtype: np.dtype) -> str:
-    return _SHORT_DTYPE.get(np.dtype(dtype).name, np.dtype(dtype).name)
+    s = _short_cache.get(dtype)
+    if s is None:
+        name = np.dtype(dtype).name
+        s = _short_cache[dtype] = _SHORT_DTYPE.get(name, name)
+    return s
 
 
 # --------------------------------------------------------------------------- avals
@@ -71,7 +79,7 @@ class ShapedArray:
 
     def str_short(self, short_dtypes: bool = False) -> str:
         dt = short_dtype(self.dtype) if short_dtypes else self.dtype.name
-        return f"{dt}[{','.join(str(d) for d in self.shape)}]"
+        return f"{dt}[{','.join(map(str, self.shape))}]"
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
@@ -464,11 +472,26 @@ dynamic_trace: MainTrace | None = None
 def new_main(trace_type: type, global_data: Any = None) -> Iterator[MainTrace]:
     level = len(trace_stack)
     main = MainTrace(level, trace_type, global_data)
-    trace_stack.append(main)
+    with gc_paused():
+        trace_stack.append(main)
+        try:
+            yield main
+        finally:
+            trace_stack.pop()
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Tracing and printing allocate many small objects without reference cycles
+    (unused tracers die by refcount, which auto-DCE relies on), so the cyclic
+    collector only costs time there, growing with the heap: pause it meanwhile."""
+    was = gc.isenabled()
+    gc.disable()
     try:
-        yield main
+        yield
     finally:
-        trace_stack.pop()
+        if was:
+            gc.enable()
 
 
 @contextmanager

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Primitive, Var
+from .core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Primitive, Var, gc_paused
 
 WIDTH = 80
 
@@ -290,7 +290,8 @@ def toplevel_context(jaxpr: Jaxpr) -> PpContext:
 
 
 def pp_jaxpr_text(jaxpr: Jaxpr, width: int = WIDTH) -> str:
-    return layout(pp_toplevel_doc(jaxpr, toplevel_context(jaxpr)), width)
+    with gc_paused():
+        return layout(pp_toplevel_doc(jaxpr, toplevel_context(jaxpr)), width)
 
 
 def pp_eqn_text(eqn: JaxprEqn) -> str:

@@ -1,0 +1,103 @@
+"""Tracing speed: the engine and real JAX side by side, in one process.
+
+Prints, per workload, the median time of each and the ratio engine/JAX (lower is
+better; the target is at most 0.5), plus the engine's time per equation so linear
+growth with chain length shows. Timings are printed, never asserted.
+
+    python3 bench/bench_engine.py            # full run
+    python3 bench/bench_engine.py --quick    # CI smoke run: tiny repeats, checks it still works
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+import pe_engine
+import pe_engine.numpy as pjnp
+from pe_engine.partial_eval import partial_eval_jaxpr_nounits
+
+try:
+    import jax
+    import jax.numpy as jjnp
+    from jax._src.interpreters import partial_eval as jpe
+except ImportError:  # the engine's figures still print
+    jax = None
+
+
+def chain(np_: Any, n: int) -> Callable[..., Any]:
+    """n operations alternating sin and mul, reading both inputs."""
+    def f(x, y):
+        for i in range(n // 2):
+            x = np_.sin(x) * y if i % 2 else np_.cos(x) * y
+        return x
+    return f
+
+
+def mlp(np_: Any) -> Callable[..., Any]:
+    def f(W1, b1, W2, b2, x):
+        h = np_.tanh(x @ W1 + b1)
+        return np_.sum((h @ W2 + b2) ** 2)
+    return f
+
+
+F32 = np.float32
+MLP_ARGS = (np.ones((64, 128), F32), np.ones(128, F32), np.ones((128, 10), F32),
+            np.ones(10, F32), np.ones((32, 64), F32))
+
+
+def workloads(sizes: list[int]) -> list[tuple[str, Callable[[Any], Callable], tuple, list[bool]]]:
+    out = [(f"chain{n}", (lambda np_, n=n: chain(np_, n)), (F32(0.5), F32(1.5)), [False, True])
+           for n in sizes]
+    out.append(("mlp", mlp, MLP_ARGS, [True, True, True, True, False]))
+    return out
+
+
+def timeit(fn: Callable[[], Any], repeat: int) -> float:
+    fn()  # warm caches both sides keep (e.g. jnp dispatch tables)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def tasks(np_: Any, make_jaxpr: Callable, split: Callable, build: Callable, args: tuple,
+          mask: list[bool]) -> dict[str, Callable[[], Any]]:
+    # A fresh function per run: JAX caches traces by function identity.
+    return {
+        "make_jaxpr": lambda: make_jaxpr(build(np_))(*args),
+        "split": lambda: split(make_jaxpr(build(np_))(*args), mask, False),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="tiny sizes and repeats (CI)")
+    ap.add_argument("--repeat", type=int, default=7)
+    opts = ap.parse_args(argv)
+    sizes = [10, 100] if opts.quick else [10, 100, 1000, 10000]
+    repeat = 1 if opts.quick else opts.repeat
+
+    print(f"{'workload':<10} {'task':<11} {'engine ms':>10} {'jax ms':>10} {'ratio':>7} "
+          f"{'us/eqn':>8}")
+    for name, build, args, mask in workloads(sizes):
+        ours = tasks(pjnp, pe_engine.make_jaxpr, partial_eval_jaxpr_nounits, build, args, mask)
+        theirs = (tasks(jjnp, jax.make_jaxpr, jpe.partial_eval_jaxpr_nounits, build, args, mask)
+                  if jax is not None else {})
+        n_eqns = len(pe_engine.make_jaxpr(build(pjnp))(*args).jaxpr.eqns)
+        for task, fn in ours.items():
+            t_ours = timeit(fn, repeat)
+            t_jax = timeit(theirs[task], repeat) if task in theirs else float("nan")
+            print(f"{name:<10} {task:<11} {t_ours * 1e3:>10.2f} {t_jax * 1e3:>10.2f} "
+                  f"{t_ours / t_jax:>7.2f} {t_ours / n_eqns * 1e6:>8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
