@@ -260,12 +260,15 @@ partial_eval_jaxpr_custom_rules[remat_p] = _remat_partial_eval_custom
 def _arg_names(fun: Callable, args: tuple) -> list[str]:
     """One name per flattened argument leaf: `x`, `params['w']`, `xs[0]`."""
     try:
-        params = list(inspect.signature(fun).parameters)
+        params = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):
         params = []
+    star = next((k for k, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), len(params))
+    var = params[star].name if star < len(params) else "args"
     names = []
     for i, a in enumerate(args):
-        base = params[i] if i < len(params) else f"args[{i}]"
+        # Arguments caught by `*args` are named args[j], as JAX names them.
+        base = params[i].name if i < star else f"{var}[{i - star}]"
         names.extend(base + p for p in _leaf_paths(a))
     return names
 

@@ -95,7 +95,7 @@ defjvp(lax.tan_p, lambda g, ans, x, accuracy=None:
 defjvp(lax.exp_p, lambda g, ans, x, accuracy=None: lax.mul(g, ans))
 defjvp(lax.log_p, lambda g, ans, x, accuracy=None: lax.div(g, x))
 defjvp(lax.tanh_p, lambda g, ans, x, accuracy=None:
-       lax.mul(g, lax.sub(_full_like(x, 1), lax.mul(ans, ans))))
+       lax.mul(lax.add(g, lax.mul(g, ans)), lax.sub(_full_like(x, 1), ans)))
 defjvp(lax.logistic_p, lambda g, ans, x, accuracy=None:
        lax.mul(g, lax.mul(ans, lax.sub(_full_like(ans, 1), ans))))
 defjvp(lax.sqrt_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.div(_full_like(x, 0.5), ans)))

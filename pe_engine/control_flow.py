@@ -267,8 +267,10 @@ def _scan_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, length: int, num_
     consts, init, xs = split_list(args, [num_consts, num_carry])
     const_lin = [is_undefined_primal(c) for c in consts]
     xs_lin = [is_undefined_primal(x) for x in xs]
-    if not all(is_undefined_primal(c) for c in init):
-        raise NotImplementedError("transpose of a scan with a non-linear carry")
+    # A defined carry init is an instantiated zero tangent: the body is still linear
+    # in the carry, so it is transposed like the others and its cotangent dropped.
+    init_defined = [not is_undefined_primal(c) for c in init]
+    init = [UndefinedPrimal(get_aval(c)) if d else c for c, d in zip(init, init_defined)]
     ct_carry, ct_ys = split_list(cts, [num_carry])
     ct_carry = [instantiate_zeros(c) for c in ct_carry]
     ys_nz = [type(c) is not Zero for c in ct_ys]
@@ -303,6 +305,7 @@ def _scan_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, length: int, num_
                       [*(c for c in ct_ys if type(c) is not Zero), *res_xs],
                       length=length, reverse=not reverse, unroll=unroll)
     ct_consts, ct_init, ct_xs = split_list(outs, [len(lin_consts), num_carry])
+    ct_init = [None if d else c for c, d in zip(ct_init, init_defined)]
     return [*merge_lists(const_lin, [None] * len(res_consts), ct_consts), *ct_init,
             *merge_lists(xs_lin, [None] * len(res_xs), ct_xs)]
 
