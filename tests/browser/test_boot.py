@@ -110,6 +110,7 @@ def test_codemirror_bundle_under_csp(page, site):
     n = page.evaluate("""async () => {
         const cm = await import('./app/vendor/cm6.js');
         const parent = document.createElement('div');
+        parent.id = 'cm6-bundle-test';
         document.body.append(parent);
         const view = new cm.EditorView({
           parent,
@@ -120,7 +121,7 @@ def test_codemirror_bundle_under_csp(page, site):
         return view.dom.querySelectorAll('.cm-line').length;
     }""")
     assert n == 3
-    assert page.locator(".cm-editor .cm-content").count() == 1
+    assert page.locator("#cm6-bundle-test .cm-editor .cm-content").count() == 1
     assert page.evaluate("window.__cspViolations") == []
 
 
