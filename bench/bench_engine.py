@@ -77,6 +77,21 @@ def tasks(np_: Any, make_jaxpr: Callable, split: Callable, build: Callable, args
     }
 
 
+def ad_tasks(np_: Any, api: Any, build: Callable, args: tuple) -> dict[str, Callable[[], Any]]:
+    """Autodiff tracing time: each transformation staged under make_jaxpr (no execution)."""
+    nums = tuple(range(len(args)))
+    one = F32(1.0)
+    return {
+        "linearize": lambda: api.make_jaxpr(
+            lambda *a: api.linearize(build(np_), *a)[1](*a))(*args),
+        "vjp": lambda: api.make_jaxpr(lambda *a: api.vjp(build(np_), *a)[1](one))(*args),
+        "grad": lambda: api.make_jaxpr(api.grad(build(np_), argnums=nums))(*args),
+    }
+
+
+AD_MAX_OPS = 1000  # the autodiff rows stop at chains of 1000 operations
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="tiny sizes and repeats (CI)")
@@ -92,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
         theirs = (tasks(jjnp, jax.make_jaxpr, jpe.partial_eval_jaxpr_nounits, build, args, mask)
                   if jax is not None else {})
         n_eqns = len(pe_engine.make_jaxpr(build(pjnp))(*args).jaxpr.eqns)
+        if not name.startswith("chain") or int(name[5:]) <= AD_MAX_OPS:
+            ours.update(ad_tasks(pjnp, pe_engine, build, args))
+            if jax is not None:
+                theirs.update(ad_tasks(jjnp, jax, build, args))
         for task, fn in ours.items():
             t_ours = timeit(fn, repeat)
             t_jax = timeit(theirs[task], repeat) if task in theirs else float("nan")
