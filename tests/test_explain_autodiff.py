@@ -1,0 +1,125 @@
+"""Grad and checkpoint records: forward, linear and backward programs, residual memory."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from pe_engine import explain
+
+MLP = """import jax
+import jax.numpy as jnp
+
+def loss(W1, W2, x):
+    h = jnp.tanh(x @ W1)
+    y = jnp.sin(h @ W2)
+    return jnp.sum(y ** 2)
+"""
+ARGS = [{"value": "ones((4, 3))"}, {"value": "[[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]]"},
+        {"value": "[0.5, 1.0, -1.0, 2.0]"}]
+
+
+@functools.cache
+def grad_record():
+    return explain.run("grad", source=MLP, args=ARGS)
+
+
+@functools.cache
+def checkpoint_record(policy="nothing_saveable"):
+    return explain.run("checkpoint", source=MLP, args=ARGS, policy=policy)
+
+
+def test_grad_has_three_programs_and_residuals_between_them():
+    rec = grad_record()
+    assert [p["id"] for p in rec["panes"]] == ["forward", "linear", "backward"]
+    n_res = len(rec["residuals"])
+    # forward: (primal out, *residuals); linear: (*residuals, *tangents); backward: cotangents
+    assert len(rec["known"]["outvars"]) == 1 + n_res
+    assert len(rec["unknown"]["invars"]) == n_res + 3
+    assert len(rec["backward"]["outvars"]) == 3
+    assert all(e["side"] in ("known", "unknown") for e in rec["events"])
+    assert rec["residual_bytes"] == sum(r["bytes"] for r in rec["residuals"])
+
+
+def test_grad_residuals_are_the_activations_jax_saves():
+    rec = grad_record()
+    descriptions = [r["description"] for r in rec["saved_residuals"]]
+    assert "output of tanh from line 5 (loss)" in descriptions
+    assert "output of cos from line 6 (loss)" in descriptions
+    assert "from the argument W1" in descriptions
+    assert len(rec["saved_residuals"]) == len(rec["residuals"])
+
+
+def test_grad_values_match_jax():
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    W1 = np.ones((4, 3), np.float32)
+    W2 = np.array([[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]], np.float32)
+    x = np.array([0.5, 1.0, -1.0, 2.0], np.float32)
+    g = jax.grad(lambda W1, W2, x: jnp.sum(jnp.sin(jnp.tanh(x @ W1) @ W2) ** 2),
+                 argnums=(0, 1, 2))(W1, W2, x)
+    rec = grad_record()
+    from pe_engine.values import format_value
+    assert rec["grads"] == [format_value(np.asarray(v)) for v in g]
+
+
+def test_grad_counts_match_jax_saved_residuals():
+    jax = pytest.importorskip("jax")
+    from jax._src.ad_checkpoint import saved_residuals
+    jnp = jax.numpy
+    args = (np.ones((4, 3), np.float32), np.ones((3, 2), np.float32), np.ones(4, np.float32))
+    theirs = saved_residuals(lambda W1, W2, x: jnp.sum(jnp.sin(jnp.tanh(x @ W1) @ W2) ** 2),
+                             *args)
+    assert sorted(a.str_short(short_dtypes=True) for a, _ in theirs) == sorted(
+        r["aval"] for r in grad_record()["saved_residuals"])
+
+
+def test_checkpoint_policies_trade_memory_for_recompute():
+    rec = checkpoint_record()
+    rows = {p["name"]: p for p in rec["policies"]}
+    assert list(rows) == ["no checkpoint", *explain.POLICY_NAMES]
+    none, every, nothing = rows["no checkpoint"], rows["everything_saveable"], rows[
+        "nothing_saveable"]
+    assert none["recomputed"] == 0 and every["recomputed"] == 0
+    assert nothing["residual_bytes"] < rows["dots_saveable"]["residual_bytes"] <= every[
+        "residual_bytes"]
+    assert nothing["recomputed"] > rows["dots_saveable"]["recomputed"] > 0
+    # nothing_saveable keeps only the inputs
+    assert all(r["description"].startswith("from the argument")
+               for r in nothing["saved_residuals"])
+
+
+def test_checkpoint_counts_match_jax_for_each_policy():
+    jax = pytest.importorskip("jax")
+    from jax._src.ad_checkpoint import saved_residuals
+    jnp = jax.numpy
+    args = (np.ones((4, 3), np.float32), np.array([[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]],
+                                                  np.float32), np.ones(4, np.float32))
+
+    def loss(W1, W2, x):
+        return jnp.sum(jnp.sin(jnp.tanh(x @ W1) @ W2) ** 2)
+    rec = checkpoint_record()
+    for row in rec["policies"]:
+        name = row["name"]
+        if name == "no checkpoint":
+            f = loss
+        elif name.startswith("save_"):
+            f = jax.checkpoint(loss, policy=getattr(jax.checkpoint_policies, name)())
+        else:
+            f = jax.checkpoint(loss, policy=getattr(jax.checkpoint_policies, name))
+        theirs = sorted(a.str_short(short_dtypes=True) for a, _ in saved_residuals(f, *args))
+        assert theirs == sorted(r["aval"] for r in row["saved_residuals"]), name
+
+
+def test_selected_policy_carries_the_full_record():
+    rec = checkpoint_record("dots_saveable")
+    assert rec["selected"] == "dots_saveable"
+    assert "remat2" in rec["unknown"]["text"] and rec["events"]
+
+
+def test_unknown_policy_and_integer_inputs_are_user_errors():
+    bad = explain.run("checkpoint", source=MLP, args=ARGS, policy="save_everything_twice")
+    assert bad["error"]["type"] == "policy"
+    ints = explain.run("grad", source="def f(x):\n    return x * x\n", args=[{"value": "3"}])
+    assert ints["error"]["type"] == "value" and "decimal point" in ints["error"]["message"]
