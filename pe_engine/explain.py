@@ -529,3 +529,7 @@ def as_json(record: dict) -> dict:
             return x.item()
         return x
     return fix(record)
+
+
+# Modes defined in their own modules register themselves in MODES.
+from . import explain_interpreters  # noqa: E402, F401

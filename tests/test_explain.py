@@ -118,3 +118,44 @@ def test_errors_are_located_in_the_users_code(source, args, kind, line, words):
 
 def test_unknown_mode_is_an_error_not_a_crash():
     assert explain.run("nope")["error"]["type"] == "mode"
+
+
+INTERP = """import jax.numpy as jnp
+
+def f(x, y):
+    a = jnp.sin(x)
+    unused = jnp.cos(y)
+    return a * y + jnp.sin(1.0)
+"""
+
+
+def test_two_interpreters_side_by_side():
+    rec = explain.run("interpreters", source=INTERP, args=[
+        {"known": True, "value": "2.0"}, {"known": False, "value": "[1.0, 3.0]"}])
+    pe, dyn = rec["jaxpr_trace"], rec["dynamic_trace"]
+    # JaxprTrace computed sin(x) and sin(1.0) now: both are residuals, not equations
+    assert pe["program"]["constvars"] == ["a", "b"] and pe["residuals"] == ["0.9093", "0.8415"]
+    assert [e.split(" = ")[1].split()[0] for e in pe["program"]["eqns"]] == ["mul", "add"]
+    assert {e["decision"] for e in pe["log"]} == {"recipe"}
+    # DynamicJaxprTrace staged everything, the unused cos included ...
+    assert [f["short"].split(" = ")[1].split()[0] for f in dyn["frame"]] == [
+        "sin", "cos", "convert_element_type", "mul", "sin", "convert_element_type", "add"]
+    # ... which an auto-DCE frame collects before the jaxpr is built
+    assert [f["collected"] for f in dyn["frame"]] == [False, True] + [False] * 5
+    assert "cos" not in dyn["auto_dce_program"]["text"] and "cos" in dyn["program"]["text"]
+
+
+def test_variables_carry_identity_name_and_recipe_origin():
+    rec = explain.run("interpreters", source=INTERP, args=[
+        {"known": True, "value": "2.0"}, {"known": False, "value": "[1.0, 3.0]"}])
+    vs = rec["jaxpr_trace"]["variables"]
+    by_origin = {}
+    for v in vs:
+        by_origin.setdefault(v["origin"], []).append(v)
+    assert [v["name"] for v in by_origin["ConstVar"]] == ["a", "b"]
+    assert [v["name"] for v in by_origin["LambdaBinding"]] == ["c"]
+    assert all(v["repr"].startswith("Var(id=") for v in vs if v["origin"] != "Literal")
+    assert len({v["repr"] for v in vs}) == len(vs)
+    staged = rec["dynamic_trace"]["variables"]
+    assert [v["origin"] for v in staged if v["name"] == "_"] == ["DropVar"]
+    assert any(v["origin"] == "Literal" and v["value"] == "1.0" for v in staged)
