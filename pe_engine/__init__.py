@@ -4,12 +4,12 @@ The package stands in for `jax`: `pe_engine.numpy` is `jax.numpy`, `pe_engine.la
 is `jax.lax`, and the entry points below carry JAX's names.
 """
 # numpy installs the array operators; ad_rules, control_flow and jit_rules fill rule tables.
-from . import ad_checkpoint, ad_rules, control_flow, jit_rules, lax, numpy, tree_util  # noqa: F401
+from . import ad_checkpoint, ad_rules, control_flow, jit_rules, lax, nn, numpy, tree_util  # noqa: F401
 from .ad import grad, jvp, linearize, value_and_grad, vjp
 from .ad_checkpoint import checkpoint, checkpoint_policies, remat
 from .api import jit, make_jaxpr
-from .lax import device_put
 from .core import Array, ClosedJaxpr, Jaxpr, ShapedArray, config, ensure_compile_time_eval
+from .lax import device_put
 
 __all__ = ["ad_checkpoint", "checkpoint", "checkpoint_policies", "grad", "jvp", "linearize",
            "remat", "value_and_grad", "vjp",

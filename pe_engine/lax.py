@@ -7,6 +7,8 @@ modules' tables, keyed by the same Primitive objects.
 """
 from __future__ import annotations
 
+import builtins
+import enum
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,6 +17,7 @@ import numpy as np
 from . import pretty
 from .core import (
     Array,
+    ArrayOps,
     Primitive,
     ShapedArray,
     abstract_eval_rules,
@@ -25,7 +28,7 @@ from .core import (
     is_literalable,
     to_numpy,
 )
-from .staging import const_fold_rules
+from .staging import const_fold_rules, custom_staging_rules
 
 # ----------------------------------------------------------------------------- definitions
 
@@ -46,39 +49,110 @@ def _def(name: str, abstract: Callable[..., ShapedArray], np_impl: Callable[...,
     return prim
 
 
-def _hide_none(*names: str) -> Callable[[dict], dict]:
-    """A printing rule that leaves out params JAX does not show while they are None."""
+def _hide(*names: str, only_none: bool = True) -> Callable[[dict], dict]:
+    """A printing rule leaving out params JAX does not show (by default, while None)."""
     def rule(params: dict) -> dict:
-        return {k: v for k, v in params.items() if not (k in names and v is None)}
+        return {k: v for k, v in params.items()
+                if not (k in names and (v is None or not only_none))}
     return rule
 
 
-def _unop_abstract(x: ShapedArray, **_: Any) -> ShapedArray:
-    return x
+# ----------------------------------------------------------------------------- dtype checks
+
+# JAX's dtype categories, named as its error messages name them.
+_KINDS = {"integer": "iu", "signedinteger": "i", "floating": "f", "complexfloating": "c",
+          "bool": "b"}
+_FLOAT = ("floating", "complexfloating")
+_NUM = ("integer", "floating", "complexfloating")
+_ORDERED = ("integer", "floating", "bool")
+_ANY = ("integer", "floating", "complexfloating", "bool")
+_BOOL_OR_INT = ("integer", "bool")
+_SIGNED = ("floating", "complexfloating", "signedinteger")
+
+# lax names whose jnp counterpart promotes; JAX's same-dtype error points to it.
+_JNP_EQUIVALENT = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
+                   "max": "maximum", "min": "minimum", "eq": "equal", "ne": "not_equal",
+                   "pow": "float_power", "select": "where"}
 
 
-def _unop(name: str, np_fn: Callable[..., Any], accuracy: bool = False) -> Primitive:
-    prim = _def(name, _unop_abstract, lambda x, **_: np_fn(x))
+def _accepts(dtype: np.dtype, accepted: Sequence[str]) -> bool:
+    return any(dtype.kind in _KINDS[c] for c in accepted)
+
+
+def _check_unop_dtype(name: str, x: ShapedArray, accepted: Sequence[str]) -> None:
+    if not _accepts(x.dtype, accepted):
+        raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes are "
+                        f"subtypes of {', '.join(accepted)}.")
+
+
+def _check_naryop_dtypes(name: str, avals: Sequence[ShapedArray],
+                         accepted: Sequence[Sequence[str]]) -> None:
+    for i, (a, acc) in enumerate(zip(avals, accepted)):
+        if not _accepts(a.dtype, acc):
+            raise TypeError(f"{name} does not accept dtype {a.dtype.name} at position {i}. "
+                            f"Accepted dtypes at position {i} are subtypes of {', '.join(acc)}.")
+
+
+def _check_same_dtypes(name: str, avals: Sequence[ShapedArray]) -> None:
+    if any(a.dtype != avals[0].dtype for a in avals[1:]):
+        msg = (f"lax.{name} requires arguments to have the same dtypes, got "
+               f"{', '.join(a.dtype.name for a in avals)}.")
+        if name in _JNP_EQUIVALENT:
+            msg += (f" (Tip: jnp.{_JNP_EQUIVALENT[name]} is a similar function that does "
+                    "automatic type promotion on inputs).")
+        raise TypeError(msg)
+
+
+def _promote_kinds(*dtypes: np.dtype) -> np.dtype:
+    """The wider of mixed operand dtypes (bool < int < float < complex), for dot_general."""
+    order = "buifc"
+    return builtins.max(dtypes, key=lambda d: (order.index(d.kind), d.itemsize))
+
+
+# ----------------------------------------------------------------------------- elementwise
+
+
+def _unop(name: str, np_fn: Callable[..., Any], accepted: Sequence[str],
+          accuracy: bool = False) -> Primitive:
+    def abstract(x: ShapedArray, **_: Any) -> ShapedArray:
+        _check_unop_dtype(name, x, accepted)
+        return x
+
+    prim = _def(name, abstract, lambda x, **_: np_fn(x))
     if accuracy:
-        pretty.pp_param_rules[prim] = _hide_none("accuracy")
+        pretty.pp_param_rules[prim] = _hide("accuracy")
     return prim
 
 
-def _binop_abstract(name: str, bool_out: bool = False) -> Callable[..., ShapedArray]:
-    def abstract(x: ShapedArray, y: ShapedArray, **_: Any) -> ShapedArray:
-        if x.shape != y.shape:
+def broadcasting_shape(name: str, *avals: ShapedArray) -> tuple[int, ...]:
+    """JAX's rule for n-ary ops: rank-0 operands mix with any rank; otherwise ranks
+    must agree and, per dimension, sizes agree or are 1."""
+    shapes = [a.shape for a in avals if a.shape]
+    if not shapes:
+        return ()
+    ranks = {len(s) for s in shapes}
+    if len(ranks) != 1:
+        raise TypeError(f"{name}: arrays must have the same number of dimensions, got {ranks}")
+    out = []
+    for ds in zip(*shapes):
+        sizes = {d for d in ds if d != 1}
+        if len(sizes) > 1:
             raise TypeError(f"{name} got incompatible shapes for broadcasting: "
-                            f"{x.shape}, {y.shape}.")
-        if x.dtype != y.dtype:
-            raise TypeError(f"{name} requires arguments to have the same dtypes, got "
-                            f"{x.dtype.name}, {y.dtype.name}.")
-        weak = x.weak_type and y.weak_type
-        return ShapedArray(x.shape, np.bool_ if bool_out else x.dtype, False if bool_out else weak)
-    return abstract
+                            f"{', '.join(str(s) for s in shapes)}.")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
 
 
-def _binop(name: str, np_fn: Callable[..., Any], bool_out: bool = False) -> Primitive:
-    return _def(name, _binop_abstract(name, bool_out), lambda x, y, **_: np_fn(x, y))
+def _binop(name: str, np_fn: Callable[..., Any], accepted: Sequence[str],
+           bool_out: bool = False) -> Primitive:
+    def abstract(x: ShapedArray, y: ShapedArray) -> ShapedArray:
+        shape = broadcasting_shape(name, x, y)
+        _check_naryop_dtypes(name, (x, y), (accepted, accepted))
+        _check_same_dtypes(name, (x, y))
+        # JAX's weak-type rule holds for comparisons too: bool, weak iff both inputs are.
+        return ShapedArray(shape, np.bool_ if bool_out else x.dtype, x.weak_type and y.weak_type)
+
+    return _def(name, abstract, np_fn)
 
 
 def _int_div(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -87,51 +161,81 @@ def _int_div(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.true_divide(x, y)
 
 
-sin_p = _unop("sin", np.sin, accuracy=True)
-cos_p = _unop("cos", np.cos, accuracy=True)
-tan_p = _unop("tan", np.tan, accuracy=True)
-exp_p = _unop("exp", np.exp, accuracy=True)
-log_p = _unop("log", np.log, accuracy=True)
-tanh_p = _unop("tanh", np.tanh, accuracy=True)
-logistic_p = _unop("logistic", lambda x: 1 / (1 + np.exp(-x)), accuracy=True)
-sqrt_p = _unop("sqrt", np.sqrt, accuracy=True)
-abs_p = _unop("abs", np.abs)
-sign_p = _unop("sign", np.sign)
-neg_p = _unop("neg", np.negative)
+sin_p = _unop("sin", np.sin, _FLOAT, accuracy=True)
+cos_p = _unop("cos", np.cos, _FLOAT, accuracy=True)
+tan_p = _unop("tan", np.tan, _FLOAT, accuracy=True)
+exp_p = _unop("exp", np.exp, _FLOAT, accuracy=True)
+log_p = _unop("log", np.log, _FLOAT, accuracy=True)
+tanh_p = _unop("tanh", np.tanh, _FLOAT, accuracy=True)
+logistic_p = _unop("logistic", lambda x: 1 / (1 + np.exp(-x)), _FLOAT, accuracy=True)
+sqrt_p = _unop("sqrt", np.sqrt, _FLOAT, accuracy=True)
+abs_p = _unop("abs", np.abs, _SIGNED)
+sign_p = _unop("sign", np.sign, _NUM)
+neg_p = _unop("neg", np.negative, _NUM)
 
-add_p = _binop("add", np.add)
-sub_p = _binop("sub", np.subtract)
-mul_p = _binop("mul", np.multiply)
-div_p = _binop("div", _int_div)
-pow_p = _binop("pow", np.power)
-max_p = _binop("max", np.maximum)
-min_p = _binop("min", np.minimum)
-gt_p = _binop("gt", np.greater, bool_out=True)
-lt_p = _binop("lt", np.less, bool_out=True)
-ge_p = _binop("ge", np.greater_equal, bool_out=True)
-le_p = _binop("le", np.less_equal, bool_out=True)
-eq_p = _binop("eq", np.equal, bool_out=True)
-ne_p = _binop("ne", np.not_equal, bool_out=True)
+add_p = _binop("add", np.add, _NUM)
+sub_p = _binop("sub", np.subtract, _NUM)
+mul_p = _binop("mul", np.multiply, _NUM)
+div_p = _binop("div", _int_div, _NUM)
+max_p = _binop("max", np.maximum, _ANY)
+min_p = _binop("min", np.minimum, _ANY)
+and_p = _binop("and", np.bitwise_and, _BOOL_OR_INT)
+or_p = _binop("or", np.bitwise_or, _BOOL_OR_INT)
+gt_p = _binop("gt", np.greater, _ORDERED, bool_out=True)
+lt_p = _binop("lt", np.less, _ORDERED, bool_out=True)
+ge_p = _binop("ge", np.greater_equal, _ORDERED, bool_out=True)
+le_p = _binop("le", np.less_equal, _ORDERED, bool_out=True)
+eq_p = _binop("eq", np.equal, _ANY, bool_out=True)
+ne_p = _binop("ne", np.not_equal, _ANY, bool_out=True)
 # add_any is the sum autodiff uses for cotangents and tangents; it prints as JAX's.
-add_any_p = _binop("add_any", np.add)
+add_any_p = _binop("add_any", np.add, _NUM)
+
+
+def _pow_abstract(x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    shape = broadcasting_shape("pow", x, y)
+    _check_naryop_dtypes("pow", (x, y), (_FLOAT, ("integer",) + _FLOAT))
+    # An integer exponent may go with any inexact base; inexact dtypes must match.
+    if x.dtype != y.dtype and y.dtype.kind not in "iu":
+        raise TypeError(
+            "the first argument to pow must have an inexact dtype (float or complex), and the "
+            "second argument must have an inexact or integer dtype, and two inexact dtypes "
+            f"must match, but got {x.dtype.name} and {y.dtype.name} respectively.")
+    return ShapedArray(shape, x.dtype, x.weak_type and y.weak_type)
+
+
+pow_p = _def("pow", _pow_abstract, np.power)
+
+
+def _integer_pow_abstract(x: ShapedArray, *, y: int) -> ShapedArray:
+    _check_unop_dtype("integer_pow", x, _NUM)
+    if y < 0 and x.dtype.kind in "iu":
+        raise TypeError(f"Integers cannot be raised to negative powers, got "
+                        f"integer_pow({x.str_short()}, {y})")
+    return x
 
 
 def _integer_pow_impl(x: np.ndarray, *, y: int) -> np.ndarray:
     return np.power(x, y) if y >= 0 else np.reciprocal(np.power(x, -y))
 
 
-integer_pow_p = _def("integer_pow", lambda x, *, y: x, _integer_pow_impl)
+integer_pow_p = _def("integer_pow", _integer_pow_abstract, _integer_pow_impl)
 
 
 def _select_n_abstract(which: ShapedArray, *cases: ShapedArray) -> ShapedArray:
     if not cases:
-        raise TypeError("select_n must have at least one case")
-    if any(c.shape != cases[0].shape or c.dtype != cases[0].dtype for c in cases):
-        raise TypeError("select_n cases must have the same shapes and dtypes, got "
-                        + ", ".join(c.str_short() for c in cases))
+        raise TypeError("select must have at least one case")
+    if any(c.shape != cases[0].shape for c in cases[1:]):
+        raise TypeError(f"select cases must have the same shapes, got "
+                        f"[{', '.join(str(c.shape) for c in cases)}].")
     if which.shape and which.shape != cases[0].shape:
-        raise TypeError(f"select_n which must be scalar or have the same shape as cases, "
-                        f"got which shape {which.shape} but case shape {cases[0].shape}.")
+        raise TypeError(f"select `which` must be scalar or have the same shape as cases, "
+                        f"got `which` shape {which.shape} but case shape {cases[0].shape}.")
+    _check_same_dtypes("select", cases)
+    if which.dtype.kind not in "biu":
+        raise TypeError(f"select `which` must be boolean or integer type, got "
+                        f"{which.dtype.name}.")
+    if which.dtype.kind == "b" and len(cases) > 2:
+        raise TypeError("select with boolean `which` cannot have > 2 cases.")
     return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
 
 
@@ -150,27 +254,56 @@ def _convert_abstract(x: ShapedArray, *, new_dtype: np.dtype, weak_type: bool,
 convert_element_type_p = _def(
     "convert_element_type", _convert_abstract,
     lambda x, *, new_dtype, weak_type, sharding=None: x.astype(new_dtype))
-pretty.pp_param_rules[convert_element_type_p] = _hide_none("sharding")
+# The sharding is implied by the binder's type: JAX never prints it.
+pretty.pp_param_rules[convert_element_type_p] = _hide("sharding", only_none=False)
 
 
 def _convert_fold(consts: list, params: dict, out_avals: list) -> list | None:
-    # JAX folds only scalar constants of plain numeric types into a literal.
+    # JAX folds only scalar constants of plain numeric types; a weakly typed result
+    # stays a Python scalar, as JAX's does, so that it keeps its weak type.
     c, = consts
     if c is not None and is_literalable(c) and np.shape(c) == ():
         aval, = out_avals
-        return [np.asarray(c, dtype=aval.dtype)]
+        val = np.asarray(c, dtype=aval.dtype)
+        return [val.item() if aval.weak_type else val]
     return None
 
 
 const_fold_rules[convert_element_type_p] = _convert_fold
 
-device_put_p = _def("device_put", lambda x, **_: x, lambda x, **_: x)
-const_fold_rules[device_put_p] = lambda consts, params, out_avals: (
-    consts if all(c is not None for c in consts) else None)
 
-# lax.stage: logically the identity, lifting a value into the active trace.
+class ArrayCopySemantics(enum.Enum):
+    """device_put's copy semantics, printed as JAX prints its (C++) enum."""
+
+    ALWAYS_COPY = 0
+    REUSE_INPUT = 1
+    DONATE_INPUT = 2
+
+    def __repr__(self) -> str:
+        return f"ArrayCopySemantics.{self.name}"
+
+
+device_put_p = _def("device_put", lambda x, **_: x, lambda x, **_: x)
+
+
+def _device_put_fold(consts: list, params: dict, out_avals: list) -> list | None:
+    # JAX elides a device_put of NumPy values (what jnp.array builds), not of Python
+    # scalars or of arrays already on a device.
+    if all(isinstance(c, (np.ndarray, np.generic)) for c in consts):
+        return consts
+    return None
+
+
+const_fold_rules[device_put_p] = _device_put_fold
+
+# jnp.array of an array: a copy, which a jaxpr keeps as an equation.
+copy_p = _def("copy", lambda x: x, np.copy)
+
+# lax.stage: logically the identity, lifting a value into the active trace. A staging
+# trace lifts it without an equation (JAX's stage_value); the fold rule is JAX's too.
 stage_p = _def("stage", lambda x: x, lambda x: x)
 const_fold_rules[stage_p] = lambda consts, params, out_avals: consts
+custom_staging_rules[stage_p] = lambda trace, tracers, params: tracers
 
 
 # ----------------------------------------------------------------------------- structural
@@ -178,34 +311,33 @@ const_fold_rules[stage_p] = lambda consts, params, out_avals: consts
 
 def _reduce_abstract(x: ShapedArray, *, axes: tuple, out_sharding: Any = None) -> ShapedArray:
     if any(a < 0 or a >= x.ndim for a in axes):
-        raise ValueError(f"reduction axes {axes} out of range for an array of rank {x.ndim}")
+        raise ValueError(f"reduction axes {axes} contains out-of-bounds indices for "
+                         f"{x.str_short()}.")
     shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
+# reduce_sum carries an out_sharding param; reduce_max and reduce_min do not (as in JAX).
 reduce_sum_p = _def("reduce_sum", _reduce_abstract,
                     lambda x, *, axes, out_sharding=None: np.sum(x, axis=axes))
-reduce_max_p = _def("reduce_max", _reduce_abstract,
-                    lambda x, *, axes, out_sharding=None: np.max(x, axis=axes))
-pretty.pp_param_rules[reduce_max_p] = _hide_none("out_sharding")
+reduce_max_p = _def("reduce_max", _reduce_abstract, lambda x, *, axes: np.max(x, axis=axes))
+reduce_min_p = _def("reduce_min", _reduce_abstract, lambda x, *, axes: np.min(x, axis=axes))
 
 
 def _dot_general_abstract(x: ShapedArray, y: ShapedArray, *, dimension_numbers: tuple,
                           precision: Any = None, preferred_element_type: Any = None,
                           out_sharding: Any = None) -> ShapedArray:
     (xc, yc), (xb, yb) = dimension_numbers
-    for a, b in zip(xc, yc):
-        if x.shape[a] != y.shape[b]:
-            raise TypeError(
-                "dot_general requires contracting dimensions to have the same shape, "
-                f"got {tuple(x.shape[i] for i in xc)} and {tuple(y.shape[i] for i in yc)}.")
-    if x.dtype != y.dtype and preferred_element_type is None:
-        raise TypeError(f"dot_general requires operands of the same dtype, got "
-                        f"{x.dtype.name} and {y.dtype.name}")
+    for what, xs, ys in (("lhs batch dimensions and rhs batch dimensions", xb, yb),
+                         ("contracting dimensions", xc, yc)):
+        xd, yd = tuple(x.shape[i] for i in xs), tuple(y.shape[i] for i in ys)
+        if xd != yd:
+            raise TypeError(f"dot_general requires {what} to have the same shape, "
+                            f"got {xd} and {yd}.")
     batch = tuple(x.shape[i] for i in xb)
     x_free = tuple(d for i, d in enumerate(x.shape) if i not in xc and i not in xb)
     y_free = tuple(d for i, d in enumerate(y.shape) if i not in yc and i not in yb)
-    dtype = preferred_element_type or x.dtype
+    dtype = preferred_element_type or _promote_kinds(x.dtype, y.dtype)
     return ShapedArray(batch + x_free + y_free, dtype, x.weak_type and y.weak_type)
 
 
@@ -228,15 +360,31 @@ def _dot_general_impl(x: np.ndarray, y: np.ndarray, *, dimension_numbers: tuple,
 
 
 dot_general_p = _def("dot_general", _dot_general_abstract, _dot_general_impl)
-pretty.pp_param_rules[dot_general_p] = _hide_none("precision", "out_sharding")
+
+
+def _dot_general_pp(params: dict) -> dict:
+    # JAX shows the dimension numbers' index groups as lists and hides unset options.
+    (xc, yc), (xb, yb) = params["dimension_numbers"]
+    out = _hide("precision", "preferred_element_type", "out_sharding")(params)
+    out["dimension_numbers"] = f"(({list(xc)}, {list(yc)}), ({list(xb)}, {list(yb)}))"
+    return out
+
+
+pretty.pp_param_rules[dot_general_p] = _dot_general_pp
 
 
 def _broadcast_in_dim_abstract(x: ShapedArray, *, shape: tuple, broadcast_dimensions: tuple,
                                sharding: Any = None) -> ShapedArray:
-    if len(broadcast_dimensions) != x.ndim or any(
-            x.shape[i] not in (1, shape[d]) for i, d in enumerate(broadcast_dimensions)):
-        raise TypeError(f"broadcast_in_dim operand shape {x.shape} is not compatible with "
-                        f"target shape {shape} and broadcast_dimensions {broadcast_dimensions}")
+    if len(broadcast_dimensions) != x.ndim:
+        raise TypeError(f"broadcast_in_dim broadcast_dimensions must have length equal to "
+                        f"operand ndim; got broadcast_dimensions {broadcast_dimensions} for "
+                        f"operand ndim {x.ndim}.")
+    if any(x.shape[i] not in (1, shape[d]) for i, d in enumerate(broadcast_dimensions)):
+        raise TypeError(
+            "broadcast_in_dim operand dimension sizes must either be 1, or be equal to their "
+            f"corresponding dimensions in the target broadcast shape; got operand of shape "
+            f"{x.shape}, target broadcast shape {shape}, broadcast_dimensions "
+            f"{broadcast_dimensions} ")
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
@@ -270,8 +418,12 @@ def _reshape_abstract(x: ShapedArray, *, new_sizes: tuple, dimensions: Any = Non
     return ShapedArray(new_sizes, x.dtype, x.weak_type)
 
 
-reshape_p = _def("reshape", _reshape_abstract,
-                 lambda x, *, new_sizes, dimensions=None, sharding=None: x.reshape(new_sizes))
+def _reshape_impl(x: np.ndarray, *, new_sizes: tuple, dimensions: Any = None,
+                  sharding: Any = None) -> np.ndarray:
+    return (x if dimensions is None else np.transpose(x, dimensions)).reshape(new_sizes)
+
+
+reshape_p = _def("reshape", _reshape_abstract, _reshape_impl)
 
 
 def _transpose_abstract(x: ShapedArray, *, permutation: tuple) -> ShapedArray:
@@ -300,14 +452,22 @@ squeeze_p = _def("squeeze", _squeeze_abstract,
 def _slice_abstract(x: ShapedArray, *, start_indices: tuple, limit_indices: tuple,
                     strides: Any = None) -> ShapedArray:
     st = strides or (1,) * x.ndim
-    shape = tuple(max(0, -(-(hi - lo) // s)) for lo, hi, s in zip(start_indices, limit_indices, st))
+    if not len(start_indices) == len(limit_indices) == len(st) == x.ndim:
+        raise TypeError(f"slice start_indices, limit_indices and strides must have length "
+                        f"equal to the operand's rank {x.ndim}, got {start_indices}, "
+                        f"{limit_indices} and {strides}.")
+    if any(not 0 <= lo <= hi <= d for lo, hi, d in zip(start_indices, limit_indices, x.shape)):
+        raise TypeError(f"slice indices out of bounds: start_indices {start_indices}, "
+                        f"limit_indices {limit_indices} for operand shape {x.shape}.")
+    shape = tuple(-(-(hi - lo) // s) for lo, hi, s in zip(start_indices, limit_indices, st))
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
 def _slice_impl(x: np.ndarray, *, start_indices: tuple, limit_indices: tuple,
                 strides: Any = None) -> np.ndarray:
     st = strides or (1,) * x.ndim
-    return x[tuple(slice(lo, hi, s) for lo, hi, s in zip(start_indices, limit_indices, st))]
+    return x[tuple(builtins.slice(lo, hi, s)
+                   for lo, hi, s in zip(start_indices, limit_indices, st))]
 
 
 slice_p = _def("slice", _slice_abstract, _slice_impl)
@@ -340,16 +500,22 @@ sign = _unary(sign_p)
 neg = _unary(neg_p)
 
 
-def _binary(prim: Primitive) -> Callable[[Any, Any], Any]:
+def _binary(prim: Primitive, name: str) -> Callable[[Any, Any], Any]:
     def f(x: Any, y: Any) -> Any:
         return bind(prim, x, y)
-    f.__name__ = prim.name
+    f.__name__ = name
     return f
 
 
-add, sub, mul, div, pow = map(_binary, (add_p, sub_p, mul_p, div_p, pow_p))  # noqa: A001
-max, min = _binary(max_p), _binary(min_p)  # noqa: A001
-gt, lt, ge, le, eq, ne = map(_binary, (gt_p, lt_p, ge_p, le_p, eq_p, ne_p))
+add, sub, mul, div, pow = (_binary(p, p.name) for p in (add_p, sub_p, mul_p, div_p, pow_p))  # noqa: A001
+max, min = _binary(max_p, "max"), _binary(min_p, "min")  # noqa: A001
+gt, lt, ge, le, eq, ne = (_binary(p, p.name) for p in (gt_p, lt_p, ge_p, le_p, eq_p, ne_p))
+bitwise_and, bitwise_or = _binary(and_p, "bitwise_and"), _binary(or_p, "bitwise_or")
+
+
+def _is_array(x: Any) -> bool:
+    """Arrays (not Python scalars, which JAX always binds) skip no-op reshapes and casts."""
+    return isinstance(x, (ArrayOps, np.ndarray, np.generic))
 
 
 def integer_pow(x: Any, y: int) -> Any:
@@ -361,12 +527,22 @@ def select_n(which: Any, *cases: Any) -> Any:
 
 
 def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any:
-    return bind(convert_element_type_p, x, new_dtype=canonicalize_dtype(new_dtype),
-                weak_type=weak_type, sharding=None)
+    """Cast; like JAX, an array already of that type is returned as is (no equation)."""
+    new_dtype = canonicalize_dtype(new_dtype)
+    aval = get_aval(x)
+    if _is_array(x) and (aval.dtype, aval.weak_type) == (new_dtype, weak_type):
+        return x
+    return bind(convert_element_type_p, x, new_dtype=new_dtype, weak_type=weak_type,
+                sharding=None)
 
 
 def device_put(x: Any) -> Any:
-    return bind(device_put_p, x, devices=(None,), srcs=(None,), copy_semantics=("REUSE_INPUT",))
+    return bind(device_put_p, x, devices=(None,), srcs=(None,),
+                copy_semantics=(ArrayCopySemantics.REUSE_INPUT,))
+
+
+def array_copy(x: Any) -> Any:
+    return bind(copy_p, x)
 
 
 def stage(x: Any) -> Any:
@@ -378,24 +554,21 @@ def reduce_sum(x: Any, axes: Sequence[int]) -> Any:
 
 
 def reduce_max(x: Any, axes: Sequence[int]) -> Any:
-    return bind(reduce_max_p, x, axes=tuple(axes), out_sharding=None)
+    return bind(reduce_max_p, x, axes=tuple(axes))
+
+
+def reduce_min(x: Any, axes: Sequence[int]) -> Any:
+    return bind(reduce_min_p, x, axes=tuple(axes))
 
 
 def dot_general(x: Any, y: Any, dimension_numbers: Any, precision: Any = None,
                 preferred_element_type: Any = None) -> Any:
     (xc, yc), (xb, yb) = dimension_numbers
-    dn = ((list(xc), list(yc)), (list(xb), list(yb)))
-    return bind(dot_general_p, x, y, dimension_numbers=_DimNums(dn), precision=precision,
+    dn = ((tuple(xc), tuple(yc)), (tuple(xb), tuple(yb)))
+    return bind(dot_general_p, x, y, dimension_numbers=dn, precision=precision,
                 preferred_element_type=(None if preferred_element_type is None
                                         else canonicalize_dtype(preferred_element_type)),
                 out_sharding=None)
-
-
-class _DimNums(tuple):
-    """Dimension numbers as JAX prints them: lists inside tuples, hashable for params."""
-
-    def __hash__(self) -> int:
-        return hash(str(self))
 
 
 def broadcast_in_dim(x: Any, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Any:
@@ -403,16 +576,39 @@ def broadcast_in_dim(x: Any, shape: Sequence[int], broadcast_dimensions: Sequenc
                 broadcast_dimensions=tuple(broadcast_dimensions), sharding=None)
 
 
+def expand_dims(x: Any, dimensions: Sequence[int]) -> Any:
+    """Insert size-1 axes at `dimensions` (positions in the result), by broadcast_in_dim."""
+    if not dimensions:
+        return x
+    shape = list(get_aval(x).shape)
+    ndim = len(shape) + len(dimensions)
+    dims = sorted(d % ndim for d in dimensions)
+    for d in dims:
+        shape.insert(d, 1)
+    return broadcast_in_dim(x, shape, [i for i in range(ndim) if i not in dims])
+
+
 def reshape(x: Any, new_sizes: Sequence[int], dimensions: Any = None) -> Any:
-    return bind(reshape_p, x, new_sizes=tuple(new_sizes), dimensions=dimensions, sharding=None)
+    new_sizes = tuple(new_sizes)
+    if _is_array(x) and dimensions is None and get_aval(x).shape == new_sizes:
+        return x
+    return bind(reshape_p, x, new_sizes=new_sizes,
+                dimensions=None if dimensions is None else tuple(dimensions), sharding=None)
 
 
 def transpose(x: Any, permutation: Sequence[int]) -> Any:
-    return bind(transpose_p, x, permutation=tuple(permutation))
+    permutation = tuple(permutation)
+    if _is_array(x) and permutation == tuple(range(get_aval(x).ndim)):
+        return x
+    return bind(transpose_p, x, permutation=permutation)
 
 
 def squeeze(x: Any, dimensions: Sequence[int]) -> Any:
-    return bind(squeeze_p, x, dimensions=tuple(dimensions))
+    ndim = get_aval(x).ndim
+    dimensions = tuple(sorted(d % ndim for d in dimensions)) if ndim else tuple(dimensions)
+    if _is_array(x) and not dimensions:
+        return x
+    return bind(squeeze_p, x, dimensions=dimensions)
 
 
 def slice(x: Any, start_indices: Sequence[int], limit_indices: Sequence[int],  # noqa: A001

@@ -1,27 +1,60 @@
 """`jax.numpy` as this engine offers it: NumPy-style functions lowered to `lax` primitives.
 
-Dtype promotion follows JAX's lattice without x64 (bool < int < float; Python
+Each function lowers the way JAX 0.10.2 lowers it, so that a jaxpr prints the same
+text. Dtype promotion follows JAX's lattice without x64 (bool < int < float; Python
 scalars are weakly typed and defer to arrays), and shapes follow JAX's rank
 promotion: operands of different non-zero ranks are broadcast to a common rank with
 `broadcast_in_dim`; size-1 and rank-0 operands are left to the primitives.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import builtins
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import lax
-from .core import Array, ArrayOps, Tracer, bool_, float32, get_aval, int32
+from .api import jit
+from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval
 
-float32 = float32
-int32 = int32
-bool_ = bool_
 ndarray = Array
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
-_DEFAULT = {0: bool_, 1: int32, 2: float32, 3: np.dtype("complex64")}
+_DEFAULT = {0: np.dtype("bool"), 1: np.dtype("int32"), 2: np.dtype("float32"),
+            3: np.dtype("complex64")}
+
+
+# ----------------------------------------------------------------------------- scalar types
+
+
+class _ScalarMeta(type):
+    """`jnp.float32` is both a dtype (np.dtype reads its `dtype`) and a constructor."""
+
+    dtype: np.dtype
+
+    def __call__(cls, x: Any) -> Any:
+        return asarray(x, dtype=cls.dtype)
+
+    def __repr__(cls) -> str:
+        return f"<class 'jax.numpy.{cls.__name__}'>"
+
+
+def _scalar_type(name: str, dtype: str) -> _ScalarMeta:
+    return _ScalarMeta(name, (), {"dtype": np.dtype(dtype)})
+
+
+float32 = _scalar_type("float32", "float32")
+int32 = _scalar_type("int32", "int32")
+bool_ = _scalar_type("bool_", "bool")
+
+
+def _dtype(dtype: Any) -> np.dtype:
+    return canonicalize_dtype(getattr(dtype, "dtype", dtype))
+
+
+# ----------------------------------------------------------------------------- promotion
 
 
 def _is_python_scalar(x: Any) -> bool:
@@ -29,64 +62,91 @@ def _is_python_scalar(x: Any) -> bool:
 
 
 def result_type(*args: Any) -> tuple[np.dtype, bool]:
-    """JAX's promotion on bool/int/float: (dtype, weak_type)."""
+    """JAX's promotion on bool/int/float/complex: (dtype, weak_type)."""
     avals = [get_aval(a) for a in args]
-    top = max(_KIND_RANK[a.dtype.kind] for a in avals)
+    top = builtins.max(_KIND_RANK[a.dtype.kind] for a in avals)
     strong = [a.dtype for a in avals if not a.weak_type and _KIND_RANK[a.dtype.kind] == top]
     if strong:
-        return max(strong, key=lambda d: d.itemsize), False
+        return builtins.max(strong, key=lambda d: d.itemsize), False
     return _DEFAULT[top], True
 
 
-def _convert_scalar(x: Any, dtype: np.dtype) -> Any:
-    # A Python scalar stays a Python scalar (weakly typed, printed as typed) of the
-    # promoted kind, so it becomes a literal, as JAX's typed scalars do.
-    kind = dtype.kind
-    if dtype == _DEFAULT[_KIND_RANK[kind]]:
-        return {"b": bool, "i": int, "u": int, "f": float, "c": complex}[kind](x)
+def _convert_scalar(x: Any, dtype: np.dtype, weak: bool) -> Any:
+    # A Python scalar stays a Python scalar of the promoted kind while the result is
+    # weakly typed and of the default width, so it prints as JAX's typed literal.
+    if weak and dtype == _DEFAULT[_KIND_RANK[dtype.kind]]:
+        return {"b": bool, "i": int, "u": int, "f": float, "c": complex}[dtype.kind](x)
     return np.asarray(x, dtype)
 
 
-def _promote_dtypes(*args: Any) -> list[Any]:
-    if len(args) < 2:
-        return list(args)
+def _convert(x: Any, dtype: np.dtype, weak: bool) -> Any:
+    if _is_python_scalar(x):
+        return _convert_scalar(x, dtype, weak)
+    return lax.convert_element_type(x, dtype, weak_type=weak)
+
+
+def _promote_dtypes(*args: Any, to: Callable[[np.dtype], np.dtype] = lambda d: d) -> list[Any]:
+    """Cast every argument to the promoted dtype (mapped by `to`, e.g. to an inexact one)."""
     dtype, weak = result_type(*args)
-    out = []
-    for x in args:
-        if _is_python_scalar(x):
-            out.append(_convert_scalar(x, dtype))
-            continue
-        aval = get_aval(x)
-        if aval.dtype != dtype or (aval.weak_type and not weak):
-            x = lax.convert_element_type(x, dtype, weak_type=weak)
-        out.append(x)
-    return out
+    return [_convert(x, to(dtype), weak) for x in args]
+
+
+def _to_inexact(dtype: np.dtype) -> np.dtype:
+    return dtype if dtype.kind in "fc" else np.dtype("float32")
+
+
+def _to_numeric(dtype: np.dtype) -> np.dtype:
+    return np.dtype("int32") if dtype.kind == "b" else dtype
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return get_aval(x).shape
 
 
 def _promote_shapes(*args: Any) -> list[Any]:
-    shapes = [np.shape(a) if not isinstance(a, (Tracer, Array)) else a.aval.shape for a in args]
-    nonscalar_ranks = {len(s) for s in shapes if s}
-    if len(nonscalar_ranks) < 2:
-        return list(args)
-    rank = max(nonscalar_ranks)
-    return [a if len(s) == rank else _broadcast_to_rank(a, s, rank) for a, s in zip(args, shapes)]
+    shapes = [_shape(a) for a in args]
+    if len({len(s) for s in shapes if s}) < 2:
+        return list(args)  # equal ranks or scalars: lax broadcasts those itself
+    rank = len(broadcast_shapes(*shapes))
+    return [a if len(s) == rank else lax.expand_dims(a, range(rank - len(s)))
+            for a, s in zip(args, shapes)]
 
 
-def _broadcast_to_rank(x: Any, shape: tuple, rank: int) -> Any:
-    pad = rank - len(shape)
-    return lax.broadcast_in_dim(x, (1,) * pad + tuple(shape), tuple(range(pad, rank)))
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(*map(tuple, shapes)))
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes="
+                         f"{[tuple(s) for s in shapes]}") from None
 
 
-def promote_args(*args: Any) -> list[Any]:
+def _check_arraylike(*args: Any) -> None:
     for a in args:
         if not isinstance(a, (ArrayOps, np.ndarray, np.generic)) and not _is_python_scalar(a):
             raise TypeError(f"Value {a!r} with type {type(a).__name__} is not a valid JAX type")
+
+
+def promote_args(*args: Any) -> list[Any]:
+    _check_arraylike(*args)
     return _promote_shapes(*_promote_dtypes(*args))
 
 
-def _elementwise_binary(lax_fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
+def _promote_args_inexact(*args: Any) -> list[Any]:
+    _check_arraylike(*args)
+    return _promote_shapes(*_promote_dtypes(*args, to=_to_inexact))
+
+
+# ----------------------------------------------------------------------------- elementwise
+
+
+def _elementwise_binary(lax_fn: Callable[[Any, Any], Any], name: str,
+                        bool_fn: Callable[[Any, Any], Any] | None = None
+                        ) -> Callable[[Any, Any], Any]:
     def f(x: Any, y: Any) -> Any:
-        return lax_fn(*promote_args(x, y))
+        x, y = promote_args(x, y)
+        if bool_fn is not None and get_aval(x).dtype.kind == "b":
+            return bool_fn(x, y)  # JAX adds bools with `or` and multiplies with `and`
+        return lax_fn(x, y)
     f.__name__ = name
     return f
 
@@ -94,11 +154,8 @@ def _elementwise_binary(lax_fn: Callable[[Any, Any], Any], name: str) -> Callabl
 def _float_unary(lax_fn: Callable[[Any], Any], name: str) -> Callable[[Any], Any]:
     """Unary functions of floats promote integer and bool inputs to float first."""
     def f(x: Any) -> Any:
-        aval = get_aval(x)
-        if aval.dtype.kind in "biu":
-            x = lax.convert_element_type(x, float32, weak_type=aval.weak_type)
-        elif _is_python_scalar(x):
-            x = float(x)
+        _check_arraylike(x)
+        x, = _promote_dtypes(x, to=_to_inexact)
         return lax_fn(x)
     f.__name__ = name
     return f
@@ -112,10 +169,9 @@ log = _float_unary(lax.log, "log")
 tanh = _float_unary(lax.tanh, "tanh")
 sqrt = _float_unary(lax.sqrt, "sqrt")
 
-add = _elementwise_binary(lax.add, "add")
+add = _elementwise_binary(lax.add, "add", lax.bitwise_or)
 subtract = _elementwise_binary(lax.sub, "subtract")
-multiply = _elementwise_binary(lax.mul, "multiply")
-true_divide = divide = _elementwise_binary(lax.div, "true_divide")
+multiply = _elementwise_binary(lax.mul, "multiply", lax.bitwise_and)
 maximum = _elementwise_binary(lax.max, "maximum")
 minimum = _elementwise_binary(lax.min, "minimum")
 greater = _elementwise_binary(lax.gt, "greater")
@@ -126,6 +182,13 @@ equal = _elementwise_binary(lax.eq, "equal")
 not_equal = _elementwise_binary(lax.ne, "not_equal")
 
 
+def true_divide(x: Any, y: Any) -> Any:
+    return lax.div(*_promote_args_inexact(x, y))
+
+
+divide = true_divide
+
+
 def negative(x: Any) -> Any:
     return lax.neg(x)
 
@@ -134,10 +197,401 @@ def abs(x: Any) -> Any:  # noqa: A001 - JAX's name
     return lax.abs(x)
 
 
+def sign(x: Any) -> Any:
+    return lax.sign(x)
+
+
+def _concrete_int(y: Any) -> int | None:
+    """The value of a known integer scalar exponent, else None."""
+    if isinstance(y, Tracer) or (isinstance(y, (Array, np.ndarray)) and y.ndim):
+        return None
+    if get_aval(y).dtype.kind not in "biu":
+        return None
+    return operator.index(y if not isinstance(y, (Array, np.ndarray)) else y.item())
+
+
 def power(x: Any, y: Any) -> Any:
-    if type(y) is int:
-        return lax.integer_pow(x, y)
-    return lax.pow(*promote_args(x, y))
+    """JAX's cases: a known integer exponent unrolls as integer_pow; an integer array
+    exponent of an inexact base goes to pow unpromoted (JAX still emits, unused, the
+    promoting casts); otherwise promote, then pow."""
+    _check_arraylike(x, y)
+    n = _concrete_int(y)
+    if n is not None:
+        x, = _promote_dtypes(x, to=_to_numeric)
+        return lax.integer_pow(x, n)
+    x, y = _promote_shapes(x, y)
+    x_, y_ = _promote_dtypes(x, y, to=_to_numeric)
+    if get_aval(x_).dtype.kind in "biu":
+        raise NotImplementedError("jnp.power of an integer base by an array exponent "
+                                  "(JAX unrolls it into a loop of `_where` calls)")
+    if get_aval(x).dtype.kind in "fc" and get_aval(y).dtype.kind in "iu":
+        return lax.pow(x, y)
+    return lax.pow(x_, y_)
+
+
+def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    if x is None or y is None:
+        raise ValueError("Either both or neither of the x and y arguments should be provided "
+                         "to jax.numpy.where, got x and y; only the three-argument form is "
+                         "supported here.")
+    _check_arraylike(condition, x, y)
+    return _where_jit(condition, x, y)
+
+
+def _where(condition: Any, x: Any, y: Any) -> Any:
+    # JAX's jnp.where is this function under jit: promote, broadcast, select_n.
+    if get_aval(condition).dtype.kind != "b":
+        condition = lax.ne(condition, np.zeros((), get_aval(condition).dtype))
+    x, y = _promote_dtypes(x, y)
+    if _shape(condition):
+        condition, x, y = broadcast_arrays(condition, x, y)
+    else:
+        x, y = broadcast_arrays(x, y)
+    return lax.select_n(condition, y, x)
+
+
+_where_jit = jit(_where)
+
+
+def broadcast_arrays(*args: Any) -> list[Any]:
+    shape = broadcast_shapes(*map(_shape, args))
+    return [a if _shape(a) == shape else broadcast_to(a, shape) for a in args]
+
+
+# ----------------------------------------------------------------------------- creation
+
+
+def array(obj: Any, dtype: Any = None) -> Any:
+    """An array from a value: a copy of an array, or NumPy data made a JAX constant."""
+    if isinstance(obj, ArrayOps):
+        out = lax.array_copy(obj)
+        return out if dtype is None else astype(out, dtype)
+    if isinstance(obj, (list, tuple)) and any(isinstance(o, ArrayOps) for o in np.ravel(
+            np.asarray(obj, dtype=object))):
+        raise NotImplementedError("jnp.array of a list of traced values (JAX concatenates "
+                                  "them); build the array with jnp operations instead")
+    if dtype is None:
+        val = np.asarray(obj)
+        val = np.asarray(val, canonicalize_dtype(val.dtype))
+    else:
+        val = np.asarray(obj, _dtype(dtype))
+    return lax.device_put(val)
+
+
+def asarray(obj: Any, dtype: Any = None) -> Any:
+    if isinstance(obj, ArrayOps):
+        return obj if dtype is None else astype(obj, dtype)
+    return array(obj, dtype)
+
+
+def _full(shape: Any, fill: Any, dtype: Any, weak: bool = False) -> Any:
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    val = lax.convert_element_type(fill, _dtype(dtype or float32), weak_type=weak)
+    return lax.broadcast_in_dim(val, shape, ()) if shape else val
+
+
+def zeros(shape: Any, dtype: Any = None) -> Any:
+    return _full(shape, 0, dtype)
+
+
+def ones(shape: Any, dtype: Any = None) -> Any:
+    return _full(shape, 1, dtype)
+
+
+def _full_like(x: Any, fill: Any, dtype: Any) -> Any:
+    aval = get_aval(x)
+    return _full(aval.shape, fill, dtype or aval.dtype, dtype is None and aval.weak_type)
+
+
+def zeros_like(x: Any, dtype: Any = None) -> Any:
+    return _full_like(x, 0, dtype)
+
+
+def ones_like(x: Any, dtype: Any = None) -> Any:
+    return _full_like(x, 1, dtype)
+
+
+def astype(x: Any, dtype: Any) -> Any:
+    return lax.convert_element_type(x, _dtype(dtype))
+
+
+# ----------------------------------------------------------------------------- shapes
+
+
+def _canonical_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    out = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise ValueError(f"axis {a} is out of bounds for array of dimension {ndim}")
+        out.append(a % ndim if ndim else a)
+    if len(set(out)) != len(out):
+        raise ValueError(f"duplicate value in 'axis': {axis}")
+    return tuple(out)
+
+
+def reshape(x: Any, shape: Any, order: str = "C") -> Any:
+    if order != "C":
+        raise NotImplementedError("jnp.reshape supports order='C' only")
+    shape = [shape] if isinstance(shape, int) else list(shape)
+    if shape.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if -1 in shape:
+        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        shape[shape.index(-1)] = get_aval(x).size // known if known else 0
+    return lax.reshape(x, shape)
+
+
+def transpose(x: Any, axes: Any = None) -> Any:
+    ndim = get_aval(x).ndim
+    if axes is not None and len(axes) == 1 and not isinstance(axes[0], int):
+        axes = axes[0]  # x.transpose((1, 0)) passes the tuple through the method's *axes
+    perm = tuple(reversed(range(ndim))) if axes is None else _canonical_axes(axes, ndim)
+    return lax.transpose(x, perm)
+
+
+def broadcast_to(x: Any, shape: Any) -> Any:
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    xs = _shape(x)
+    pad = len(shape) - len(xs)
+    if pad < 0 or any(d not in (1, s) for d, s in zip(xs, shape[pad:])):
+        raise ValueError(f"Incompatible shapes for broadcasting: {xs} and requested "
+                         f"shape {shape}")
+    if xs == shape:
+        return x
+    return lax.broadcast_in_dim(x, shape, range(pad, len(shape)))
+
+
+def expand_dims(x: Any, axis: Any) -> Any:
+    ndim = get_aval(x).ndim + (1 if isinstance(axis, int) else len(axis))
+    return lax.expand_dims(x, _canonical_axes(axis, ndim))
+
+
+def squeeze(x: Any, axis: Any = None) -> Any:
+    shape = _shape(x)
+    if axis is None:
+        return lax.squeeze(x, [i for i, d in enumerate(shape) if d == 1])
+    return lax.squeeze(x, _canonical_axes(axis, len(shape)))
+
+
+# ----------------------------------------------------------------------------- reductions
+
+
+def _keep(out: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
+    return lax.expand_dims(out, axes) if keepdims else out
+
+
+def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+    _check_arraylike(x)
+    x, = _promote_dtypes(x, to=_to_numeric)  # bools are summed as int32
+    axes = _canonical_axes(axis, get_aval(x).ndim)
+    return _keep(lax.reduce_sum(x, axes), axes, keepdims)
+
+
+def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+    _check_arraylike(x)
+    axes = _canonical_axes(axis, get_aval(x).ndim)
+    return _keep(lax.reduce_max(x, axes), axes, keepdims)
+
+
+def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+    _check_arraylike(x)
+    axes = _canonical_axes(axis, get_aval(x).ndim)
+    return _keep(lax.reduce_min(x, axes), axes, keepdims)
+
+
+def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    _check_arraylike(x)
+    x, = _promote_dtypes(x, to=_to_inexact)
+    aval = get_aval(x)
+    axes = _canonical_axes(axis, aval.ndim)
+    count = int(np.prod([aval.shape[a] for a in axes], dtype=np.int64))
+    return lax.div(sum(x, axes, keepdims), np.asarray(count, aval.dtype))
+
+
+# ----------------------------------------------------------------------------- contractions
+
+
+def _dot_dtype(a: Any, b: Any) -> tuple[np.dtype, bool]:
+    _check_arraylike(a, b)
+    return result_type(a, b)
+
+
+def dot(a: Any, b: Any) -> Any:
+    dtype, weak = _dot_dtype(a, b)
+    na, nb = get_aval(a).ndim, get_aval(b).ndim
+    if na == 0 or nb == 0:
+        contract: tuple = ((), ())
+    else:
+        contract = ((na - 1,), (0,) if nb == 1 else (nb - 2,))
+    out = lax.dot_general(a, b, (contract, ((), ())), preferred_element_type=dtype)
+    return lax.convert_element_type(out, dtype, weak)
+
+
+def matmul(a: Any, b: Any) -> Any:
+    """Batch dimensions broadcast; size-1 ones are squeezed rather than broadcast."""
+    dtype, weak = _dot_dtype(a, b)
+    sa, sb = _shape(a), _shape(b)
+    for i, s in enumerate((sa, sb)):
+        if not s:
+            raise ValueError(f"matmul input operand {i} must have ndim at least 1, "
+                             f"but it has ndim 0")
+    a_mat, b_mat = len(sa) > 1, len(sb) > 1
+    nbatch = builtins.max(len(sa) - 2 if a_mat else 0, len(sb) - 2 if b_mat else 0)
+    a_bd = (None,) * (nbatch - (len(sa) - 2 if a_mat else 0)) + (sa[:-2] if a_mat else ())
+    b_bd = (None,) * (nbatch - (len(sb) - 2 if b_mat else 0)) + (sb[:-2] if b_mat else ())
+    a_squeeze, b_squeeze, both_squeeze = [], [], []
+    a_batch, b_batch, idx_batch, idx_a, idx_b = [], [], [], [], []
+    for i, (da, db) in enumerate(zip(a_bd, b_bd)):
+        if da is None:
+            idx_b.append(i)
+        elif db is None:
+            idx_a.append(i)
+        elif da == 1 and db == 1:
+            a_squeeze.append(len(idx_batch) + len(idx_a) + len(a_squeeze))
+            b_squeeze.append(len(idx_batch) + len(idx_b) + len(b_squeeze))
+            both_squeeze.append(i)
+        elif da == 1:
+            idx_b.append(i)
+            a_squeeze.append(len(idx_batch) + len(idx_a) + len(a_squeeze))
+        elif db == 1:
+            idx_a.append(i)
+            b_squeeze.append(len(idx_batch) + len(idx_b) + len(b_squeeze))
+        elif da == db:
+            a_batch.append(len(idx_batch) + len(idx_a))
+            b_batch.append(len(idx_batch) + len(idx_b))
+            idx_batch.append(i)
+        else:
+            raise ValueError(f"Incompatible types for matmul arguments: "
+                             f"{get_aval(a).str_short()} and {get_aval(b).str_short()}")
+    if a_mat:
+        idx_a.append(nbatch)
+    if b_mat:
+        idx_b.append(nbatch + a_mat)
+    perm = tuple(int(p) for p in np.argsort(idx_batch + idx_a + idx_b))
+    a = lax.squeeze(a, a_squeeze)
+    b = lax.squeeze(b, b_squeeze)
+    dims = (((len(_shape(a)) - 1,), (len(_shape(b)) - 1 - b_mat,)), (a_batch, b_batch))
+    out = lax.transpose(lax.dot_general(a, b, dims, preferred_element_type=dtype), perm)
+    return lax.convert_element_type(lax.expand_dims(out, both_squeeze), dtype, weak)
+
+
+def einsum(subscripts: str, a: Any, b: Any) -> Any:
+    """Two-operand einsum without repeated indices, lowered as JAX lowers the one
+    contraction opt_einsum plans for it (the second operand taken as the left one)."""
+    dtype, weak = _dot_dtype(a, b)
+    spec = subscripts.replace(" ", "")
+    ins, _, result = spec.partition("->")
+    a_names, b_names = ins.split(",")
+    if "->" not in spec:
+        result = "".join(sorted(n for n in set(ins) - {","} if ins.count(n) == 1))
+    for names, x in ((a_names, a), (b_names, b)):
+        if len(set(names)) != len(names) or len(names) != len(_shape(x)):
+            raise ValueError(f"einsum operand subscripts {names!r} do not match its shape "
+                             f"{_shape(x)} (repeated indices are not supported)")
+    contracted = sorted(set(a_names + b_names) - set(result))
+    lhs, lhs_names = _einsum_squeeze(b, b_names, a, a_names)
+    rhs, rhs_names = _einsum_squeeze(a, a_names, lhs, lhs_names)
+    lhs, lhs_names = _einsum_sum_uniques(lhs, lhs_names, rhs_names, contracted, dtype)
+    rhs, rhs_names = _einsum_sum_uniques(rhs, rhs_names, lhs_names, contracted, dtype)
+    contracted = [n for n in contracted if n in lhs_names + rhs_names]
+    batch = "".join(n for n in result if n in lhs_names and n in rhs_names)
+    lhs_b, rhs_b = [lhs_names.index(n) for n in batch], [rhs_names.index(n) for n in batch]
+    lhs_c = [lhs_names.index(n) for n in contracted]
+    rhs_c = [rhs_names.index(n) for n in contracted]
+    rest_l = "".join(n for n in lhs_names if n not in batch and n not in contracted)
+    rest_r = "".join(n for n in rhs_names if n not in batch and n not in contracted)
+    # JAX tries (rhs, lhs) first, in the hope of not needing a transpose.
+    names = batch + rest_r + rest_l
+    if names == result:
+        out = lax.dot_general(rhs, lhs, ((rhs_c, lhs_c), (rhs_b, lhs_b)),
+                              preferred_element_type=dtype)
+    else:
+        names = batch + rest_l + rest_r
+        out = lax.dot_general(lhs, rhs, ((lhs_c, rhs_c), (lhs_b, rhs_b)),
+                              preferred_element_type=dtype)
+    out = lax.transpose(out, [names.index(n) for n in result])
+    return lax.convert_element_type(out, dtype, weak)
+
+
+def _einsum_squeeze(x: Any, names: str, other: Any, other_names: str) -> tuple[Any, str]:
+    """Drop size-1 axes whose counterpart in the other operand is not size 1."""
+    shape, other_shape = _shape(x), _shape(other)
+    keep = [d != 1 or n not in other_names or other_shape[other_names.index(n)] == 1
+            for n, d in zip(names, shape)]
+    x = lax.squeeze(x, [i for i, k in enumerate(keep) if not k])
+    return x, "".join(n for n, k in zip(names, keep) if k)
+
+
+def _einsum_sum_uniques(x: Any, names: str, other_names: str, contracted: Sequence[str],
+                        dtype: np.dtype) -> tuple[Any, str]:
+    """Sum out contracted indices only this operand has."""
+    uniques = [n for n in contracted if n in names and n not in other_names]
+    if not uniques:
+        return x, names
+    if result_type(x, np.zeros((), dtype))[0] != get_aval(x).dtype:
+        x = astype(x, dtype)
+    x = lax.reduce_sum(x, [names.index(n) for n in uniques])
+    return x, "".join(n for n in names if n not in uniques)
+
+
+# ----------------------------------------------------------------------------- indexing
+
+
+def _getitem(x: Any, idx: Any) -> Any:
+    """Basic indexing (ints, slices with positive steps, None, Ellipsis), lowered as
+    JAX lowers it: one slice, then a squeeze of the integer-indexed axes, then a
+    broadcast_in_dim for the new axes."""
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    shape = _shape(x)
+    if builtins.sum(i is Ellipsis for i in idx) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    n_real = builtins.sum(i is not None and i is not Ellipsis for i in idx)
+    if n_real > len(shape):
+        raise IndexError(f"Too many indices: {len(shape)}-dimensional array indexed with "
+                         f"{n_real} regular indices.")
+    if Ellipsis in idx:
+        e = idx.index(Ellipsis)
+        idx = idx[:e] + (builtins.slice(None),) * (len(shape) - n_real) + idx[e + 1:]
+    else:
+        idx = idx + (builtins.slice(None),) * (len(shape) - n_real)
+    starts, limits, strides, squeezed, new_axes = [], [], [], [], []
+    dim = out_dim = 0
+    for i in idx:
+        if i is None:
+            new_axes.append(out_dim)
+            out_dim += 1
+            continue
+        n = shape[dim]
+        if isinstance(i, builtins.slice):
+            start, stop, step = i.indices(n)
+            if step < 1:
+                raise NotImplementedError("slices with a negative step (JAX lowers them "
+                                          "with `rev`)")
+            starts.append(start)
+            limits.append(builtins.max(start, stop))
+            strides.append(step)
+            out_dim += 1
+        else:
+            k = _concrete_int(i)
+            if k is None:
+                raise TypeError(f"Indexing with {i!r} is not supported: only Python ints, "
+                                "slices, None and ... (JAX lowers traced indices with "
+                                "dynamic_slice)")
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
+            starts.append(k % n)
+            limits.append(k % n + 1)
+            strides.append(1)
+            squeezed.append(dim)
+        dim += 1
+    if any((lo, hi, s) != (0, n, 1) for lo, hi, s, n in zip(starts, limits, strides, shape)):
+        x = lax.slice(x, starts, limits,
+                      None if all(s == 1 for s in strides) else strides)
+    x = lax.squeeze(x, squeezed)
+    return lax.expand_dims(x, new_axes)
 
 
 ArrayOps._jnp = __import__(__name__, fromlist=["_"])
