@@ -1,0 +1,197 @@
+// Program panes, printed as JAX prints them, one element per equation, plus the traced strip.
+// Built once per record; the step only toggles classes (see index.js `reveal`).
+
+import { copyText, h, selectContents } from "./dom.js";
+import { parseHeader, SIDE_BADGE, SIDE_LABEL } from "./model.js";
+
+const ROLE_BADGE = { known: "K", unknown: "U", staged: "S", other: "" };
+const ROLE_NAME = { known: "known", unknown: "unknown", staged: "staged", other: "" };
+
+function badge(role, text = ROLE_BADGE[role]) {
+  return text ? h("span", { class: `st-badge st-badge--${role}`, "aria-hidden": "true" }, text) : null;
+}
+
+function resTag(r, extra = "") {
+  return h("span", { class: `st-rtag ${extra}`, title: `residual ${r.label}` }, r.label);
+}
+
+/**
+ * A pane. `reveal(el, step)` registers an element that appears at a step.
+ * Returns {el, body, eqnEls[], varEls: Map(name -> el), headEl}.
+ */
+export function renderPane(model, pane, reveal) {
+  const prog = pane.program;
+  const titleId = `st-${pane.id}-${Math.random().toString(36).slice(2, 8)}`;
+  const copyBtn = h("button", {
+    type: "button", class: "st-btn st-btn--small st-copy", "data-testid": `copy-${pane.id}`,
+    "aria-label": `Copy the ${pane.title} as text`,
+  }, "Copy");
+  const pre = h("pre", { class: "st-pre", tabindex: "0" }, prog.text ?? "");
+  copyBtn.addEventListener("click", async () => {
+    const ok = await copyText(prog.text ?? "");
+    if (!ok) {
+      textBox.open = true;
+      selectContents(pre);
+    }
+    copyBtn.textContent = ok ? "Copied" : "Press Ctrl+C";
+    copyBtn.dataset.copied = ok ? "yes" : "no";
+    clearTimeout(copyBtn._t);
+    copyBtn._t = setTimeout(() => {
+      copyBtn.textContent = "Copy";
+      delete copyBtn.dataset.copied;
+    }, 1600);
+  });
+  const textBox = h("details", { class: "st-text" }, h("summary", null, "Printed text"), pre);
+
+  const n = prog.eqns?.length || 0;
+  const head = h("header", { class: "st-pane-head" },
+    h("div", { class: "st-pane-title" },
+      badge(pane.role),
+      h("h3", { id: titleId }, pane.title),
+      h("span", { class: "st-pane-count" }, `${n} equation${n === 1 ? "" : "s"}`),
+      copyBtn),
+    pane.sub ? h("p", { class: "st-pane-sub" }, pane.sub) : null);
+
+  // header line: { lambda consts; invars. let
+  const varEls = new Map();
+  const invarEls = [];
+  const outEls = [];
+  const parsed = parseHeader(prog.header);
+  let headLine;
+  if (parsed) {
+    const typed = (v, j, isInvar) => {
+      const label = isInvar ? pane.inLabels?.[j] : null;
+      const arg = isInvar ? pane.argNames?.[j] : null;
+      const el = h("span", { class: `st-var${label ? " st-var--res" : ""}` },
+        h("span", { class: "st-name" }, v.name),
+        v.type ? h("span", { class: "st-type" }, `:${v.type}`) : null);
+      if (arg) el.append(h("span", { class: "st-argtag", title: `the argument ${arg}` }, arg));
+      if (label) {
+        const tag = resTag(label);
+        el.append(tag);
+        reveal(el, label.reveal);
+      }
+      varEls.set(v.name, el);
+      if (isInvar) invarEls.push(el);
+      return el;
+    };
+    const parts = ["{ lambda "];
+    parsed.consts.forEach((v, j) => parts.push(j ? " " : "", typed(v, j, false)));
+    parts.push("; ");
+    parsed.invars.forEach((v, j) => parts.push(j ? " " : "", typed(v, j, true)));
+    parts.push(". let");
+    headLine = h("div", { class: "st-line st-line--head" }, parts);
+  } else {
+    headLine = h("div", { class: "st-line st-line--head" }, prog.header ?? "");
+  }
+
+  const body = h("ol", { class: "st-body", "aria-label": `${pane.title}: equations` });
+  const eqnEls = [];
+  for (let j = 0; j < n; j++) {
+    const evi = pane.eqnEvent[j];
+    const ev = evi >= 0 ? model.events[evi] : null;
+    const li = h("li", {
+      class: "st-eqn", "data-testid": "eqn", "data-side": ROLE_NAME[pane.role] || pane.role,
+      "data-pane": pane.id, "data-eqn": j, tabindex: "0",
+    });
+    if (ev) li.dataset.event = String(ev.i);
+    const b = badge(pane.role);
+    if (b) li.append(b);
+    li.append(h("code", { class: "st-eqn-text" }, prog.eqns[j]));
+    const tags = h("span", { class: "st-eqn-tags" });
+    // the value a known equation computed now (shown on the event's last known equation)
+    if (ev && pane.role === "known" && ev.value
+        && (ev.known_eqns || []).at(-1) === j && ev.value.some((v) => v != null)) {
+      const val = ev.value.map((v) => v ?? "·").join(", ");
+      tags.append(h("span", { class: "st-value", title: `computed now: ${val}` },
+        h("span", { class: "st-value-eq", "aria-hidden": "true" }, "= "), val));
+    }
+    if (ev && pane.role === "known") {
+      for (const k of ev.produces) {
+        const r = model.residuals[k];
+        if (r.known_eqn !== j) continue;
+        const t = resTag(r, "st-rtag--out");
+        t.prepend(h("span", { "aria-hidden": "true" }, "→ "));
+        tags.append(t);
+        reveal(t, r.reveal);
+      }
+    }
+    if (ev && pane.role === "unknown") {
+      for (const k of ev.reads) {
+        const r = model.residuals[k];
+        const t = resTag(r, "st-rtag--in");
+        t.prepend(h("span", { class: "st-sr" }, "reads "));
+        tags.append(t);
+      }
+    }
+    if (tags.childNodes.length) li.append(tags);
+    const sideText = ev ? SIDE_LABEL[pane.role] || pane.role : pane.role;
+    li.setAttribute("aria-label",
+      `${prog.eqns[j].replace(/\s+/g, " ")}${ev ? ` (${sideText}; traced step ${ev.i + 1}` : ""}`
+      + `${ev?.value && pane.role === "known" ? `, value ${ev.value.join(", ")}` : ""}${ev ? ")" : ""}`);
+    reveal(li, pane.eqnReveal[j]);
+    body.append(li);
+    eqnEls.push(li);
+  }
+
+  // footer: in (outs) }
+  const outs = prog.outvars || [];
+  const footParts = ["in ("];
+  outs.forEach((name, j) => {
+    const label = pane.outLabels?.[j];
+    const el = h("span", { class: `st-var${label ? " st-var--res" : ""}` },
+      h("span", { class: "st-name" }, name));
+    if (label) {
+      el.append(resTag(label));
+      reveal(el, label.reveal);
+    }
+    outEls.push(el);
+    footParts.push(j ? ", " : "", el);
+  });
+  footParts.push(outs.length === 1 ? ",) }" : ") }");
+  const footLine = h("div", { class: "st-line st-line--foot" },
+    prog.footer && !outs.length ? prog.footer : footParts);
+
+  const code = h("div", { class: "st-code" }, headLine, body, footLine);
+  const el = h("section", {
+    class: "st-pane", "data-role": pane.role, "data-pane": pane.id, "data-testid": pane.testid,
+    "aria-labelledby": titleId,
+  }, head, code, textBox);
+  if (!n) body.append(h("li", { class: "st-empty" }, "(no equations)"));
+  return { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, pane };
+}
+
+/** The traced program in trace order: one chip per event. */
+export function renderTrace(model, reveal) {
+  const list = h("ol", { class: "st-trace-list", "aria-label": "Traced equations in trace order" });
+  const chips = model.events.map((ev) => {
+    const li = h("li", {
+      class: "st-chip", "data-event": ev.i, "data-side": ev.side, "data-testid": "trace-eqn",
+      title: `${ev.eqn}${ev.line != null ? `  (line ${ev.line})` : ""}`,
+    },
+    h("span", { class: "st-chip-n", "aria-hidden": "true" }, ev.i + 1),
+    h("code", { class: "st-chip-text" }, ev.short || ev.eqn),
+    h("span", { class: `st-badge st-badge--${badgeRole(ev.side)}`, "aria-hidden": "true" },
+      SIDE_BADGE[ev.side] ?? "?"),
+    h("span", { class: "st-sr" }, `: ${SIDE_LABEL[ev.side] ?? ev.side}`));
+    reveal(li, ev.i + 1);
+    list.append(li);
+    return li;
+  });
+  const isJit = model.mode === "jit";
+  const el = h("section", { class: "st-trace", "data-testid": "trace-strip" },
+    h("div", { class: "st-trace-head" },
+      h("h3", null, "Traced program"),
+      h("span", { class: "st-muted" }, isJit
+        ? "in trace order: each operation is staged in turn"
+        : "in trace order: each equation is judged in turn")),
+    list);
+  return { el, list, chips };
+}
+
+export function badgeRole(side) {
+  if (side === "known" || side === "known-dropped") return "known";
+  if (side === "unknown" || side === "unknown-dropped") return "unknown";
+  if (side === "both") return "both";
+  return "staged";
+}
