@@ -478,10 +478,11 @@ async function loadStage() {
         editor.linkLine(link && Number.isInteger(link.line) ? link.line : null);
       },
     });
-    stage.onStepChange?.((n) => {
+    stage.onStepChange?.((n, info) => {
       if (n === state.step) return;
       state.step = n;
-      if (record) { userChanged = true; scheduleUrl(); }
+      // the reader moved the timeline (play, scrub, keys): that goes into the link
+      if (record && info?.source !== "record" && info?.source !== "api") { userChanged = true; scheduleUrl(); }
     });
     stageRoot.classList.remove("stage-fallback");
   } catch (err) {

@@ -1,0 +1,428 @@
+"""The page shell: editor, inputs, modes, permalinks, errors, themes, embedding API.
+
+Every program text the page shows is compared with what pe_engine.explain.run gives in CPython
+for the same request. Screenshots go to /tmp/shots/ (light/dark, 360 and 1440 px wide).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pe_engine import explain
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(os.environ.get("PAGE_SHOTS", "/tmp/shots"))
+EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())
+DEFAULT = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])
+sys.path.insert(0, str(ROOT / "tools"))
+import precompute  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def precomputed(site):
+    """dist/precomputed.json: build.py writes it (tools/precompute.py); until it does, the
+    tests write it next to the build, as build.py would."""
+    out = ROOT / "dist" / "precomputed.json"
+    if not out.exists():
+        precompute.main(["--out", str(out)])
+    return json.loads(out.read_text())
+
+
+def cpython(mode: str, code: str, known: dict, values: dict, **kw) -> dict:
+    """The record the engine gives in CPython for the request the page makes."""
+    req = precompute.request_for({"mode": mode, "code": code, "known": known,
+                                  "values": values, **kw})
+    return explain.as_json(explain.run(req["mode"], **req["kwargs"]))
+
+
+def _addr(text: str | None) -> str | None:
+    """`<function nothing_saveable at 0x1c96d68>`: the address differs between processes."""
+    return re.sub(r" at 0x[0-9a-f]+>", " at 0x…>", text) if text else text
+
+
+def programs(rec: dict) -> tuple[str | None, str | None]:
+    return (_addr((rec.get("known") or {}).get("text")),
+            _addr((rec.get("unknown") or {}).get("text")))
+
+
+def shown(s: dict) -> tuple[str | None, str | None]:
+    return _addr(s["known"]), _addr(s["unknown"])
+
+
+def call(page, expr: str, *args):
+    """Evaluate `window.explainer.<expr>` with args; returns the settled state()."""
+    return page.evaluate(f"(args) => window.explainer.{expr}(...args)", list(args))
+
+
+def state(page) -> dict:
+    return page.evaluate("() => window.explainer.state()")
+
+
+def open_page(page, site, hash_: str = "", ready: bool = True, wait_engine_ready=None):
+    page.goto(site + hash_)
+    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    if ready:
+        wait_engine_ready(page)
+        page.evaluate("() => window.explainer.settled()")
+
+
+EDITED = """import jax
+import jax.numpy as jnp
+
+def f(x, y):
+    z = jnp.cos(x) * 2.0
+    w = z + y
+    return jnp.sin(w) * z
+"""
+
+
+def test_first_frame_is_precomputed_before_python(page, site, precomputed):
+    page.goto(site)
+    page.wait_for_function("() => document.documentElement.dataset.firstFrame", timeout=30_000)
+    assert page.evaluate("() => document.documentElement.dataset.firstFrame") == "precomputed"
+    # Python takes seconds to boot; the split is already on screen
+    assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"
+    s = state(page)
+    want = cpython("split", DEFAULT["code"], DEFAULT["known"], DEFAULT["values"])
+    assert (s["known"], s["unknown"]) == programs(want)
+    assert s["source"] == DEFAULT["code"] and s["mode"] == "split"
+    assert s["mask"] == DEFAULT["known"]
+    assert len(s["residuals"]) == len(want["residuals"]) == 1
+    assert page.get_attribute("[data-testid=input-toggle-y]", "aria-pressed") == "false"
+    assert page.text_content("[data-testid=input-toggle-y]").strip() == "unknown"
+    assert page.text_content("[data-testid=input-toggle-x]").strip() == "known"
+
+
+def test_edit_toggle_and_both_programs(page, site, wait_engine_ready):
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    s = call(page, "setSource", EDITED)
+    want = cpython("split", EDITED, {"x": True, "y": False}, {"x": "1.0", "y": "2.0"})
+    assert s["error"] is None and not s["stale"]
+    assert (s["known"], s["unknown"]) == programs(want)
+    assert s["residuals"] == want["residuals"]
+
+    # the mask, by clicking the toggle the way a reader does
+    page.click("[data-testid=input-toggle-y]")
+    page.wait_for_function("() => document.querySelector('[data-testid=input-toggle-y]')"
+                           ".getAttribute('aria-pressed') === 'true'")
+    s = page.evaluate("() => window.explainer.settled()")
+    assert page.text_content("[data-testid=input-toggle-y]").strip() == "known"
+    assert s["mask"] == {"x": True, "y": True}
+    want = cpython("split", EDITED, {"x": True, "y": True}, {"x": "1.0", "y": "2.0"})
+    assert (s["known"], s["unknown"]) == programs(want)
+
+    page.click("[data-testid=input-toggle-x]")
+    s = page.evaluate("() => window.explainer.settled()")
+    want = cpython("split", EDITED, {"x": False, "y": True}, {"x": "1.0", "y": "2.0"})
+    assert s["mask"] == {"x": False, "y": True}
+    assert (s["known"], s["unknown"]) == programs(want)
+
+    # a value, typed into the panel: shapes come back from the record
+    page.fill("[data-testid=input-value-x]", "[0.5, 1.0, 2.0]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=input-aval-x]').textContent === 'f32[3]'",
+        timeout=20_000)
+    s = page.evaluate("() => window.explainer.settled()")
+    want = cpython("split", EDITED, {"x": False, "y": True}, {"x": "[0.5, 1.0, 2.0]", "y": "2.0"})
+    assert (s["known"], s["unknown"]) == programs(want)
+
+    # the editor really holds what was set, and Tab does not trap keyboard users
+    assert page.evaluate("() => window.explainer.state().source") == EDITED
+    page.click(".cm-content")
+    page.keyboard.press("Tab")
+    inside = page.evaluate("() => !!document.activeElement.closest('.cm-editor')")
+    assert not inside
+    assert page.evaluate("() => window.explainer.state().source") == EDITED
+
+
+def test_error_keeps_last_good_record_stale(page, site, wait_engine_ready):
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    good = state(page)
+    bad = "import jax\nimport jax.numpy as jnp\n\ndef f(x, y):\n    z = jnp.sin(x)\n    return zz * y\n"
+    s = call(page, "setSource", bad)
+    want = cpython("split", bad, {"x": True, "y": False}, {"x": "1.0", "y": "2.0"})
+    assert "error" in want
+    assert s["error"]["message"] == want["error"]["message"]
+    assert s["error"]["line"] == want["error"]["lineno"] == 6
+    assert s["stale"] is True
+    assert (s["known"], s["unknown"]) == (good["known"], good["unknown"])
+    assert page.is_visible("[data-testid=error]")
+    assert "Line 6" in page.text_content("[data-testid=error]")
+    assert want["error"]["message"] in page.text_content("[data-testid=error]")
+    assert page.is_visible("[data-testid=stale]")
+    assert page.text_content("[data-testid=stale]").strip() == "stale"
+    assert "stale" in page.get_attribute("#stage-panel", "class")
+    # the error line is marked in the editor (line decoration + lint diagnostic)
+    marked = page.evaluate("""() => [...document.querySelectorAll('.cm-content .cm-line')]
+        .findIndex((l) => l.classList.contains('cm-error-line')) + 1""")
+    assert marked == 6
+    assert page.locator(".cm-lint-marker-error").count() >= 1
+    # nothing typed is lost
+    assert page.evaluate("() => window.explainer.state().source") == bad
+
+    # an unreadable value names the input
+    s = call(page, "setSource", DEFAULT["code"])
+    assert s["error"] is None and not s["stale"]
+    s = call(page, "setValue", "y", "[1.0, ")
+    assert s["error"] and "y" in s["error"]["message"] and s["stale"]
+    assert page.get_attribute("[data-testid=input-value-y]", "aria-invalid") == "true"
+    s = call(page, "setValue", "y", "2.0")
+    assert s["error"] is None and not page.is_visible("[data-testid=error]")
+    assert page.evaluate("() => document.querySelectorAll('.cm-error-line').length") == 0
+
+
+def _mode_matches(s: dict, want: dict, mode: str) -> None:
+    if "error" in want:
+        assert s["error"] is not None and s["error"]["message"] == want["error"]["message"]
+        assert s["mode"] == mode
+    else:
+        assert s["error"] is None, s["error"]
+        assert s["recordMode"] == want["mode"]
+        assert shown(s) == programs(want)
+        assert _addr(s["program"]) == _addr((want.get("program") or {}).get("text"))
+
+
+def test_modes_and_steps(page, site, wait_engine_ready):
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    jit = next(e for e in EXAMPLES["examples"] if e["id"] == "jit-sin-literal")
+    s = call(page, "loadExample", "jit-sin-literal")
+    assert s["mode"] == "jit"
+    want = cpython("jit", jit["code"], jit["known"], jit["values"], folding=False)
+    assert s["program"] == want["program"]["text"]
+    assert "sin 1.0" in s["program"]
+    assert page.get_attribute("[data-testid=mode-jit]", "aria-selected") == "true"
+    assert page.is_visible("[data-testid=folding]")
+    page.click("[data-testid=folding]")
+    s = page.evaluate("() => window.explainer.settled()")
+    assert s["folding"] is True
+    want = cpython("jit", jit["code"], jit["known"], jit["values"], folding=True)
+    _mode_matches(s, want, "jit")
+
+    # split <-> other modes, by clicking the tabs
+    call(page, "loadExample", "split-sin")
+    for mode in ["grad", "checkpoint", "jit", "split"]:
+        page.click(f"[data-testid=mode-{mode}]")
+        s = page.evaluate("() => window.explainer.settled()")
+        assert s["mode"] == mode
+        assert page.get_attribute(f"[data-testid=mode-{mode}]", "aria-selected") == "true"
+        kw = {"policy": "nothing_saveable"} if mode == "checkpoint" else {}
+        want = cpython(mode, DEFAULT["code"], DEFAULT["known"], DEFAULT["values"], **kw)
+        _mode_matches(s, want, mode)
+        assert page.is_visible("[data-testid=policy]") == (mode == "checkpoint")
+
+    # each checkpoint policy, through the picker
+    ex = next(e for e in EXAMPLES["examples"] if e["mode"] == "checkpoint")
+    call(page, "loadExample", ex["id"])
+    for policy in ["everything_saveable", "dots_saveable", "nothing_saveable"]:
+        page.select_option("[data-testid=policy]", policy)
+        s = page.evaluate("() => window.explainer.settled()")
+        assert s["policy"] == policy
+        want = cpython("checkpoint", ex["code"], ex["known"], ex["values"], policy=policy)
+        _mode_matches(s, want, "checkpoint")
+
+    # stepping the animation (the stage's timeline) is part of the state
+    call(page, "loadExample", "split-sin")
+    s = call(page, "setStep", 1)
+    assert s["step"] == 1
+    s = call(page, "setStep", 0)
+    assert s["step"] == 0
+    # keyboard: arrow keys move between the mode tabs
+    page.focus("[data-testid=mode-split]")
+    page.keyboard.press("ArrowRight")
+    s = page.evaluate("() => window.explainer.settled()")
+    assert s["mode"] == "jit"
+
+
+def test_examples_menu(page, site, wait_engine_ready):
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    ids = [o for o in page.eval_on_selector_all(
+        "[data-testid=examples] option", "os => os.map(o => o.value)") if o]
+    assert len(ids) == len(EXAMPLES["examples"]) >= 8
+    for ex in EXAMPLES["examples"]:
+        page.select_option("[data-testid=examples]", ex["id"])
+        s = page.evaluate("() => window.explainer.settled()")
+        assert s["source"] == ex["code"] and s["mode"] == ex["mode"]
+        assert s["mask"] == ex["known"]
+        kw = {k: ex[k] for k in ("policy", "folding") if k in ex}
+        want = cpython(ex["mode"], ex["code"], ex["known"], ex["values"], **kw)
+        _mode_matches(s, want, ex["mode"])
+    assert not [line for line in page.console_lines if line.startswith("pageerror")]
+
+
+def test_permalink_round_trip(page, site, wait_engine_ready):
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    call(page, "setSource", EDITED)
+    call(page, "setKnown", "x", False)
+    call(page, "setKnown", "y", True)
+    call(page, "setValue", "y", "[1.0, 2.0]")
+    s = call(page, "setStep", 1)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click("[data-testid=share]")
+    page.wait_for_function("() => location.hash.startsWith('#v1.')")
+    url = page.evaluate("() => navigator.clipboard.readText()")
+    assert url == page.url and "#v1." in url
+    assert page.is_visible("[data-testid=notice]")
+    assert "Link copied" in page.text_content("[data-testid=notice]")
+
+    other = page.context.new_page()
+    try:
+        other.goto(url)
+        wait_engine_ready(other)
+        t = other.evaluate("() => window.explainer.settled()")
+        for k in ["source", "mask", "values", "mode", "step", "known", "unknown", "residuals"]:
+            assert t[k] == s[k], k
+        assert other.evaluate("() => window.explainer.openedFrom") == "link"
+        want = cpython("split", EDITED, {"x": False, "y": True}, {"x": "1.0", "y": "[1.0, 2.0]"})
+        assert (t["known"], t["unknown"]) == programs(want)
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize("bad", [
+    "#v1.not*base64!",
+    "#v1.",
+    "#v2.AAAA",
+    "#nonsense",
+    "#v1." + "A" * 17000,    # over the 16 KB cap
+])
+def test_bad_permalink_opens_default_with_message(page, site, bad):
+    page.goto(site + bad)
+    page.wait_for_function("() => document.documentElement.dataset.firstFrame", timeout=30_000)
+    s = state(page)
+    assert s["source"] == DEFAULT["code"] and s["mode"] == "split"
+    assert s["known"]  # the default split is on screen, not a blank page
+    assert page.is_visible("[data-testid=notice]")
+    assert "could not be opened" in page.text_content("[data-testid=notice]")
+    assert page.evaluate("() => location.hash") == ""
+
+
+def test_bad_but_decodable_permalinks(page, site):
+    """Valid base64url + deflate, but not a page state: still the default and a message."""
+    page.goto(site)
+    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    hashes = page.evaluate("""async () => {
+        const enc = async (text) => {
+          const s = new Blob([new TextEncoder().encode(text)]).stream()
+            .pipeThrough(new CompressionStream('deflate-raw'));
+          const b = new Uint8Array(await new Response(s).arrayBuffer());
+          return '#v1.' + btoa(String.fromCharCode(...b)).replace(/\\+/g, '-')
+            .replace(/\\//g, '_').replace(/=+$/, '');
+        };
+        const good = await enc(JSON.stringify({code: 'def f(x):\\n    return x * 2.0\\n', mode: 'split'}));
+        return [good.slice(0, good.length - 6), await enc('not json'), await enc('[1, 2]'),
+                await enc(JSON.stringify({code: 'def f(x): return x', mode: 'nope'})),
+                await enc(JSON.stringify({code: 42}))];
+    }""")
+    for h in hashes:
+        page.goto("about:blank")
+        page.goto(site + h)
+        page.wait_for_function("() => document.documentElement.dataset.firstFrame",
+                               timeout=30_000)
+        assert state(page)["source"] == DEFAULT["code"]
+        assert "could not be opened" in page.text_content("[data-testid=notice]")
+
+
+def test_address_bar_debounced_and_local_storage(page, site, wait_engine_ready):
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    assert page.evaluate("() => location.hash") == ""
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n# note")
+    # not per keystroke: the address bar changes about a second after the last edit
+    assert page.evaluate("() => location.hash") == ""
+    page.wait_for_function("() => location.hash.startsWith('#v1.')", timeout=5000)
+    n = page.evaluate("() => history.length")
+    page.keyboard.type(" more")
+    page.wait_for_timeout(1500)
+    assert page.evaluate("() => history.length") == n  # replaceState, no new entries
+    src = state(page)["source"]
+    assert src.endswith("# note more\n") or src.endswith("# note more")
+
+    # reload without the hash: localStorage brings the code back
+    page.goto(site)
+    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    assert state(page)["source"] == src
+    assert page.evaluate("() => window.explainer.openedFrom") == "local"
+
+    # opening someone's link does not overwrite what is saved
+    link = page.evaluate("""async () => {
+        await window.explainer.loadExample('jit-sin-literal');
+        return window.explainer.permalink();
+    }""")
+    page.evaluate("() => window.explainer.setSource(window.explainer.state().source + '# mine\\n')")
+    page.wait_for_timeout(1500)
+    mine = state(page)["source"]
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    assert state(page)["mode"] == "jit"
+    page.wait_for_timeout(1500)
+    page.goto(site)
+    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    assert state(page)["source"] == mine
+
+
+def test_copy_as_jax_runs_in_real_jax(page, site, wait_engine_ready, tmp_path):
+    pytest.importorskip("jax")
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    for ex_id in ["split-sin", "split-mlp-known-weights", "jit-sin-literal", "grad-mlp",
+                  "checkpoint-dots", "grad-scan"]:
+        s = call(page, "loadExample", ex_id)
+        snippet = page.evaluate("() => window.explainer.jaxSnippet()")
+        path = tmp_path / f"{ex_id}.py"
+        path.write_text(snippet)
+        r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                           timeout=120, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+        assert r.returncode == 0, f"{ex_id}:\n{snippet}\n{r.stderr[-3000:]}"
+        if ex_id == "split-sin":
+            assert s["known"] in r.stdout and s["unknown"] in r.stdout, (s, r.stdout)
+        if ex_id == "jit-sin-literal":
+            assert "sin 1.0" in r.stdout
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click("[data-testid=copy-as-jax]")
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied == page.evaluate("() => window.explainer.jaxSnippet()")
+
+
+def test_theme_toggle_and_screenshots(browser, site, precomputed):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ["light", "dark"]:
+        for width in [360, 1440]:
+            ctx = browser.new_context(viewport={"width": width, "height": 900},
+                                      color_scheme=scheme, service_workers="block")
+            pg = ctx.new_page()
+            try:
+                pg.goto(site)
+                pg.wait_for_function(
+                    "() => document.querySelector('[data-testid=engine]').dataset.state"
+                    " === 'ready'", timeout=120_000)
+                pg.evaluate("() => window.explainer.settled()")
+                bg = pg.evaluate("() => getComputedStyle(document.documentElement)"
+                                 ".getPropertyValue('--known').trim()")
+                assert bg.lower() == ("#0072b2" if scheme == "light" else "#56b4e9")
+                overflow = pg.evaluate("() => document.documentElement.scrollWidth"
+                                       " - document.documentElement.clientWidth")
+                assert overflow <= 0, f"horizontal scroll at {width}px: {overflow}px"
+                pg.screenshot(path=str(SHOTS / f"page-{scheme}-{width}.png"), full_page=True)
+                # the toggle flips the theme and says so in text
+                before = pg.get_attribute("[data-testid=theme-toggle]", "aria-pressed")
+                pg.click("[data-testid=theme-toggle]")
+                after = pg.get_attribute("[data-testid=theme-toggle]", "aria-pressed")
+                assert before != after
+                want = "#56b4e9" if after == "true" else "#0072b2"
+                assert pg.evaluate("() => getComputedStyle(document.documentElement)"
+                                   ".getPropertyValue('--known').trim()").lower() == want
+                if width == 1440:
+                    pg.evaluate("() => window.explainer.setSource(window.explainer.state()"
+                                ".source.replace('* y', '* yy'))")
+                    pg.screenshot(path=str(SHOTS / f"page-error-{after}-{width}.png"))
+            finally:
+                ctx.close()
