@@ -81,17 +81,19 @@ export function createInputs(container, { onToggle, onValue }) {
       if (container.children[i] !== r.row) container.insertBefore(r.row, container.children[i] ?? null);
       const known = state.known[name] ?? true;
       const jit = mode === "jit";
+      const ignored = mode !== "split"; // jit: all unknown; grad/checkpoint: primals all known
       r.toggle.textContent = known ? "known" : "unknown";
       r.toggle.setAttribute("aria-pressed", String(known));
       r.toggle.classList.toggle("is-known", known);
       r.toggle.classList.toggle("is-unknown", !known);
       r.toggle.setAttribute("aria-label", `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`);
       r.toggle.title = jit
-        ? "Under jit every argument is a formal parameter, so every input is unknown; the mask applies in the other modes"
-        : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`;
+        ? "Under jit every argument is a formal parameter, so every input is unknown; the mask applies in split mode"
+        : ignored ? "grad differentiates with respect to every input: the primal values are all known, the tangents are the unknowns; the mask applies in split mode"
+          : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`;
       r.row.classList.toggle("is-known", known);
       r.row.classList.toggle("is-unknown", !known);
-      r.row.classList.toggle("mask-ignored", jit);
+      r.row.classList.toggle("mask-ignored", ignored);
       const text = state.values[name] ?? "1.0";
       if (r.value.value !== text && document.activeElement !== r.value) r.value.value = text;
       r.value.setAttribute("aria-label", `value of ${name} (numpy literal, e.g. [0.5, 1.0] or zeros((3, 4)))`);
@@ -101,8 +103,9 @@ export function createInputs(container, { onToggle, onValue }) {
       const bad = badInput === name;
       r.value.classList.toggle("is-invalid", bad);
       r.value.setAttribute("aria-invalid", String(bad));
-      r.note.textContent = jit ? "jit: a formal parameter"
-        : known ? "" : "only its shape and dtype are used";
+      r.note.textContent = jit ? "jit: a formal parameter, so unknown whatever the toggle says"
+        : ignored ? `${mode}: the value is known; its tangent is the unknown (the toggle applies in split mode)`
+          : known ? "" : "only its shape and dtype are used";
     });
   }
 

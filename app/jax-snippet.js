@@ -25,7 +25,9 @@ export function jaxSnippet(state) {
   const head = ["import jax", "import jax.numpy as jnp"];
   const lines = [];
   const argsLine = `args = (${vals.join(", ")}${vals.length === 1 ? "," : ""})`;
-  const diff = params.map((p, i) => i).filter((i) => unknowns[i]);
+  // split: the mask; grad/checkpoint: the page (like jax.grad with every argnum) differentiates
+  // with respect to every input
+  const diff = params.map((p, i) => i).filter((i) => state.mode !== "split" || unknowns[i]);
   const diffNames = diff.map((i) => params[i]);
   const argnums = diff.length === 1 ? String(diff[0]) : `(${diff.join(", ")})`;
 
@@ -51,15 +53,18 @@ export function jaxSnippet(state) {
     let f = name;
     lines.push(argsLine);
     if (state.mode === "checkpoint") {
-      lines.push(`${name}_remat = jax.checkpoint(${name}, policy=jax.checkpoint_policies.${state.policy})`);
+      const named = state.policy === "save_only_these_names" || state.policy === "save_any_names_but_these";
+      const names = [...state.code.matchAll(/checkpoint_name\([^\n]*?,\s*(["'][^"'\n]+["'])\s*\)/g)].map((m) => m[1]);
+      const policy = `jax.checkpoint_policies.${state.policy}${named ? `(${[...new Set(names)].join(", ")})` : ""}`;
+      lines.push(`${name}_remat = jax.checkpoint(${name}, policy=${policy})`);
       f = `${name}_remat`;
     }
     if (diff.length === 0) {
-      lines.push("# every input is known: mark at least one unknown to differentiate with respect to it");
+      lines.push("# the function takes no inputs: nothing to differentiate");
     } else {
       const fixed = params.map((p, i) => (unknowns[i] ? p : `args[${i}]`));
       lines.push(
-        `# differentiate with respect to the unknown inputs: ${diffNames.join(", ")}`,
+        `# differentiate with respect to every input: ${diffNames.join(", ")}`,
         `out, f_lin = jax.linearize(lambda ${diffNames.join(", ")}: ${f}(${fixed.join(", ")}), ${diff.map((i) => `args[${i}]`).join(", ")})`,
         `print(jax.make_jaxpr(f_lin)(${diff.map((i) => `args[${i}]`).join(", ")}))  # the linear (unknown) program`,
         `print(jax.make_jaxpr(jax.grad(${f}, argnums=${argnums}))(*args))`,

@@ -12,6 +12,8 @@ export const POLICIES = [
   "everything_saveable",
   "dots_saveable",
   "dots_with_no_batch_dims_saveable",
+  "save_only_these_names",
+  "save_any_names_but_these",
 ];
 export const HASH_PREFIX = "v1.";
 export const MAX_HASH_CHARS = 16 * 1024; // beyond this a link is refused, on write and on read

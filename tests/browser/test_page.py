@@ -426,3 +426,28 @@ def test_theme_toggle_and_screenshots(browser, site, precomputed):
                     pg.screenshot(path=str(SHOTS / f"page-error-{after}-{width}.png"))
             finally:
                 ctx.close()
+
+
+def test_linked_highlighting_both_ways(page, site, wait_engine_ready):
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    s = call(page, "setSource", EDITED)  # three lines with equations: 5, 6, 7
+    assert s["error"] is None
+    # editor cursor -> the stage highlights that line's equations
+    line6 = page.locator(".cm-content .cm-line").nth(5)
+    line6.click()
+    page.wait_for_function("() => document.querySelector('#stage').dataset.hl === 'on'",
+                           timeout=5000)
+    # keyboard only: the cursor moving down moves the highlight too (no mouse involved)
+    page.mouse.move(0, 0)
+    page.keyboard.press("ArrowUp")
+    page.wait_for_timeout(100)
+    assert page.evaluate("() => document.querySelector('#stage').dataset.hl") == "on"
+    # stage equation hovered -> its source line is marked in the editor
+    page.keyboard.press("Escape")
+    eqn = page.locator("#stage [data-testid=eqn]").first
+    eqn.hover()
+    page.wait_for_function("() => document.querySelectorAll('.cm-linked-line').length === 1",
+                           timeout=5000)
+    linked = page.evaluate("""() => [...document.querySelectorAll('.cm-content .cm-line')]
+        .findIndex((l) => l.classList.contains('cm-linked-line')) + 1""")
+    assert linked in (5, 6, 7)
