@@ -66,6 +66,8 @@ class ShapedArray:
         self.shape = tuple(int(d) for d in shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
+        if limits.elements is not None:
+            limits.check_elements(self.shape)
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
@@ -99,6 +101,52 @@ class ShapedArray:
     @property
     def nbytes(self) -> int:
         return self.size * self.dtype.itemsize
+
+
+# --------------------------------------------------------------------------- resource limits
+
+
+class ResourceLimitError(Exception):
+    """User code asked for more than the page allows: an array or a program too large."""
+
+
+class _Limits:
+    """Caps in force while untrusted code runs (None: no cap). Checked where avals are
+    made and equations are staged, so a runaway program stops before it fills memory."""
+
+    def __init__(self) -> None:
+        self.elements: int | None = None
+        self.equations: int | None = None
+        self.staged = 0
+
+    def check_elements(self, shape: tuple[int, ...]) -> None:
+        n = 1
+        for d in shape:
+            n *= d
+        if n > self.elements:
+            raise ResourceLimitError(
+                f"an array of shape {shape} ({n} elements) is over the page's limit of "
+                f"{self.elements} elements")
+
+    def count_equation(self) -> None:
+        if self.equations is not None:
+            self.staged += 1
+            if self.staged > self.equations:
+                raise ResourceLimitError(
+                    f"the program grew past the page's limit of {self.equations} equations")
+
+
+limits = _Limits()
+
+
+@contextmanager
+def resource_limits(elements: int | None, equations: int | None) -> Iterator[None]:
+    prev = (limits.elements, limits.equations, limits.staged)
+    limits.elements, limits.equations, limits.staged = elements, equations, 0
+    try:
+        yield
+    finally:
+        limits.elements, limits.equations, limits.staged = prev
 
 
 # --------------------------------------------------------------------------- concrete arrays

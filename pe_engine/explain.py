@@ -34,7 +34,9 @@ from .tree_util import tree_leaves
 from .values import ValueParseError, format_value, parse_value
 
 RECORD_VERSION = 1
-MAX_EQNS = 2000
+MAX_EQNS = 2000  # equations in the user's traced program
+MAX_ELEMENTS = 1 << 22  # elements in any one array the user's code makes (16 MB of f32)
+MAX_STAGED = 100_000  # equations staged while answering one request, re-traces included
 
 # --------------------------------------------------------------------------- programs as text
 
@@ -161,6 +163,8 @@ def _trace(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
                             "runtime") from None
     except MemoryError:
         raise UserCodeError("MemoryError: the trace ran out of memory", None, "memory") from None
+    except core.ResourceLimitError as e:
+        raise UserCodeError(str(e), user_lineno(e), "limit") from None
     except Exception as e:  # noqa: BLE001 - reported at the user's line
         raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e), "trace") from None
     if len(closed.jaxpr.eqns) > MAX_EQNS:
@@ -506,9 +510,12 @@ def run(mode: str, **kwargs: Any) -> dict:
     except KeyError:
         return {"error": {"type": "mode", "message": f"unknown mode {mode!r}", "lineno": None}}
     try:
-        return fn(**kwargs)
+        with core.resource_limits(MAX_ELEMENTS, MAX_STAGED):
+            return fn(**kwargs)
     except UserCodeError as e:
         return {"error": e.to_json()}
+    except core.ResourceLimitError as e:
+        return {"error": {"type": "limit", "message": str(e), "lineno": user_lineno(e)}}
     except MemoryError:
         return {"error": {"type": "memory", "message": "MemoryError: out of memory",
                           "lineno": None}}

@@ -30,6 +30,7 @@ from .core import (
     get_aval,
     is_literalable,
     jaxpr_as_fun,
+    limits,
     new_main,
     partition_list,
     user_source_info,
@@ -202,6 +203,7 @@ class JaxprTrace(Trace):
 
 def new_eqn_recipe(trace: JaxprTrace, in_tracers: list, out_tracers: list,
                    primitive: Primitive, params: dict) -> JaxprEqnRecipe:
+    limits.count_equation()
     return JaxprEqnRecipe(next(trace.state.counter), in_tracers,
                           [weakref.ref(t) for t in out_tracers], [t.aval for t in out_tracers],
                           primitive, params, frozenset(), user_source_info())

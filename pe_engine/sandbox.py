@@ -12,6 +12,7 @@ import ast
 import builtins
 import functools
 import math
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,18 +38,50 @@ class UserCodeError(Exception):
         return {"type": self.kind, "message": self.message, "lineno": self.lineno}
 
 
-# What `import X` gives the user's code. `jax` is the engine itself.
+def _public(module: Any, names: Any) -> types.ModuleType:
+    """A stand-in module holding only the listed attributes: user code reaches nothing else
+    (no `np` inside `jax.core`, no `sandbox` inside `jax`)."""
+    facade = types.ModuleType(module.__name__)
+    for n in names:
+        if hasattr(module, n):
+            setattr(facade, n, getattr(module, n))
+    return facade
+
+
+def _defined_in(module: Any) -> list[str]:
+    return [n for n, v in vars(module).items() if not n.startswith("_")
+            and getattr(v, "__module__", "").startswith("pe_engine")]
+
+
+_NUMPY_NAMES = (
+    "float32 float16 int32 int8 uint8 bool_ float64 int64 dtype ndarray array asarray zeros ones "
+    "zeros_like ones_like full full_like arange linspace eye identity pi e inf nan sin cos tan "
+    "exp log sqrt tanh abs sign maximum minimum power where sum max min mean dot matmul einsum "
+    "reshape transpose broadcast_to expand_dims squeeze stack concatenate outer prod allclose "
+    "isclose shape ndim size square cumsum clip round floor ceil random newaxis").split()
+
+
+@functools.cache
 def _modules() -> dict[str, Any]:
-    return {
-        "jax": pe_engine, "jax.numpy": _jnp, "jax.lax": _lax,
-        "numpy": np, "math": math, "functools": functools,
-    }
+    """What `import X` gives the user's code. `jax` is the engine itself, behind facades."""
+    jnp = _public(_jnp, [*_defined_in(_jnp), "ndarray", "float32", "int32", "bool_"])
+    lax = _public(_lax, _defined_in(_lax))
+    jax = _public(pe_engine, [n for n in pe_engine.__all__ if n not in ("numpy", "lax")])
+    jax.numpy, jax.lax = jnp, lax
+    return {"jax": jax, "jax.numpy": jnp, "jax.lax": lax,
+            "numpy": _public(np, _NUMPY_NAMES), "math": math, "functools": functools}
 
 
 _BANNED_NAMES = {
     "eval", "exec", "compile", "open", "__import__", "globals", "locals", "vars", "getattr",
     "setattr", "delattr", "input", "breakpoint", "exit", "quit", "help", "memoryview",
     "js", "pyodide", "sys", "os", "object", "type", "super", "classmethod", "staticmethod",
+}
+# Attributes that lead out of the engine's values: raw memory, files, frames.
+_BANNED_ATTRS = {
+    "ctypes", "tofile", "dump", "dumps", "load", "save", "savez", "fromfile", "memmap",
+    "f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "gi_code", "cr_frame",
+    "ag_frame", "tb_frame", "tb_next", "format", "format_map", "mro", "modules",
 }
 _ALLOWED_TOP = (ast.FunctionDef, ast.Import, ast.ImportFrom, ast.Expr, ast.Assign)
 _SAFE_BUILTINS = (
@@ -92,6 +125,9 @@ def check_source(source: str) -> ast.Module:
         elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise UserCodeError(f"access to the private attribute '{node.attr}' is not "
                                 "allowed", line, "restricted")
+        elif isinstance(node, ast.Attribute) and node.attr in _BANNED_ATTRS:
+            raise UserCodeError(f"the attribute '{node.attr}' is not allowed here", line,
+                                "restricted")
         elif isinstance(node, ast.Name) and (node.id in _BANNED_NAMES or node.id.startswith("__")):
             raise UserCodeError(f"'{node.id}' is not allowed here", line, "restricted")
         elif isinstance(node, (ast.Global, ast.Nonlocal, ast.ClassDef, ast.AsyncFunctionDef,

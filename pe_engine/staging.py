@@ -27,6 +27,7 @@ from .core import (
     config,
     get_aval,
     is_literalable,
+    limits,
     new_dynamic_main,
     trace_stack,
     user_source_info,
@@ -74,6 +75,7 @@ class JaxprStackFrame:
         self.auto_dce = auto_dce
 
     def add_eqn(self, eqn: TracingEqn) -> None:
+        limits.count_equation()
         self.tracing_eqns.append(weakref.ref(eqn) if self.auto_dce else eqn)
 
     def eqns(self) -> list[JaxprEqn]:

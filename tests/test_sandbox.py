@@ -1,0 +1,102 @@
+"""Untrusted code stays in its box: the restricted language, facades and resource limits."""
+from __future__ import annotations
+
+import pytest
+
+from pe_engine import explain
+from pe_engine.sandbox import UserCodeError, check_source, load_function
+
+ONE = [{"known": True, "value": "1.0"}]
+
+
+def run(body: str, args=ONE, mode="split", header="import jax\nimport jax.numpy as jnp\n"
+        "import numpy as np\n"):
+    return explain.run(mode, source=header + body, args=args)
+
+
+@pytest.mark.parametrize("body,words", [
+    ("import os\ndef f(x):\n    return x\n", "'os'"),
+    ("import js\ndef f(x):\n    return x\n", "'js'"),
+    ("import pyodide\ndef f(x):\n    return x\n", "'pyodide'"),
+    ("from pyodide import ffi\ndef f(x):\n    return x\n", "'pyodide'"),
+    ("import sys\ndef f(x):\n    return x\n", "'sys'"),
+    ("def f(x):\n    return __import__('os')\n", "__import__"),
+    ("def f(x):\n    return eval('1')\n", "eval"),
+    ("def f(x):\n    exec('1')\n    return x\n", "exec"),
+    ("def f(x):\n    return open('/etc/passwd')\n", "open"),
+    ("def f(x):\n    return globals()\n", "globals"),
+    ("def f(x):\n    return getattr(x, 'val')\n", "getattr"),
+    ("def f(x):\n    return x.__class__.__mro__\n", "__mro__"),
+    ("def f(x):\n    return jnp._jnp\n", "_jnp"),
+    ("def f(x):\n    return np.ones(3).ctypes\n", "ctypes"),
+    ("def f(x):\n    np.ones(3).tofile('a')\n    return x\n", "tofile"),
+    ("def f(x):\n    return '{0.__class__}'.format(x)\n", "format"),
+    ("class A:\n    pass\ndef f(x):\n    return x\n", "ClassDef"),
+    ("while True:\n    pass\ndef f(x):\n    return x\n", "While"),
+    ("def f(x):\n    global y\n    return x\n", "Global"),
+    ("def f(x):\n    return (lambda: (yield))\n", "Yield"),
+])
+def test_rejected_constructs_name_what_and_where(body, words):
+    rec = run(body)
+    assert rec["error"]["type"] == "restricted", rec
+    assert words in rec["error"]["message"]
+    assert rec["error"]["lineno"] is not None
+
+
+def test_facades_expose_the_api_and_nothing_underneath():
+    lf = load_function("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
+                       "def f(x):\n    return jax, jnp, lax\n")
+    jax, jnp, lax = lf.fn(0)
+    assert callable(jax.grad) and callable(jax.jit) and callable(jnp.sin) and callable(lax.scan)
+    for facade, hidden in [(jax, "sandbox"), (jax, "core"), (jax, "explain"), (jnp, "np"),
+                           (jnp, "lax"), (lax, "np"), (lax, "impl_rules")]:
+        assert not hasattr(facade, hidden), hidden
+
+
+def test_numpy_facade_has_numbers_but_no_files():
+    lf = load_function("import numpy as np\ndef f(x):\n    return np\n")
+    np_ = lf.fn(0)
+    assert np_.ones(2).sum() == 2.0
+    for hidden in ("load", "save", "fromfile", "ctypeslib", "lib", "memmap", "testing"):
+        assert not hasattr(np_, hidden), hidden
+
+
+def test_runtime_name_errors_are_located():
+    rec = run("def f(x):\n    return jnp.sinh(x)\n")
+    assert rec["error"]["lineno"] == 5 and "sinh" in rec["error"]["message"]
+
+
+def test_oversized_arrays_are_refused_with_a_message():
+    rec = run("def f(x):\n    return x + jnp.ones((5000, 5000))\n")
+    assert rec["error"]["type"] == "limit" and "elements" in rec["error"]["message"]
+    assert rec["error"]["lineno"] == 5
+
+
+def test_runaway_programs_hit_the_equation_limit():
+    rec = run("def f(x):\n    for i in range(10 ** 7):\n        x = jnp.sin(x)\n    return x\n")
+    assert rec["error"]["type"] == "limit" and "equations" in rec["error"]["message"]
+
+
+def test_programs_over_the_equation_limit_are_refused():
+    rec = run("def f(x):\n    for i in range(3000):\n        x = x + 1.0\n    return x\n")
+    assert rec["error"]["type"] == "limit" and "2000" in rec["error"]["message"]
+
+
+def test_the_page_keeps_working_after_errors():
+    assert "error" in run("def f(x):\n    return x +\n")
+    assert "error" in run("def f(x):\n    return jnp.ones((5000, 5000))\n")
+    good = run("def f(x):\n    return jnp.sin(x) * 2.0\n")
+    assert "error" not in good and good["known"]["eqns"]
+
+
+def test_check_source_accepts_real_jax_code():
+    tree = check_source("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
+                        "from functools import partial\nimport math\n\n"
+                        "W = 3\n\ndef f(x, y):\n    '''docs'''\n"
+                        "    return jnp.sin(x) * y + math.pi\n")
+    assert tree.body
+
+
+def test_no_function_is_a_user_error():
+    with pytest.raises(UserCodeError, match="Define a function"):
+        load_function("import jax\n")
