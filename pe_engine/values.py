@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 
 MAX_ELEMENTS = 1 << 16
+MAX_TEXT = 200_000
+_INT32 = (-(2 ** 31), 2 ** 31 - 1)
 
 _CONSTRUCTORS = {"zeros": np.zeros, "ones": np.ones}
 
@@ -15,12 +17,24 @@ class ValueParseError(ValueError):
     pass
 
 
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _literal(node: ast.AST, what: str) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        raise ValueParseError(f"{what} must be a literal number, list or tuple") from None
+
+
 def _shape(node: ast.AST) -> tuple[int, ...]:
-    shape = ast.literal_eval(node)
-    shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    if not all(isinstance(d, int) and d >= 0 for d in shape):
+    shape = _literal(node, "a shape")
+    shape = (shape,) if isinstance(shape, int) else shape
+    if not isinstance(shape, tuple | list) or not all(
+            type(d) is int and d >= 0 for d in shape):
         raise ValueParseError(f"a shape is a tuple of non-negative ints, got {shape!r}")
-    return shape
+    return _checked_size(tuple(shape))
 
 
 def parse_value(text: str) -> Any:
@@ -28,46 +42,69 @@ def parse_value(text: str) -> Any:
 
     A plain scalar stays a Python scalar, weakly typed as when JAX code calls
     `f(2.0)`; arrays hold float32 or int32, as JAX stores them without x64.
+    Anything else raises ValueParseError saying what is wrong.
     """
     text = text.strip()
     if not text:
         raise ValueParseError("empty value: write a number or a nested list, e.g. [0.5, 1.0]")
+    if len(text) > MAX_TEXT:
+        raise ValueParseError(f"a value of {len(text)} characters is over the limit of "
+                              f"{MAX_TEXT}")
     try:
         node = ast.parse(text, mode="eval").body
-    except SyntaxError as e:
-        raise ValueParseError(f"cannot parse {text!r}: {e.msg}") from None
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        fname = node.func.id.removeprefix("np.").removeprefix("jnp.")
-        if fname in _CONSTRUCTORS and len(node.args) == 1:
-            arr = _CONSTRUCTORS[fname](_checked_size(_shape(node.args[0])), np.float32)
-        elif fname == "full" and len(node.args) == 2:
-            arr = np.full(_checked_size(_shape(node.args[0])), ast.literal_eval(node.args[1]))
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+        msg = getattr(e, "msg", None) or type(e).__name__
+        raise ValueParseError(f"cannot parse {_quote(text)}: {msg}") from None
+    if isinstance(node, ast.Call):
+        fname = ast.unparse(node.func).removeprefix("np.").removeprefix("jnp.")
+        if fname in _CONSTRUCTORS and len(node.args) == 1 and not node.keywords:
+            arr = _CONSTRUCTORS[fname](_shape(node.args[0]), np.float32)
+        elif fname == "full" and len(node.args) == 2 and not node.keywords:
+            fill = _literal(node.args[1], "full's value")
+            if type(fill) not in (bool, int, float):
+                raise ValueParseError(f"full's value must be a number, got {fill!r}")
+            arr = np.full(_shape(node.args[0]), fill)
         else:
-            raise ValueParseError(f"unsupported value constructor {fname!r}: use a literal, "
-                                  "zeros(shape), ones(shape) or full(shape, value)")
+            raise ValueParseError(f"unsupported value constructor {_quote(fname)}: use a "
+                                  "literal, zeros(shape), ones(shape) or full(shape, value)")
     else:
-        try:
-            lit = ast.literal_eval(node)
-        except (ValueError, TypeError, SyntaxError):
-            raise ValueParseError(f"{text!r} is not a number or nested list of numbers") from None
-        if type(lit) in (bool, int, float):
+        lit = _literal(node, _quote(text))
+        if type(lit) in (bool, float):
             return lit
+        if type(lit) is int:
+            return _checked_int(lit)
+        if not isinstance(lit, list | tuple):
+            raise ValueParseError(f"{_quote(text)} must hold numbers or booleans")
         try:
             arr = np.asarray(lit)
-        except ValueError:
-            raise ValueParseError(f"{text!r} is ragged: every row needs the same length") from None
+        except (ValueError, TypeError, OverflowError):
+            raise ValueParseError(
+                f"{_quote(text)} is ragged: every row needs the same length") from None
     if arr.dtype == object or arr.dtype.kind not in "biuf":
-        raise ValueParseError(f"{text!r} must hold numbers or booleans")
+        raise ValueParseError(f"{_quote(text)} must hold numbers or booleans, in rows of "
+                              "equal length")
     _checked_size(arr.shape)
     if arr.dtype.kind == "f":
         return arr.astype(np.float32)
     if arr.dtype.kind in "iu":
+        if arr.size:
+            _checked_int(int(arr.min()))
+            _checked_int(int(arr.max()))
         return arr.astype(np.int32)
     return arr
 
 
+def _checked_int(n: int) -> int:
+    if not _INT32[0] <= n <= _INT32[1]:
+        raise ValueParseError(f"{n} does not fit in int32 (JAX without x64); write it as a "
+                              "float, e.g. 1e20")
+    return n
+
+
 def _checked_size(shape: tuple[int, ...]) -> tuple[int, ...]:
-    n = int(np.prod(shape, dtype=np.int64))
+    n = 1
+    for d in shape:
+        n *= d
     if n > MAX_ELEMENTS:
         raise ValueParseError(f"an array of {n} elements is over the page's limit of "
                               f"{MAX_ELEMENTS}")

@@ -1,0 +1,60 @@
+"""The input-value parser takes any text: a value, or a ValueParseError saying why not."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pe_engine.values import MAX_ELEMENTS, ValueParseError, format_value, parse_value
+
+finite = st.floats(allow_nan=False, allow_infinity=False, width=32)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_parses_or_says_why(text):
+    try:
+        v = parse_value(text)
+    except ValueParseError as e:
+        assert str(e)
+        return
+    arr = np.asarray(v)
+    assert arr.dtype.kind in "biuf" and arr.size <= MAX_ELEMENTS
+    assert isinstance(format_value(v), str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="[](),.-+e0123456789 zerosonesful", max_size=80))
+def test_literal_shaped_text_parses_or_says_why(text):
+    try:
+        parse_value(text)
+    except ValueParseError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(finite, min_size=3, max_size=3), min_size=1, max_size=4))
+def test_nested_lists_round_trip_as_float32(rows):
+    v = parse_value(repr(rows))
+    assert v.dtype == np.float32 and v.shape == (len(rows), 3)
+    np.testing.assert_array_equal(v, np.asarray(rows, np.float32))
+
+
+@pytest.mark.parametrize("text,words", [
+    ("", "empty"), ("[1, [2]]", "ragged"), ("'abc'", "numbers"), ("[1, 2", "parse"),
+    ("zeros((100000, 100000))", "limit"), ("[" * 5000 + "]" * 5000, "nested"),
+    ("9" * 50, "int32"), ("open('x')", "constructor"), ("{1: 2}", "numbers"),
+    ("zeros((-1,))", "shape"),
+])
+def test_bad_values_get_a_clear_message(text, words):
+    with pytest.raises(ValueParseError, match=words):
+        parse_value(text)
+
+
+def test_scalars_stay_python_scalars_and_arrays_are_32_bit():
+    assert parse_value("2.0") == 2.0 and type(parse_value("2.0")) is float
+    assert type(parse_value("3")) is int
+    assert parse_value("[1, 2]").dtype == np.int32
+    assert parse_value("ones((2, 3))").shape == (2, 3)
+    assert parse_value("full((2,), 0.5)").tolist() == [0.5, 0.5]
