@@ -1,0 +1,560 @@
+"""The stage (app/stage/), driven through its dev harness app/stage/demo.html and real engine
+records (tests/fixtures/records/, written by tests/fixtures/make_records.py).
+
+Self-contained: serves the repository root with a stdlib http.server on 127.0.0.1 (with the
+site's CSP, so an inline script or eval would fail here too) and drives Debian's Chromium.
+No engine, no build: these tests need only Playwright and /usr/bin/chromium.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib.util
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = ROOT / "tests" / "fixtures" / "records"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None
+
+
+def _site_headers() -> dict[str, str]:
+    """The headers build.py serves the site with (CSP above all); a copy if it will not load."""
+    try:
+        spec = importlib.util.spec_from_file_location("_site_build", ROOT / "build.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return dict(mod.COMMON_HEADERS)
+    except Exception:  # noqa: BLE001 - the copy below is close enough for the stage
+        return {"Content-Security-Policy": "default-src 'self'; script-src 'self'; "
+                "style-src 'self' 'unsafe-inline'; img-src 'self' data:"}
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    headers_to_add: dict[str, str] = {}
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".json": "application/json"}
+
+    def end_headers(self):
+        for k, v in self.headers_to_add.items():
+            self.send_header(k, v)
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # a browser closing a connection early is not a test failure
+
+
+@pytest.fixture(scope="module")
+def stage_base():
+    _Handler.headers_to_add = _site_headers()
+    srv = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(ROOT)))
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}/app/stage/demo.html"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+@pytest.fixture(scope="module")
+def stage_browser():
+    if sync_playwright is None or not Path(CHROMIUM).exists():
+        pytest.skip("needs playwright and /usr/bin/chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_stage(stage_browser, stage_base):
+    """open_stage(fixture, step=None, width=1280, **context options) -> page, ready."""
+    contexts = []
+
+    def _open(fixture: str, step: int | None = None, width: int = 1280, height: int = 900,
+              **ctx_opts):
+        ctx = stage_browser.new_context(viewport={"width": width, "height": height}, **ctx_opts)
+        contexts.append(ctx)
+        pg = ctx.new_page()
+        pg.problems = []
+        pg.on("console", lambda m: m.type in ("error", "warning")
+              and pg.problems.append(f"{m.type}: {m.text}"))
+        pg.on("pageerror", lambda e: pg.problems.append(f"pageerror: {e}"))
+        url = f"{stage_base}?fixture={fixture}" + (f"&step={step}" if step is not None else "")
+        pg.goto(url)
+        pg.wait_for_function("() => document.documentElement.dataset.ready")
+        assert pg.evaluate("() => document.documentElement.dataset.ready") == fixture, \
+            pg.problems
+        return pg
+
+    yield _open
+    for ctx in contexts:
+        for pg in ctx.pages:
+            assert not pg.problems, pg.problems
+        ctx.close()
+
+
+def record(name: str) -> dict:
+    return json.loads((RECORDS / f"{name}.json").read_text())
+
+
+def step_of(pg) -> int:
+    return pg.evaluate("() => window.stage.getStep()")
+
+
+def narration(pg) -> str:
+    return pg.text_content("[data-testid=narration]")
+
+
+def wait_narration(pg, step: int):
+    pg.wait_for_function(
+        "(s) => document.querySelector('[data-testid=narration]').dataset.step === String(s)",
+        arg=step)
+    return narration(pg)
+
+
+def visible_edges(pg) -> int:
+    return pg.evaluate("""() => [...document.querySelectorAll('[data-testid=residual-edge]')]
+        .filter((g) => getComputedStyle(g).display !== 'none').length""")
+
+
+# --------------------------------------------------------------------------- panes
+
+
+@pytest.mark.parametrize("name", ["sin_cos", "vector", "forwarded", "jit_call", "linearize"])
+def test_split_panes_hold_the_right_equations(open_stage, name):
+    rec = record(name)
+    pg = open_stage(name)
+    for side in ("known", "unknown"):
+        pane = f"[data-testid={side}-jaxpr]"
+        eqns = pg.query_selector_all(f"{pane} [data-testid=eqn]")
+        assert len(eqns) == len(rec[side]["eqns"])
+        for j, el in enumerate(eqns):
+            assert el.get_attribute("data-side") == side
+            text = el.query_selector(".st-eqn-text").text_content()
+            assert text == rec[side]["eqns"][j]
+            ev = int(el.get_attribute("data-event"))
+            assert j in rec["events"][ev][f"{side}_eqns"]
+            assert el.get_attribute("tabindex") == "0"
+        head = pg.text_content(f"{pane} .st-line--head")
+        for name_ in rec[side]["invars"]:
+            assert name_ in head
+        assert pg.text_content(f"{pane} pre") == rec[side]["text"]
+    # every event is on the traced strip, in trace order
+    chips = pg.query_selector_all("[data-testid=trace-eqn]")
+    assert [c.get_attribute("data-side") for c in chips] == [e["side"] for e in rec["events"]]
+
+
+@pytest.mark.parametrize("name", ["sin_cos", "vector", "forwarded", "jit_call", "linearize",
+                                  "all_known", "all_unknown"])
+def test_residual_edges_one_per_consumer(open_stage, name):
+    rec = record(name)
+    want = sum(len(r["consumers"]) for r in rec["residuals"])
+    pg = open_stage(name)
+    pg.wait_for_timeout(100)  # edges are laid out in the next animation frame
+    assert len(pg.query_selector_all("[data-testid=residual-edge]")) == want
+    assert visible_edges(pg) == want
+    for r in rec["residuals"]:
+        for c in r["consumers"]:
+            g = pg.query_selector(f"[data-testid=residual-edge][data-k='{r['k']}']"
+                                  f"[data-consumer='{c}']")
+            assert g is not None
+            assert g.query_selector("text").text_content() == f"r{r['k']}"
+            d = g.query_selector("path.st-edge-line").get_attribute("d")
+            assert d and d.startswith("M ")
+    # residual chips: "r0  b → a  f32[]  4 B"
+    chips = pg.query_selector_all("[data-testid=residual-chip]")
+    assert len(chips) == len(rec["residuals"])
+    for r, chip in zip(rec["residuals"], chips):
+        text = chip.text_content()
+        assert f"r{r['k']}" in text and r["known_name"] in text and r["unknown_name"] in text
+        assert r["aval"] in text and f"{r['bytes']} B" in text
+    # at step 0 nothing has been judged: no edges, no equations shown
+    pg.evaluate("() => window.stage.setStep(0)")
+    assert visible_edges(pg) == 0
+    assert pg.evaluate("""() => [...document.querySelectorAll('[data-testid=eqn]')]
+        .every((e) => getComputedStyle(e).visibility === 'hidden')""")
+
+
+def test_edges_follow_layout(open_stage):
+    """Edges start at the known pane and end at the unknown pane, side by side or stacked."""
+    for width in (1440, 360):
+        pg = open_stage("sin_cos", width=width)
+        pg.wait_for_timeout(100)
+        geo = pg.evaluate("""() => {
+            const wrap = document.querySelector('.st-panes-wrap').getBoundingClientRect();
+            const k = document.querySelector('[data-testid=known-jaxpr]').getBoundingClientRect();
+            const u = document.querySelector('[data-testid=unknown-jaxpr]').getBoundingClientRect();
+            const ends = [...document.querySelectorAll('[data-testid=residual-edge] path.st-edge-line')]
+              .map((p) => { const n = p.getAttribute('d').split(/[ MC]+/).filter(Boolean).map(Number);
+                            return [n[0] + wrap.left, n[1] + wrap.top, n.at(-2) + wrap.left,
+                                    n.at(-1) + wrap.top]; });
+            return {k: [k.left, k.top, k.right, k.bottom], u: [u.left, u.top, u.right, u.bottom], ends};
+        }""")
+        stacked = geo["u"][1] >= geo["k"][3] - 1
+        assert stacked == (width == 360)
+        for sx, sy, tx, ty in geo["ends"]:
+            assert geo["k"][1] <= sy <= geo["k"][3]
+            assert geo["u"][1] <= ty <= geo["u"][3]
+            if stacked:
+                assert abs(sx - geo["k"][0]) < 2 and abs(tx - geo["u"][0]) < 2
+            else:
+                assert abs(sx - geo["k"][2]) < 2 and abs(tx - geo["u"][0]) < 2
+        # a resize re-lays the edges out (ResizeObserver + rAF)
+        before = pg.get_attribute("[data-testid=residual-edge] path.st-edge-line", "d")
+        pg.set_viewport_size({"width": 900 if width == 1440 else 1200, "height": 900})
+        pg.wait_for_function(
+            "(b) => document.querySelector('[data-testid=residual-edge] path.st-edge-line')"
+            ".getAttribute('d') !== b", arg=before)
+
+
+# --------------------------------------------------------------------------- stepping
+
+
+def test_buttons_timeline_and_narration(open_stage):
+    rec = record("sin_cos")
+    n = len(rec["events"])
+    pg = open_stage("sin_cos", step=0)
+    assert step_of(pg) == 0
+    assert pg.text_content("[data-testid=step-counter]") == f"Step 0 of {n}"
+    assert "nothing judged yet" in wait_narration(pg, 0)
+    assert pg.get_attribute("[data-testid=narration]", "role") == "status"
+    assert pg.get_attribute("[data-testid=narration]", "aria-live") == "polite"
+
+    pg.click("[data-testid=step-next]")
+    assert step_of(pg) == 1
+    assert pg.text_content("[data-testid=step-counter]") == f"Step 1 of {n}"
+    text = wait_narration(pg, 1)
+    assert text == f"Step 1 of {n}: " + rec["events"][0]["narration"].replace("`", "")
+    # the first equation is known: it is shown in the known pane, with its value
+    eqn = pg.query_selector("[data-testid=known-jaxpr] [data-testid=eqn][data-event='0']")
+    assert "is-on" in eqn.get_attribute("class")
+    assert rec["events"][0]["value"][0] in eqn.text_content()
+    pg.click("[data-testid=step-next]")
+    assert step_of(pg) == 2
+    assert "becomes a residual" in wait_narration(pg, 2)
+    pg.click("[data-testid=step-prev]")
+    assert step_of(pg) == 1
+
+    pg.fill("[data-testid=timeline]", "4")
+    assert step_of(pg) == 4
+    # scrubbing: the live region is debounced, then says the final position only
+    text = wait_narration(pg, 4)
+    assert text.startswith(f"Step 4 of {n}: ")
+    assert pg.get_attribute("[data-testid=timeline]", "aria-valuetext").startswith("Step 4 of")
+
+    pg.click("[data-testid=step-last]")
+    assert step_of(pg) == n
+    assert pg.get_attribute("[data-testid=step-next]", "aria-disabled") == "true"
+    pg.click("[data-testid=step-next]", force=True)  # aria-disabled: no change, keeps focus
+    assert step_of(pg) == n
+    pg.click("[data-testid=step-first]")
+    assert step_of(pg) == 0
+    # onStepChange reported every change (for the permalink)
+    steps = [s for s, _ in pg.evaluate("() => window.stageSteps")]
+    assert steps[-6:] == [1, 2, 1, 4, n, 0]
+
+
+def test_keyboard_steps_only_outside_editors(open_stage):
+    n = len(record("sin_cos")["events"])
+    pg = open_stage("sin_cos", step=0)
+    pg.evaluate("() => document.activeElement.blur()")
+    pg.keyboard.press("ArrowRight")
+    pg.keyboard.press("ArrowRight")
+    assert step_of(pg) == 2
+    pg.keyboard.press("ArrowLeft")
+    assert step_of(pg) == 1
+    pg.keyboard.press("End")
+    assert step_of(pg) == n
+    pg.keyboard.press("Home")
+    assert step_of(pg) == 0
+    assert "nothing judged yet" in wait_narration(pg, 0)
+
+    # Space plays and pauses
+    pg.keyboard.press("Space")
+    assert pg.get_attribute("[data-testid=play]", "aria-pressed") == "true"
+    pg.keyboard.press("Space")
+    assert pg.get_attribute("[data-testid=play]", "aria-pressed") == "false"
+
+    # focus on an equation: arrows still step (it is not an editor)
+    pg.focus("[data-testid=unknown-jaxpr] [data-testid=eqn]")
+    before = step_of(pg)
+    pg.keyboard.press("ArrowRight")
+    assert step_of(pg) == before + 1
+
+    # inside a contenteditable (the CodeMirror editor is one), a text field or a select: no
+    pg.evaluate("""() => {
+        const ed = document.createElement('div');
+        ed.contentEditable = 'true'; ed.id = 'fake-editor'; ed.textContent = 'def f(x): ...';
+        document.body.prepend(ed);
+        const inp = document.createElement('input'); inp.id = 'fake-input';
+        document.body.prepend(inp);
+        const ta = document.createElement('textarea'); ta.id = 'fake-textarea';
+        document.body.prepend(ta);
+    }""")
+    for sel in ("#fake-editor", "#fake-input", "#fake-textarea"):
+        pg.focus(sel)
+        s0 = step_of(pg)
+        for key in ("ArrowRight", "ArrowLeft", "Home", "End", "Space"):
+            pg.keyboard.press(key)
+        assert step_of(pg) == s0, sel
+        assert pg.get_attribute("[data-testid=play]", "aria-pressed") == "false"
+
+
+def test_play_runs_to_the_end_and_pauses(open_stage):
+    n = len(record("sin_cos")["events"])
+    pg = open_stage("sin_cos", step=0)
+    pg.select_option("[data-testid=speed]", "2")
+    pg.click("[data-testid=play]")
+    assert pg.get_attribute("[data-testid=play]", "aria-pressed") == "true"
+    pg.wait_for_function("(n) => window.stage.getStep() === n", arg=n, timeout=10_000)
+    pg.wait_for_function(
+        "() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false'")
+    # play again from the end restarts at the beginning
+    pg.click("[data-testid=play]")
+    pg.wait_for_function("() => window.stage.getStep() < 3")
+    pg.click("[data-testid=play]")
+    assert pg.get_attribute("[data-testid=play]", "aria-pressed") == "false"
+
+
+def test_motion_and_reduced_motion(open_stage):
+    """Stepping forward flies the equation from the strip (transform/opacity only); with
+    prefers-reduced-motion: reduce the state changes instantly, with no animation at all."""
+    pg = open_stage("sin_cos", step=0)
+    pg.evaluate("() => document.activeElement.blur()")
+    pg.click("[data-testid=step-next]")
+    anims = pg.evaluate("""() => document.getAnimations().map((a) =>
+        Object.keys(a.effect.getKeyframes()[0]).filter((k) => !['offset', 'easing',
+        'composite', 'computedOffset'].includes(k)))""")
+    assert anims, "a forward step animates"
+    assert all(set(props) <= {"transform", "opacity"} for props in anims)
+
+    pg2 = open_stage("sin_cos", step=0, reduced_motion="reduce")
+    assert pg2.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    for _ in range(3):
+        pg2.click("[data-testid=step-next]")
+        assert pg2.evaluate("() => document.getAnimations().length") == 0
+        assert pg2.query_selector(".st-ghost") is None
+    assert step_of(pg2) == 3
+    # and the equation is simply there
+    el = pg2.query_selector("[data-testid=eqn][data-event='2']")
+    assert pg2.evaluate("(e) => getComputedStyle(e).opacity", el) == "1"
+    assert pg2.evaluate("(e) => getComputedStyle(e).transitionDuration", el) == "0s"
+
+
+# --------------------------------------------------------------------------- text views
+
+
+def test_table_view(open_stage):
+    rec = record("sin_cos")
+    pg = open_stage("sin_cos")
+    assert pg.is_hidden("[data-testid=split-table]")  # inside a closed <details>
+    pg.click(".st-table-wrap > summary")
+    assert pg.is_visible("[data-testid=split-table]")
+    headers = [th.text_content() for th in pg.query_selector_all(
+        "[data-testid=split-table] thead th")]
+    assert headers == ["Step", "Equation", "Line", "Program", "Reason", "Residuals"]
+    rows = pg.query_selector_all("[data-testid=split-table] tbody tr")
+    assert len(rows) == len(rec["events"])
+    for ev, row in zip(rec["events"], rows):
+        cells = [c.text_content().strip() for c in row.query_selector_all("th, td")]
+        assert cells[1] == ev["short"]
+        assert cells[2] == str(ev["line"])
+        assert cells[3].endswith(ev["side"])
+        assert cells[4] == ev["narration"].replace("`", "")
+        for k in ev["residuals"]:
+            assert f"creates r{k}" in cells[5]
+    producer = rec["residuals"][0]["producer"]
+    assert "produces r0" in rows[producer].text_content()
+
+
+def test_copy_buttons(open_stage, stage_base):
+    rec = record("sin_cos")
+    origin = stage_base.split("/app/")[0]
+    pg = open_stage("sin_cos")
+    pg.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    for side in ("known", "unknown"):
+        pg.click(f"[data-testid=copy-{side}]")
+        pg.wait_for_function(
+            f"() => document.querySelector('[data-testid=copy-{side}]').dataset.copied")
+        assert pg.evaluate("() => navigator.clipboard.readText()") == rec[side]["text"]
+        assert pg.text_content(f"[data-testid=copy-{side}]") == "Copied"
+
+
+# --------------------------------------------------------------------------- linking
+
+
+def test_linked_highlighting(open_stage):
+    rec = record("sin_cos")
+    pg = open_stage("sin_cos")
+    hl = "() => [...document.querySelectorAll('[data-testid=eqn].is-hl')].map((e) => e.dataset.event)"
+
+    # from the shell: a source line highlights every event traced from it
+    line = 5
+    want = sorted(str(e["i"]) for e in rec["events"] if e["line"] == line)
+    pg.evaluate("(l) => window.stage.highlight({line: l})", line)
+    assert sorted(pg.evaluate(hl)) == want
+    assert pg.evaluate("() => document.querySelector('.stage').dataset.hl") == "on"
+    pg.evaluate("() => window.stage.highlight(null)")
+    assert pg.evaluate(hl) == []
+
+    # hovering an unknown equation: its event, its residual edge, and onLink for the editor
+    ev = next(e for e in rec["events"] if e["side"] == "unknown" and e["residuals"])
+    pg.hover(f"[data-testid=unknown-jaxpr] [data-testid=eqn][data-event='{ev['i']}']")
+    assert pg.evaluate("() => window.stageLinks.at(-1)") == {"event": ev["i"], "line": ev["line"]}
+    assert str(ev["i"]) in pg.evaluate(hl)
+    k = ev["residuals"][0]
+    edge = f"[data-testid=residual-edge][data-k='{k}'][data-consumer='{ev['i']}']"
+    assert "is-hl" in pg.get_attribute(edge, "class")
+    # the residual's producer is highlighted too? no: hovering an equation links that event
+    # (and the residuals it reads); the residual chip links producer and consumers
+    pg.hover("[data-testid=residual-chip][data-residual='0']")
+    r = rec["residuals"][0]
+    assert pg.evaluate("() => window.stageLinks.at(-1)") == {
+        "residual": 0, "event": r["producer"], "line": rec["events"][r["producer"]]["line"]}
+    assert sorted(pg.evaluate(hl)) == sorted(str(i) for i in [r["producer"], *r["consumers"]])
+
+    # keyboard: focusing an equation links it (CE#6153: not mouse only)
+    pg.mouse.move(0, 0)
+    pg.focus("[data-testid=known-jaxpr] [data-testid=eqn][data-event='0']")
+    assert pg.evaluate("() => window.stageLinks.at(-1)") == {"event": 0, "line": rec["events"][0]["line"]}
+    pg.evaluate("() => document.activeElement.blur()")
+    assert pg.evaluate("() => window.stageLinks.at(-1)") is None
+    assert pg.evaluate(hl) == []
+
+
+# --------------------------------------------------------------------------- other modes
+
+
+def test_jit_grad_checkpoint_records(open_stage):
+    rec = record("jit")
+    pg = open_stage("jit")
+    eqns = pg.query_selector_all("[data-testid=staged-jaxpr] [data-testid=eqn]")
+    assert [e.get_attribute("data-event") for e in eqns] == [str(i) for i in range(len(rec["events"]))]
+    assert pg.query_selector("[data-testid=known-jaxpr]") is None
+    assert pg.query_selector_all("[data-testid=residual-edge]") == []
+
+    rec = record("grad")
+    pg = open_stage("grad")
+    for pane in rec["panes"]:
+        els = pg.query_selector_all(f"[data-testid={pane['id']}-jaxpr] [data-testid=eqn]")
+        assert len(els) == len(pane["program"]["eqns"])
+    pg.wait_for_timeout(100)
+    assert visible_edges(pg) == sum(len(r["consumers"]) for r in rec["residuals"])
+    pg.evaluate("() => window.stage.setStep(0)")
+    assert pg.is_hidden("[data-testid=backward-jaxpr] [data-testid=eqn]")
+
+    rec = record("checkpoint")
+    pg = open_stage("checkpoint")
+    cards = pg.query_selector_all("[data-testid=policy]")
+    assert len(cards) == len(rec["policies"])
+    for i, (p, card) in enumerate(zip(rec["policies"], cards)):
+        text = card.text_content()
+        assert p["name"] in text and f"{p['residual_bytes']} B" in text
+        selected = i == rec["selected"]
+        assert card.get_attribute("data-selected") == ("true" if selected else "false")
+        assert card.query_selector("details").evaluate("(d) => d.open") == selected
+
+
+def test_error_record_keeps_the_last_split_stale(open_stage):
+    pg = open_stage("sin_cos")
+    pg.evaluate("() => window.stage.setRecord({error: {type: 'trace', message: 'boom', lineno: 3}})")
+    assert pg.get_attribute(".stage", "data-stale") == "true"
+    assert len(pg.query_selector_all("[data-testid=eqn]")) == 5
+    pg.evaluate("async () => window.stage.setRecord(await (await fetch("
+                "'../../tests/fixtures/records/linearize.json')).json())")
+    assert pg.get_attribute(".stage", "data-stale") is None
+
+
+# --------------------------------------------------------------------------- performance
+
+
+def test_200_equations_build_once_and_step_cheaply(open_stage):
+    rec = record("chain200")
+    assert len(rec["events"]) == 200
+    pg = open_stage("chain200", step=0)
+    assert len(pg.query_selector_all("[data-testid=eqn]")) == 200
+    assert pg.evaluate("() => window.stageRenderMs") < 2000
+    # steps never rebuild the DOM: they toggle classes on what changed, a bounded amount
+    stats = pg.evaluate("""() => new Promise((resolve) => {
+        const first = document.querySelector('[data-testid=eqn]');
+        first.__marker = true;
+        let childList = 0, attrs = 0, maxPerStep = 0;
+        const mo = new MutationObserver((ms) => {
+            for (const m of ms) if (m.type === 'childList' && m.target.closest('.st-panes, .st-trace'))
+                childList++;
+        });
+        mo.observe(document.querySelector('.stage'), {subtree: true, childList: true});
+        const counter = new MutationObserver((ms) => { attrs = ms.length; });
+        counter.observe(document.querySelector('.st-content'), {subtree: true, attributes: true,
+                                                                attributeFilter: ['class']});
+        const frames = [];
+        let s = 0, last = performance.now();
+        function frame(now) {
+            frames.push(now - last); last = now;
+            window.stage.setStep(++s);
+            maxPerStep = Math.max(maxPerStep, counter.takeRecords().length);
+            if (s < 200) requestAnimationFrame(frame);
+            else {
+                mo.disconnect(); counter.disconnect();
+                frames.sort((a, b) => a - b);
+                resolve({childList, maxPerStep, same: document.querySelector('[data-testid=eqn]')
+                         .__marker === true, median: frames[100],
+                         step: window.stage.getStep()});
+            }
+        }
+        requestAnimationFrame(frame);
+    })""")
+    assert stats["step"] == 200
+    assert stats["same"], "setStep rebuilt the equations"
+    assert stats["childList"] == 0, "setStep added or removed elements in the panes"
+    assert stats["maxPerStep"] <= 16, stats
+    print(f"\nchain200: median frame {stats['median']:.1f} ms while stepping every frame; "
+          f"render {pg.evaluate('() => window.stageRenderMs'):.0f} ms")
+    # a frame per step on a headless software rasterizer: generous, but catches layout thrash
+    assert stats["median"] < 50, stats
+    # edges: one per consumer, laid out lazily; only those with an end on screen are painted
+    assert len(pg.query_selector_all("[data-testid=residual-edge]")) == 100
+
+
+# --------------------------------------------------------------------------- screenshots
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1440])
+def test_screenshots(open_stage, scheme, width):
+    """Not an assertion of looks: writes /tmp/shots/stage-*.png for a human to check."""
+    out = Path("/tmp/shots")
+    out.mkdir(exist_ok=True)
+    for name in ("sin_cos", "vector"):
+        pg = open_stage(name, width=width, color_scheme=scheme)
+        pg.wait_for_timeout(150)
+        pg.screenshot(path=str(out / f"stage-{name}-{width}-{scheme}.png"), full_page=True)
+        # contrast sanity: the narration text is not the same colour as its background
+        fg, bg = pg.evaluate("""() => { const s = getComputedStyle(document.querySelector('body'));
+            return [s.color, s.backgroundColor]; }""")
+        assert fg != bg
