@@ -1,10 +1,12 @@
 // Checkpoint (remat) records: policies side by side, what each saves and what it recomputes.
-// Tentative schema: {mode:'checkpoint', policies:[{name, residual_count, residual_bytes,
-// recomputed, panes:[{id,title,program}], residuals:[{..., description}]}], selected}
+// Schema: {mode:'checkpoint', policies:[{name, label?, residual_count, residual_bytes,
+// recomputed, panes:[{id,title,program}], saved_residuals|residuals:[{aval, description}]}],
+// selected: name or index}. When the record also carries the selected policy's split
+// (panes/events/residuals), the stage animates it below these cards (`animated: true`).
 
 import { copyText, formatBytes, h } from "./dom.js";
 
-export function renderCheckpoint(record, { onLink } = {}) {
+export function renderCheckpoint(record, { onLink, animated = false } = {}) {
   const policies = record.policies || [];
   const selected = typeof record.selected === "number"
     ? record.selected
@@ -19,18 +21,24 @@ export function renderCheckpoint(record, { onLink } = {}) {
       class: "st-bar", role: "img",
       "aria-label": `${formatBytes(bytes)} saved, of at most ${formatBytes(maxBytes)}`,
     }, fill);
-    const resList = h("ul", { class: "st-ckpt-res" }, (p.residuals || []).map((r, k) => {
-      const li = h("li", { tabindex: "0", "data-residual": k },
-        h("span", { class: "st-rtag" }, `r${k}`), " ",
-        h("code", null, r.description || `${r.aval} ${r.known_name}`));
-      const link = { residual: k, policy: i, event: r.producer ?? undefined };
-      li.addEventListener("mouseenter", () => onLink?.(link));
-      li.addEventListener("focus", () => onLink?.(link));
-      li.addEventListener("mouseleave", () => onLink?.(null));
-      li.addEventListener("blur", () => onLink?.(null));
-      return li;
-    }));
-    if (!(p.residuals || []).length) resList.append(h("li", { class: "st-muted" }, "nothing saved"));
+    const saved = p.saved_residuals || p.residuals || [];
+    // JAX's print_saved_residuals wording: "f32[] output of cos from line 3 (f)"
+    const resList = h("ul", { class: "st-ckpt-res", "aria-label": "Saved residuals" },
+      saved.map((r, k) => {
+        const line = /from line (\d+)/.exec(r.description || "");
+        const li = h("li", { "data-saved": k },
+          h("code", null, `${r.aval} ${r.description || r.known_name || ""}`.trim()));
+        if (line) {
+          li.tabIndex = 0;
+          const link = { line: Number(line[1]) };
+          li.addEventListener("mouseenter", () => onLink?.(link));
+          li.addEventListener("focus", () => onLink?.(link));
+          li.addEventListener("mouseleave", () => onLink?.(null));
+          li.addEventListener("blur", () => onLink?.(null));
+        }
+        return li;
+      }));
+    if (!saved.length) resList.append(h("li", { class: "st-muted" }, "nothing saved"));
     const progs = (p.panes || []).map((pane) => {
       const btn = h("button", { type: "button", class: "st-btn st-btn--small" }, "Copy");
       btn.addEventListener("click", async () => {
@@ -42,13 +50,16 @@ export function renderCheckpoint(record, { onLink } = {}) {
         h("pre", { class: "st-pre", tabindex: "0" }, pane.program?.text ?? ""));
     });
     const details = h("details", { class: "st-ckpt-details" },
-      h("summary", null, "Forward and backward programs"), progs);
-    details.open = isSel;
+      h("summary", null, "Programs"),
+      progs);
+    details.open = isSel && !animated;
     return h("article", {
       class: "st-policy", "data-testid": "policy", "data-policy": p.name,
       "data-selected": isSel ? "true" : "false", "aria-current": isSel ? "true" : null,
     },
-    h("h4", null, h("code", null, p.name), isSel ? h("span", { class: "st-pill" }, "selected") : null),
+    h("h4", null, h("code", null, p.label || p.name),
+      isSel ? h("span", { class: "st-pill" }, animated ? "selected: animated below" : "selected")
+        : null),
     h("dl", { class: "st-ckpt-stats" },
       h("div", null, h("dt", null, "Saved"), h("dd", null,
         `${p.residual_count ?? (p.residuals || []).length} residual`
@@ -58,7 +69,8 @@ export function renderCheckpoint(record, { onLink } = {}) {
         `${p.recomputed ?? 0} equation${p.recomputed === 1 ? "" : "s"}`))),
     bar, resList, details);
   });
-  return h("section", { class: "st-ckpt", "data-testid": "checkpoint" },
+  return h("section", { class: "st-ckpt", "data-testid": "checkpoint",
+    "data-animated": animated ? "true" : null },
     h("div", { class: "st-ckpt-head" },
       h("h3", null, "Checkpoint policies"),
       h("p", { class: "st-muted" },

@@ -145,7 +145,7 @@ export class EdgeLayer {
         const dx = Math.max(24, (tx - sx) * 0.55);
         d = `M ${sx} ${p.y} C ${sx + dx} ${p.y} ${tx - dx} ${q.y} ${tx} ${q.y}`;
         // label near the source: edges of one residual share it, edges of different ones part
-        const t = 0.24;
+        const t = 0.16 + 0.09 * (it.e.k % 4); // residuals leaving one row: labels apart
         const u = 1 - t;
         lx = u * u * u * sx + 3 * u * u * t * (sx + dx) + 3 * u * t * t * (tx - dx) + t * t * t * tx;
         ly = u * u * u * p.y + 3 * u * u * t * p.y + 3 * u * t * t * q.y + t * t * t * q.y - 7;

@@ -63,6 +63,7 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
   // ---------------------------------------------------------------- persistent chrome
   root.classList.add("stage");
   root.dataset.mode = "empty";
+  root.dataset.kind = "empty";
   const btn = (name, testid, label) => h("button", {
     type: "button", class: "st-btn st-btn--icon", "data-testid": testid, "aria-label": label,
     title: label,
@@ -315,7 +316,7 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
 
   function onKey(e) {
     if (!keyboard || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (!root.isConnected || root.dataset.mode === "checkpoint" || !model.total) return;
+    if (!root.isConnected || model.kind !== "panes" || !model.total) return;
     const active = document.activeElement;
     if (isTypingTarget(active)) return;
     if (root.closest("[inert]") || root.hidden) return;
@@ -449,7 +450,8 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
     staleNote.hidden = true;
     teardownRecord();
     model = buildModel(record);
-    root.dataset.mode = model.kind === "panes" ? model.mode || "split" : model.kind;
+    root.dataset.mode = model.mode || model.kind;
+    root.dataset.kind = model.kind; // panes | checkpoint (cards only) | error | empty
     groups = Array.from({ length: model.total + 1 }, () => []);
     current = Array.from({ length: model.total }, () => []);
     step = 0;
@@ -513,7 +515,9 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
     const resSection = known && unknown ? renderResiduals() : null;
     view = { trace, panes, table, resChips: resSection?.chips };
     view.edges = model.edges.length ? new EdgeLayer(wrap, model, panes, reveal) : null;
-    return [renderLegend(), trace.el, wrap, resSection?.el, table.el];
+    const policies = Array.isArray(model.record.policies)
+      ? renderCheckpoint(model.record, { onLink: (l) => onLink?.(l), animated: true }) : null;
+    return [policies, renderLegend(), trace.el, wrap, resSection?.el, table.el];
   }
 
   function renderLegend() {
@@ -575,8 +579,18 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
           ? `${rs.length} known value${rs.length === 1 ? "" : "s"} handed to the unknown program · `
             + `${formatBytes(total)} · shown as known name → unknown name`
           : "none: the unknown program reads no known values")),
-      rs.length ? h("ul", { class: "st-res-list" }, chips) : null);
+      rs.length ? h("ul", { class: "st-res-list" }, chips) : null,
+      savedResiduals(model.record.saved_residuals));
     return { el, chips };
+  }
+
+  /** What JAX's print_saved_residuals would print for this function (grad records). */
+  function savedResiduals(saved) {
+    if (!Array.isArray(saved) || !saved.length) return null;
+    const lines = saved.map((r) => `${r.aval} ${r.description}`);
+    return h("details", { class: "st-saved" },
+      h("summary", null, "In JAX's words: ", h("code", null, "jax.ad_checkpoint.print_saved_residuals")),
+      h("pre", { class: "st-pre", tabindex: "0" }, lines.join("\n")));
   }
 
   // ---------------------------------------------------------------- API
@@ -606,7 +620,7 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
       root.replaceChildren();
       flyLayer.remove();
       root.classList.remove("stage");
-      for (const k of ["mode", "step", "stale", "hl", "playing"]) delete root.dataset[k];
+      for (const k of ["mode", "kind", "step", "stale", "hl", "playing", "anim"]) delete root.dataset[k];
     },
   };
 }

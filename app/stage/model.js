@@ -46,6 +46,8 @@ export function panesOf(record) {
 export function kindOf(record) {
   if (!record) return "empty";
   if (record.error) return "error";
+  // a checkpoint record carries the selected policy's split: animate it under the policy cards
+  if (panesOf(record).length && Array.isArray(record.events)) return "panes";
   if (record.mode === "checkpoint") return "checkpoint";
   return panesOf(record).length ? "panes" : "empty";
 }
@@ -96,8 +98,9 @@ export function buildModel(record) {
       ...p, index, program: prog, sub: p.sub ?? PANE_TEXT[p.role]?.sub ?? "",
       testid: `${p.id}-jaxpr`,
       eqnEvent: new Array(n).fill(-1),
-      // the step at which each equation appears ("other" panes: when the split is done)
-      eqnReveal: new Array(n).fill(p.role === "other" ? total : 0),
+      // the step at which each equation appears; equations no event claims (other panes,
+      // or parts of a call the engine split whole) appear when the split is done
+      eqnReveal: new Array(n).fill(p.role === "staged" ? 0 : total),
     };
   });
   const known = panes.find((p) => p.role === "known");
@@ -174,9 +177,12 @@ export function buildModel(record) {
     known.argNames = (known.program.invars || []).map((_, j) => knownArgs[j]?.name ?? null);
   }
   if (unknown) {
-    const unknownArgs = args.filter((a) => !a.known);
+    // autodiff: the unknown inputs are the tangents of the (all known) primal arguments
+    const autodiff = record.mode === "grad" || record.mode === "checkpoint";
+    const unknownNames = autodiff ? args.map((a) => `${a.name}\u0307`)
+      : args.filter((a) => !a.known).map((a) => a.name);
     const ins = unknown.program.invars || [];
-    unknown.argNames = ins.map((_, j) => (j >= nRes ? unknownArgs[j - nRes]?.name ?? null : null));
+    unknown.argNames = ins.map((_, j) => (j >= nRes ? unknownNames[j - nRes] ?? null : null));
   }
   if (staged) staged.argNames = (staged.program.invars || []).map((_, j) => args[j]?.name ?? null);
 

@@ -152,7 +152,9 @@ export function renderPane(model, pane, reveal) {
   const footLine = h("div", { class: "st-line st-line--foot" },
     prog.footer && !outs.length ? prog.footer : footParts);
 
-  const code = h("div", { class: "st-code" }, headLine, body, footLine);
+  // inner jaxprs shared by several equations are printed once, up front (JAX's printer)
+  const prelude = prog.prelude ? h("div", { class: "st-line st-line--prelude" }, prog.prelude.replace(/\n$/, "")) : null;
+  const code = h("div", { class: "st-code" }, prelude, headLine, body, footLine);
   const el = h("section", {
     class: "st-pane", "data-role": pane.role, "data-pane": pane.id, "data-testid": pane.testid,
     "aria-labelledby": titleId,

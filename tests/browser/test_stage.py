@@ -468,16 +468,38 @@ def test_jit_grad_checkpoint_records(open_stage):
     pg.evaluate("() => window.stage.setStep(0)")
     assert pg.is_hidden("[data-testid=backward-jaxpr] [data-testid=eqn]")
 
+    # jax's own words for what grad saves
+    assert pg.text_content(".st-saved pre").splitlines() == [
+        f"{r['aval']} {r['description']}" for r in rec["saved_residuals"]]
+
+    # checkpoint: the policies side by side, and the selected policy's split animated below
     rec = record("checkpoint")
     pg = open_stage("checkpoint")
     cards = pg.query_selector_all("[data-testid=policy]")
     assert len(cards) == len(rec["policies"])
-    for i, (p, card) in enumerate(zip(rec["policies"], cards)):
+    for p, card in zip(rec["policies"], cards):
         text = card.text_content()
-        assert p["name"] in text and f"{p['residual_bytes']} B" in text
-        selected = i == rec["selected"]
+        assert p.get("label", p["name"]) in text and f"{p['residual_bytes']} B" in text
+        assert f"{p['recomputed']} equation" in text
+        selected = p["name"] == rec["selected"]
         assert card.get_attribute("data-selected") == ("true" if selected else "false")
-        assert card.query_selector("details").evaluate("(d) => d.open") == selected
+        assert card.query_selector("details").evaluate("(d) => d.open") is False
+        bar = card.query_selector(".st-bar-fill").evaluate("(e) => parseFloat(e.style.width)")
+        most = max(q["residual_bytes"] for q in rec["policies"])
+        assert abs(bar - 100 * p["residual_bytes"] / most) < 0.2
+    assert pg.is_visible("[data-testid=play]")
+    n = len(rec["events"])
+    assert pg.text_content("[data-testid=step-counter]") == f"Step {n} of {n}"
+    pg.wait_for_timeout(100)
+    assert visible_edges(pg) == sum(len(r["consumers"]) for r in rec["residuals"])
+
+    # an older checkpoint record without a split: cards only, the selected one expanded
+    pg.evaluate("""(rec) => window.stage.setRecord({mode: 'checkpoint', policies: rec.policies,
+                                                   selected: 1})""", rec)
+    assert pg.is_hidden("[data-testid=play]")
+    opened = [c.query_selector("details").evaluate("(d) => d.open")
+              for c in pg.query_selector_all("[data-testid=policy]")]
+    assert opened == [i == 1 for i in range(len(rec["policies"]))]
 
 
 def test_error_record_keeps_the_last_split_stale(open_stage):
