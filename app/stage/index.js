@@ -212,13 +212,29 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
     const from = chip.getBoundingClientRect();
     if (!from.width) return;
     const dur = FLIGHT_MS / speed;
+    // what this step reveals besides the equation waits for it to land
+    const waiting = [
+      ...(view.edges?.items.filter((it) => it.e.consumer === i).map((it) => it.g) || []),
+      ...(ev.residuals || []).map((k) => view.resChips?.[k]).filter(Boolean),
+    ];
+    for (const el of waiting) el.classList.add("st-landing");
+    let landed = false;
+    const landRest = () => {
+      if (landed) return;
+      landed = true;
+      for (const el of waiting) el.classList.remove("st-landing");
+    };
+    if (!ev.places.length) landRest();
     for (const [pi, j] of ev.places) {
       const pv = view.panes[pi];
       const el = pv.eqnEls[j];
       if (!el) continue;
       const to = el.getBoundingClientRect();
       const body = pv.body.getBoundingClientRect();
-      if (!to.width || to.bottom < body.top || to.top > body.bottom) continue;
+      if (!to.width || to.bottom < body.top || to.top > body.bottom) {
+        landRest();
+        continue;
+      }
       const ghost = chip.cloneNode(true);
       ghost.classList.add("st-ghost");
       ghost.classList.remove("is-current");
@@ -242,6 +258,7 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
         flight.done = true;
         ghost.remove();
         el.classList.remove("st-landing");
+        landRest();
         flights = flights.filter((f) => f !== flight);
       };
       flight.land = land;
@@ -496,6 +513,11 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
       });
       label(pv.pane.outLabels, (j) => pv.outEls[j]);
       label(pv.pane.inLabels, (j) => pv.invarEls[j]);
+      if (pv.pane.role === "known") {
+        // a forwarded input is its own residual: its name in the header is the edge's source
+        label(model.residuals.map((r) => (r.from_input != null ? r : null)),
+          (k) => pv.varEls.get(model.residuals[k].known_name));
+      }
     }
     trace.chips.forEach((c, i) => current[i].push(c));
     const table = renderTable(model);

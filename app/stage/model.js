@@ -222,8 +222,10 @@ export function resolveLink(model, link) {
 export function narrationText(model, step) {
   if (!model.total) return "";
   if (step <= 0) {
-    return `Step 0 of ${model.total}: nothing judged yet. Step forward to send each traced `
-      + "equation to its program.";
+    return model.mode === "jit"
+      ? `Step 0 of ${model.total}: nothing staged yet. Step forward to stage each traced operation.`
+      : `Step 0 of ${model.total}: nothing judged yet. Step forward to send each traced `
+        + "equation to the known or the unknown program.";
   }
   const ev = model.events[step - 1];
   return `Step ${step} of ${model.total}: ${ev.narration || ev.short || ev.eqn}`;

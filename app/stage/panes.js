@@ -95,9 +95,9 @@ export function renderPane(model, pane, reveal) {
       "data-pane": pane.id, "data-eqn": j, tabindex: "0",
     });
     if (ev) li.dataset.event = String(ev.i);
-    const b = badge(pane.role);
-    if (b) li.append(b);
-    li.append(h("code", { class: "st-eqn-text" }, prog.eqns[j]));
+    // badge and text never part: a long equation scrolls its pane instead of wrapping
+    li.append(h("span", { class: "st-eqn-main" }, badge(pane.role),
+      h("code", { class: "st-eqn-text" }, prog.eqns[j])));
     const tags = h("span", { class: "st-eqn-tags" });
     // the value a known equation computed now (shown on the event's last known equation)
     if (ev && pane.role === "known" && ev.value
