@@ -496,11 +496,20 @@ def user_source_info() -> SourceInfo:
         return _source_override[-1]
     f = sys._getframe(2)
     while f is not None:
-        fn = f.f_code.co_filename
-        if not fn.startswith(_PKG_DIR) and "contextlib" not in fn:
-            return SourceInfo(fn, f.f_lineno, f.f_code.co_name)
+        code = f.f_code
+        internal = _internal_code.get(code)
+        if internal is None:
+            if len(_internal_code) > 50_000:  # user code objects come and go with each run
+                _internal_code.clear()
+            fn = code.co_filename
+            internal = _internal_code[code] = fn.startswith(_PKG_DIR) or "contextlib" in fn
+        if not internal:
+            return SourceInfo(code.co_filename, f.f_lineno, code.co_name)
         f = f.f_back
     return NO_SOURCE
+
+
+_internal_code: dict[Any, bool] = {}  # code object -> is it the engine's (or contextlib's)
 
 
 # --------------------------------------------------------------------------- traces

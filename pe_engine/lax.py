@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import enum
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -76,7 +77,12 @@ _JNP_EQUIVALENT = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "d
 
 
 def _accepts(dtype: np.dtype, accepted: Sequence[str]) -> bool:
-    return any(dtype.kind in _KINDS[c] for c in accepted)
+    return dtype.kind in _accepted_kinds(tuple(accepted))
+
+
+@functools.cache
+def _accepted_kinds(accepted: tuple[str, ...]) -> str:
+    return "".join(_KINDS[c] for c in accepted)
 
 
 def _check_unop_dtype(name: str, x: ShapedArray, accepted: Sequence[str]) -> None:
