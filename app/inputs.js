@@ -7,7 +7,7 @@
  * createInputs(container, {onToggle(name), onValue(name, text)})
  *   -> {render({params, state, record, mode, badInput})}
  */
-export function createInputs(container, { onToggle, onValue }) {
+export function createInputs(container, { onToggle, onValue, modeNote = null }) {
   const rows = new Map(); // name -> {row, toggle, value, aval, note}
   const empty = document.createElement("p");
   empty.className = "inputs-empty";
@@ -103,10 +103,14 @@ export function createInputs(container, { onToggle, onValue }) {
       const bad = badInput === name;
       r.value.classList.toggle("is-invalid", bad);
       r.value.setAttribute("aria-invalid", String(bad));
-      r.note.textContent = jit ? "jit: a formal parameter, so unknown whatever the toggle says"
-        : ignored ? `${mode}: the value is known; its tangent is the unknown (the toggle applies in split mode)`
-          : known ? "" : "only its shape and dtype are used";
+      r.note.textContent = !ignored && !known ? "only its shape and dtype are used" : "";
     });
+    if (modeNote) {
+      modeNote.hidden = mode === "split";
+      modeNote.textContent = mode === "jit"
+        ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
+        : `In ${mode} mode every input is differentiated: its value is known (the forward pass runs on it) and its tangent is the unknown. The toggles apply in split mode.`;
+    }
   }
 
   return { render };

@@ -57,7 +57,7 @@ function effectiveTheme() {
 function showTheme() {
   const dark = effectiveTheme() === "dark";
   themeButton.setAttribute("aria-pressed", String(dark));
-  themeButton.textContent = dark ? "Dark theme" : "Light theme";
+  themeButton.textContent = dark ? "Theme: dark" : "Theme: light";
   themeButton.setAttribute("aria-label", `Dark theme ${dark ? "on" : "off"}: press to switch to the ${dark ? "light" : "dark"} theme`);
 }
 themeButton.addEventListener("click", () => {
@@ -169,6 +169,7 @@ const editor = createEditor($('[data-testid="editor"]'), {
 function editorHasFocus() { return editor.view.hasFocus; }
 
 const inputs = createInputs($('[data-testid="inputs"]'), {
+  modeNote: $('[data-testid="inputs-note"]'),
   onToggle(name) {
     state.known[name] = !(state.known[name] ?? true);
     changed({ run: true, now: true });
