@@ -55,7 +55,6 @@ export class EdgeLayer {
       v.body.addEventListener("scroll", () => this.schedule(false), { passive: true });
       v.headLine.addEventListener("scroll", () => this.schedule(true), { passive: true });
     }
-    document.fonts?.ready?.then(() => this.schedule(true));
   }
 
   schedule(layoutChanged = true) {

@@ -102,6 +102,10 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
   root.replaceChildren(staleNote, top, content, keysHint);
   document.body.append(flyLayer); // outside any containment, so fixed positions are the viewport's
 
+  // web fonts arriving late move every anchor (reading fonts.ready forces a layout: once)
+  const onFonts = () => view?.edges?.schedule(true);
+  document.fonts?.addEventListener?.("loadingdone", onFonts);
+
   // ---------------------------------------------------------------- steps
   function reveal(el, at) {
     if (at <= 0) el.classList.add("is-on");
@@ -637,6 +641,7 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
       teardownRecord();
       clearTimeout(narrTimer);
       document.removeEventListener("keydown", onKey);
+      document.fonts?.removeEventListener?.("loadingdone", onFonts);
       reducedQuery.removeEventListener("change", onReducedChange);
       stepListeners.clear();
       root.replaceChildren();

@@ -45,12 +45,11 @@ export function renderPane(model, pane, reveal) {
 
   const n = prog.eqns?.length || 0;
   const head = h("header", { class: "st-pane-head" },
-    h("div", { class: "st-pane-title" },
-      badge(pane.role),
-      h("h3", { id: titleId }, pane.title),
-      h("span", { class: "st-pane-count" }, `${n} equation${n === 1 ? "" : "s"}`),
+    h("div", { class: "st-pane-title" }, badge(pane.role), h("h3", { id: titleId }, pane.title),
       copyBtn),
-    pane.sub ? h("p", { class: "st-pane-sub" }, pane.sub) : null);
+    h("p", { class: "st-pane-sub" },
+      h("span", { class: "st-pane-count" }, `${n} equation${n === 1 ? "" : "s"}`),
+      pane.sub ? ` · ${pane.sub}` : ""));
 
   // header line: { lambda consts; invars. let
   const varEls = new Map();

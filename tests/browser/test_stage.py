@@ -209,11 +209,14 @@ def test_edges_follow_layout(open_stage):
             const wrap = document.querySelector('.st-panes-wrap').getBoundingClientRect();
             const k = document.querySelector('[data-testid=known-jaxpr]').getBoundingClientRect();
             const u = document.querySelector('[data-testid=unknown-jaxpr]').getBoundingClientRect();
-            const ends = [...document.querySelectorAll('[data-testid=residual-edge] path.st-edge-line')]
-              .map((p) => { const n = p.getAttribute('d').split(/[ MC]+/).filter(Boolean).map(Number);
+            const paths = document.querySelectorAll(
+                '[data-testid=residual-edge] path.st-edge-line');
+            const ends = [...paths].map((p) => {
+                const n = p.getAttribute('d').split(/[ MC]+/).filter(Boolean).map(Number);
                             return [n[0] + wrap.left, n[1] + wrap.top, n.at(-2) + wrap.left,
                                     n.at(-1) + wrap.top]; });
-            return {k: [k.left, k.top, k.right, k.bottom], u: [u.left, u.top, u.right, u.bottom], ends};
+            return {k: [k.left, k.top, k.right, k.bottom],
+                    u: [u.left, u.top, u.right, u.bottom], ends};
         }""")
         stacked = geo["u"][1] >= geo["k"][3] - 1
         assert stacked == (width == 360)
@@ -333,7 +336,8 @@ def test_play_runs_to_the_end_and_pauses(open_stage):
     assert pg.get_attribute("[data-testid=play]", "aria-pressed") == "true"
     pg.wait_for_function("(n) => window.stage.getStep() === n", arg=n, timeout=10_000)
     pg.wait_for_function(
-        "() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false'")
+        "() => document.querySelector('[data-testid=play]')"
+        ".getAttribute('aria-pressed') === 'false'")
     # play again from the end restarts at the beginning
     pg.click("[data-testid=play]")
     pg.wait_for_function("() => window.stage.getStep() < 3")
@@ -411,7 +415,8 @@ def test_copy_buttons(open_stage, stage_base):
 def test_linked_highlighting(open_stage):
     rec = record("sin_cos")
     pg = open_stage("sin_cos")
-    hl = "() => [...document.querySelectorAll('[data-testid=eqn].is-hl')].map((e) => e.dataset.event)"
+    hl = ("() => [...document.querySelectorAll('[data-testid=eqn].is-hl')]"
+          ".map((e) => e.dataset.event)")
 
     # from the shell: a source line highlights every event traced from it
     line = 5
@@ -441,7 +446,8 @@ def test_linked_highlighting(open_stage):
     # keyboard: focusing an equation links it (CE#6153: not mouse only)
     pg.mouse.move(0, 0)
     pg.focus("[data-testid=known-jaxpr] [data-testid=eqn][data-event='0']")
-    assert pg.evaluate("() => window.stageLinks.at(-1)") == {"event": 0, "line": rec["events"][0]["line"]}
+    assert pg.evaluate("() => window.stageLinks.at(-1)") == {
+        "event": 0, "line": rec["events"][0]["line"]}
     pg.evaluate("() => document.activeElement.blur()")
     assert pg.evaluate("() => window.stageLinks.at(-1)") is None
     assert pg.evaluate(hl) == []
@@ -454,7 +460,8 @@ def test_jit_grad_checkpoint_records(open_stage):
     rec = record("jit")
     pg = open_stage("jit")
     eqns = pg.query_selector_all("[data-testid=staged-jaxpr] [data-testid=eqn]")
-    assert [e.get_attribute("data-event") for e in eqns] == [str(i) for i in range(len(rec["events"]))]
+    assert [e.get_attribute("data-event") for e in eqns] == [
+        str(i) for i in range(len(rec["events"]))]
     assert pg.query_selector("[data-testid=known-jaxpr]") is None
     assert pg.query_selector_all("[data-testid=residual-edge]") == []
 
@@ -504,7 +511,8 @@ def test_jit_grad_checkpoint_records(open_stage):
 
 def test_error_record_keeps_the_last_split_stale(open_stage):
     pg = open_stage("sin_cos")
-    pg.evaluate("() => window.stage.setRecord({error: {type: 'trace', message: 'boom', lineno: 3}})")
+    pg.evaluate("() => window.stage.setRecord("
+                "{error: {type: 'trace', message: 'boom', lineno: 3}})")
     assert pg.get_attribute(".stage", "data-stale") == "true"
     assert len(pg.query_selector_all("[data-testid=eqn]")) == 5
     pg.evaluate("async () => window.stage.setRecord(await (await fetch("
@@ -527,8 +535,9 @@ def test_200_equations_build_once_and_step_cheaply(open_stage):
         first.__marker = true;
         let childList = 0, attrs = 0, maxPerStep = 0;
         const mo = new MutationObserver((ms) => {
-            for (const m of ms) if (m.type === 'childList' && m.target.closest('.st-panes, .st-trace'))
-                childList++;
+            for (const m of ms) {
+                if (m.type === 'childList' && m.target.closest('.st-panes, .st-trace')) childList++;
+            }
         });
         mo.observe(document.querySelector('.stage'), {subtree: true, childList: true});
         const counter = new MutationObserver((ms) => { attrs = ms.length; });
@@ -561,6 +570,19 @@ def test_200_equations_build_once_and_step_cheaply(open_stage):
     assert stats["median"] < 50, stats
     # edges: one per consumer, laid out lazily; only those with an end on screen are painted
     assert len(pg.query_selector_all("[data-testid=residual-edge]")) == 100
+    pg.wait_for_timeout(100)
+    shown = visible_edges(pg)
+    assert 0 < shown < 100
+    # scrolling the panes moves the edges with them (scroll -> one rAF redraw)
+    first_visible = """() => [...document.querySelectorAll('[data-testid=residual-edge]')]
+        .filter((g) => getComputedStyle(g).display !== 'none').map((g) => g.dataset.k)"""
+    before = pg.evaluate(first_visible)
+    pg.evaluate("""() => { for (const b of document.querySelectorAll('.st-body'))
+        b.scrollTop = b.scrollHeight / 2; }""")
+    pg.wait_for_function(f"(b) => JSON.stringify(({first_visible})()) !== JSON.stringify(b)",
+                         arg=before)
+    after = pg.evaluate(first_visible)
+    assert after and set(after) != set(before)
 
 
 # --------------------------------------------------------------------------- screenshots
