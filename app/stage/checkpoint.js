@@ -54,7 +54,7 @@ export function renderCheckpoint(record, { onLink, animated = false } = {}) {
       progs);
     details.open = isSel && !animated;
     return h("article", {
-      class: "st-policy", "data-testid": "policy", "data-policy": p.name,
+      class: "st-policy", "data-testid": "policy-card", "data-policy": p.name,
       "data-selected": isSel ? "true" : "false", "aria-current": isSel ? "true" : null,
     },
     h("h4", null, h("code", null, p.label || p.name),

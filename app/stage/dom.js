@@ -63,6 +63,16 @@ export function isTypingTarget(el) {
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
 }
 
+const ARROW_WIDGETS = ["tablist", "tab", "radiogroup", "radio", "menu", "menubar", "menuitem",
+  "listbox", "option", "grid", "tree", "treegrid", "slider", "spinbutton", "toolbar", "combobox",
+  "scrollbar"].map((r) => `[role="${r}"]`).join(",");
+
+/** Widgets that use the arrow keys (and Home/End) themselves, or opted out of stage keys. */
+export function ownsArrowKeys(el) {
+  if (!el || el === document.body) return false;
+  return !!el.closest?.(`${ARROW_WIDGETS},[data-stage-keys="off"]`);
+}
+
 /** Elements where Space already means "activate": let the browser do it. */
 export function isActivatable(el) {
   if (!el || el === document.body) return false;

@@ -16,7 +16,9 @@
 // transform + opacity only), skipped under prefers-reduced-motion.
 
 import { renderCheckpoint } from "./checkpoint.js";
-import { formatBytes, h, isActivatable, isTypingTarget, richText, s } from "./dom.js";
+import {
+  formatBytes, h, isActivatable, isTypingTarget, ownsArrowKeys, richText, s,
+} from "./dom.js";
 import { EdgeLayer } from "./edges.js";
 import { buildModel, narrationText, resolveLink } from "./model.js";
 import { badgeRole, renderPane, renderTrace } from "./panes.js";
@@ -339,7 +341,7 @@ export function createStage(root, { onLink, keyboard = true } = {}) {
     if (!keyboard || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (!root.isConnected || model.kind !== "panes" || !model.total) return;
     const active = document.activeElement;
-    if (isTypingTarget(active)) return;
+    if (isTypingTarget(active) || ownsArrowKeys(active)) return;
     if (root.closest("[inert]") || root.hidden) return;
     switch (e.key) {
       case "ArrowLeft": userStep(step - 1, "key"); break;

@@ -318,8 +318,12 @@ def test_keyboard_steps_only_outside_editors(open_stage):
         document.body.prepend(inp);
         const ta = document.createElement('textarea'); ta.id = 'fake-textarea';
         document.body.prepend(ta);
+        // widgets that use arrows themselves (the shell's mode tabs) keep them
+        const tabs = document.createElement('div'); tabs.setAttribute('role', 'tablist');
+        tabs.innerHTML = '<button role="tab" id="fake-tab">split</button>';
+        document.body.prepend(tabs);
     }""")
-    for sel in ("#fake-editor", "#fake-input", "#fake-textarea"):
+    for sel in ("#fake-editor", "#fake-input", "#fake-textarea", "#fake-tab"):
         pg.focus(sel)
         s0 = step_of(pg)
         for key in ("ArrowRight", "ArrowLeft", "Home", "End", "Space"):
@@ -482,7 +486,7 @@ def test_jit_grad_checkpoint_records(open_stage):
     # checkpoint: the policies side by side, and the selected policy's split animated below
     rec = record("checkpoint")
     pg = open_stage("checkpoint")
-    cards = pg.query_selector_all("[data-testid=policy]")
+    cards = pg.query_selector_all("[data-testid=policy-card]")
     assert len(cards) == len(rec["policies"])
     for p, card in zip(rec["policies"], cards):
         text = card.text_content()
@@ -505,7 +509,7 @@ def test_jit_grad_checkpoint_records(open_stage):
                                                    selected: 1})""", rec)
     assert pg.is_hidden("[data-testid=play]")
     opened = [c.query_selector("details").evaluate("(d) => d.open")
-              for c in pg.query_selector_all("[data-testid=policy]")]
+              for c in pg.query_selector_all("[data-testid=policy-card]")]
     assert opened == [i == 1 for i in range(len(rec["policies"]))]
 
 
