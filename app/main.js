@@ -276,7 +276,7 @@ async function runNow() {
       answer = { error: { type: "engine", message: `the Python engine failed to start: ${engine.info.error?.message ?? "unknown error"}`, lineno: null }, transient: true };
     } else {
       inflight = true;
-      if (!record) stagePanel.classList.add("is-waiting");
+      if (!record || engine.state === "loading") stagePanel.classList.add("is-waiting");
       try {
         answer = await engine.call("pe_engine.explain.run", { mode: req.mode, ...req.kwargs });
         if (answer && typeof answer === "object") cache.set(key, answer);

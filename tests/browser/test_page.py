@@ -146,7 +146,8 @@ def test_edit_toggle_and_both_programs(page, site, wait_engine_ready):
 def test_error_keeps_last_good_record_stale(page, site, wait_engine_ready):
     open_page(page, site, wait_engine_ready=wait_engine_ready)
     good = state(page)
-    bad = "import jax\nimport jax.numpy as jnp\n\ndef f(x, y):\n    z = jnp.sin(x)\n    return zz * y\n"
+    bad = ("import jax\nimport jax.numpy as jnp\n\ndef f(x, y):\n"
+           "    z = jnp.sin(x)\n    return zz * y\n")
     s = call(page, "setSource", bad)
     want = cpython("split", bad, {"x": True, "y": False}, {"x": "1.0", "y": "2.0"})
     assert "error" in want
@@ -316,7 +317,8 @@ def test_bad_but_decodable_permalinks(page, site):
           return '#v1.' + btoa(String.fromCharCode(...b)).replace(/\\+/g, '-')
             .replace(/\\//g, '_').replace(/=+$/, '');
         };
-        const good = await enc(JSON.stringify({code: 'def f(x):\\n    return x * 2.0\\n', mode: 'split'}));
+        const good = await enc(JSON.stringify(
+          {code: 'def f(x):\\n    return x * 2.0\\n', mode: 'split'}));
         return [good.slice(0, good.length - 6), await enc('not json'), await enc('[1, 2]'),
                 await enc(JSON.stringify({code: 'def f(x): return x', mode: 'nope'})),
                 await enc(JSON.stringify({code: 42}))];
