@@ -87,15 +87,32 @@ class _NamesCtx(PpContext):
         self.names = names
 
 
-def _eqn_index_by_source(jaxpr: Jaxpr) -> dict[int, list[int]]:
+def _eqn_index_by_source(half: Jaxpr, traced: Jaxpr) -> dict[int, list[int]]:
     """Equations of a split half, grouped by the traced equation they came from.
 
     Replaying an equation lends its SourceInfo object to everything staged from
-    it, so identity maps each half's equations back to the traced one.
+    it, so identity maps each half's equations back to the traced one. A call
+    (jit, checkpoint, scan) whose rule replays its inner program lends the inner
+    equations' SourceInfos instead, so those map to the call that holds them.
     """
+    owner: dict[int, int] = {}
+
+    def claim(j: Jaxpr, i: int) -> None:
+        for e in j.eqns:
+            owner.setdefault(id(e.source_info), i)
+            for sub in jaxprs_in_params(e.params):
+                claim(sub, i)
+
+    for i, e in enumerate(traced.eqns):
+        owner[id(e.source_info)] = i
+    for i, e in enumerate(traced.eqns):
+        for sub in jaxprs_in_params(e.params):
+            claim(sub, i)
     out: dict[int, list[int]] = {}
-    for i, e in enumerate(jaxpr.eqns):
-        out.setdefault(id(e.source_info), []).append(i)
+    for k, e in enumerate(half.eqns):
+        i = owner.get(id(e.source_info))
+        if i is not None:
+            out.setdefault(i, []).append(k)
     return out
 
 
@@ -209,8 +226,8 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
     num_res = len(res_avals)
     num_known_out = len(kj.outvars) - num_res
 
-    known_by_src = _eqn_index_by_source(kj)
-    unknown_by_src = _eqn_index_by_source(uj)
+    known_by_src = _eqn_index_by_source(kj, closed.jaxpr)
+    unknown_by_src = _eqn_index_by_source(uj, closed.jaxpr)
     producer_of = {v: i for i, e in enumerate(kj.eqns) for v in e.outvars}
     known_var_event: dict[Var, int] = {}
 
@@ -223,8 +240,8 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
     events = []
     origin = _origins(closed.jaxpr, params, names)
     for i, e in enumerate(closed.jaxpr.eqns):
-        kidx = known_by_src.get(id(e.source_info), [])
-        uidx = unknown_by_src.get(id(e.source_info), [])
+        kidx = known_by_src.get(i, [])
+        uidx = unknown_by_src.get(i, [])
         for k in kidx:
             for v in kj.eqns[k].outvars:
                 known_var_event[v] = i
