@@ -6,6 +6,7 @@ newlines at the group's indentation.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -193,7 +194,11 @@ def pp_param_value(v: Any, ctx: PpContext) -> Any:
         return Text(v.name)
     if isinstance(v, type) and issubclass(v, np.generic):
         return Text(np.dtype(v).name)
-    return Text(str(v))
+    # Object addresses change from run to run; JAX masks them so printouts compare.
+    return Text(_ADDRESS.sub(lambda m: " at 0x" + "X" * len(m.group(1)), str(v)))
+
+
+_ADDRESS = re.compile(r" at 0x([0-9a-fA-F]+)")
 
 
 def pp_kv_pairs(kvs: Sequence[tuple[str, Any]], ctx: PpContext) -> Any:

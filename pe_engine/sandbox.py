@@ -49,7 +49,7 @@ def _public(module: Any, names: Any) -> types.ModuleType:
 
 
 def _defined_in(module: Any) -> list[str]:
-    return [n for n, v in vars(module).items() if not n.startswith("_")
+    return [n for n, v in vars(module).items() if not n.startswith("_") and callable(v)
             and getattr(v, "__module__", "").startswith("pe_engine")]
 
 
@@ -66,9 +66,18 @@ def _modules() -> dict[str, Any]:
     """What `import X` gives the user's code. `jax` is the engine itself, behind facades."""
     jnp = _public(_jnp, [*_defined_in(_jnp), "ndarray", "float32", "int32", "bool_"])
     lax = _public(_lax, _defined_in(_lax))
-    jax = _public(pe_engine, [n for n in pe_engine.__all__ if n not in ("numpy", "lax")])
-    jax.numpy, jax.lax = jnp, lax
-    return {"jax": jax, "jax.numpy": jnp, "jax.lax": lax,
+    subs = {
+        "numpy": jnp, "lax": lax,
+        "ad_checkpoint": _public(pe_engine.ad_checkpoint, [
+            "checkpoint", "checkpoint_name", "checkpoint_policies", "remat",
+            "print_saved_residuals", "saved_residuals"]),
+        "tree_util": _public(pe_engine.tree_util, _defined_in(pe_engine.tree_util)),
+        "nn": _public(pe_engine.nn, _defined_in(pe_engine.nn)),
+    }
+    jax = _public(pe_engine, [n for n in pe_engine.__all__ if n not in subs])
+    for name, facade in subs.items():
+        setattr(jax, name, facade)
+    return {"jax": jax, **{f"jax.{n}": m for n, m in subs.items()},
             "numpy": _public(np, _NUMPY_NAMES), "math": math, "functools": functools}
 
 

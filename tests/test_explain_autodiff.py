@@ -123,3 +123,37 @@ def test_unknown_policy_and_integer_inputs_are_user_errors():
     assert bad["error"]["type"] == "policy"
     ints = explain.run("grad", source="def f(x):\n    return x * x\n", args=[{"value": "3"}])
     assert ints["error"]["type"] == "value" and "decimal point" in ints["error"]["message"]
+
+
+NAMED = """import jax
+import jax.numpy as jnp
+from jax.ad_checkpoint import checkpoint_name
+
+def loss(W1, W2, x):
+    h = checkpoint_name(jnp.tanh(x @ W1), "hidden")
+    y = jnp.sin(h @ W2)
+    return jnp.sum(y ** 2)
+"""
+
+
+def test_name_policies_use_the_names_in_the_code_and_match_jax():
+    jax = pytest.importorskip("jax")
+    from jax._src.ad_checkpoint import saved_residuals
+    from jax.ad_checkpoint import checkpoint_name
+    jnp = jax.numpy
+    rec = explain.run("checkpoint", source=NAMED, args=ARGS, policy="save_only_these_names")
+    assert rec["names"] == ["hidden"]
+    rows = {p["name"]: p for p in rec["policies"]}
+    assert rows["save_only_these_names"]["label"] == "save_only_these_names('hidden')"
+
+    def loss(W1, W2, x):
+        h = checkpoint_name(jnp.tanh(x @ W1), "hidden")
+        return jnp.sum(jnp.sin(h @ W2) ** 2)
+    args = (np.ones((4, 3), np.float32), np.array([[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]],
+                                                  np.float32),
+            np.array([0.5, 1.0, -1.0, 2.0], np.float32))
+    for name in ("save_only_these_names", "save_any_names_but_these"):
+        policy = getattr(jax.checkpoint_policies, name)("hidden")
+        theirs = saved_residuals(jax.checkpoint(loss, policy=policy), *args)
+        assert sorted(a.str_short(short_dtypes=True) for a, _ in theirs) == sorted(
+            r["aval"] for r in rows[name]["saved_residuals"]), name

@@ -100,3 +100,14 @@ def test_check_source_accepts_real_jax_code():
 def test_no_function_is_a_user_error():
     with pytest.raises(UserCodeError, match="Define a function"):
         load_function("import jax\n")
+
+
+def test_jax_submodules_import_as_facades():
+    lf = load_function("import jax.ad_checkpoint\nfrom jax.ad_checkpoint import checkpoint_name\n"
+                       "from jax.tree_util import tree_map\nimport jax.nn\n"
+                       "def f(x):\n    return jax, checkpoint_name, tree_map\n")
+    jax, checkpoint_name, tree_map = lf.fn(0)
+    assert callable(checkpoint_name) and callable(tree_map) and callable(jax.nn.sigmoid)
+    for facade, hidden in [(jax.ad_checkpoint, "lax"), (jax.ad_checkpoint, "name_p"),
+                           (jax.nn, "lax"), (jax.tree_util, "LEAF")]:
+        assert not hasattr(facade, hidden), hidden
