@@ -27,6 +27,7 @@ import argparse
 import base64
 import hashlib
 import http.server
+import importlib.util
 import io
 import json
 import os
@@ -184,7 +185,8 @@ def input_hash() -> str:
     """Fingerprint of everything a build reads (the cached downloads are pinned by hash)."""
     h = hashlib.sha256()
     inputs = [ROOT / "build.py", ROOT / "package.json", ROOT / "package-lock.json",
-              ROOT / "pyproject.toml", ROOT / ENGINE_PKG] + [ROOT / p for p in PAGE_INPUTS]
+              ROOT / "pyproject.toml", ROOT / ENGINE_PKG, ROOT / "tools" / "precompute.py"
+              ] + [ROOT / p for p in PAGE_INPUTS]
     for top in inputs:
         if not top.exists():
             continue
@@ -449,6 +451,16 @@ def copy_page(out: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def precompute_first_frame(out: Path) -> None:
+    """The default example's record, computed here in CPython, so the page's first frame
+    teaches before Python has started in the browser. The engine needs numpy here too."""
+    if importlib.util.find_spec("numpy") is None:
+        run([sys.executable, "-m", "pip", "install", "--quiet", "numpy"])
+    run([sys.executable, str(ROOT / "tools" / "precompute.py"), "--out",
+         str(out / "precomputed.json")], cwd=ROOT)
+    log(f"precomputed.json: {(out / 'precomputed.json').stat().st_size} B")
+
+
 def write_headers_file(out: Path) -> None:
     lines = ["# Written by build.py: the headers `python3 build.py serve` sends.", "/*"]
     lines += [f"  {k}: {v}" for k, v in COMMON_HEADERS.items()]
@@ -472,6 +484,7 @@ def build() -> None:
         wheel = build_engine_wheel(tmp)
         copy_page(tmp)
         build_cm6(tmp)
+        precompute_first_frame(tmp)
         h = hashlib.sha256()
         for f in sorted(tmp.rglob("*")):
             if f.is_file():
