@@ -81,13 +81,10 @@ def stage_base():
 
 
 @pytest.fixture(scope="module")
-def stage_browser():
-    if sync_playwright is None or not Path(CHROMIUM).exists():
-        pytest.skip("needs playwright and /usr/bin/chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def stage_browser(browser):
+    # One Playwright per session (conftest's `browser`): a second sync_playwright() in the
+    # same process fails once the first one's event loop is running.
+    return browser
 
 
 @pytest.fixture
