@@ -6,7 +6,7 @@ import functools
 import numpy as np
 import pytest
 
-from pe_engine import explain
+from pe_engine import explain, explain_autodiff
 
 MLP = """import jax
 import jax.numpy as jnp
@@ -78,7 +78,7 @@ def test_grad_counts_match_jax_saved_residuals():
 def test_checkpoint_policies_trade_memory_for_recompute():
     rec = checkpoint_record()
     rows = {p["name"]: p for p in rec["policies"]}
-    assert list(rows) == ["no checkpoint", *explain.POLICY_NAMES]
+    assert list(rows) == ["no checkpoint", *explain_autodiff.POLICY_NAMES]
     none, every, nothing = rows["no checkpoint"], rows["everything_saveable"], rows[
         "nothing_saveable"]
     assert none["recomputed"] == 0 and every["recomputed"] == 0

@@ -1,0 +1,165 @@
+"""Records for reverse mode: grad (forward, linear and backward programs) and checkpoint.
+
+grad is told as the seed tells it: linearize is JVP plus partial evaluation (primals
+known, tangents unknown), so the known half is the forward pass, the unknown half
+the linear program, and the residuals between them are the activations kept in
+memory; the backward program is the linear one transposed. checkpoint runs the same
+function under every policy, each a predicate handed to the same splitter.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import ad, ad_checkpoint, core
+from .core import Jaxpr, Var
+from .explain import (
+    MODES,
+    RECORD_VERSION,
+    _args_record,
+    _load,
+    _trace,
+    program_record,
+    split_record,
+)
+from .pretty import jaxprs_in_params
+from .sandbox import USER_FILENAME, UserCodeError
+from .tree_util import tree_leaves
+from .values import format_value
+
+
+def _zero_tangent(v: Any) -> Any:
+    return type(v)(0) if type(v) in (int, float) else np.zeros_like(np.asarray(v))
+
+
+def _check_differentiable(params: Sequence[str], values: Sequence[Any]) -> None:
+    for name, v in zip(params, values):
+        if core.get_aval(v).dtype.kind != "f":
+            raise UserCodeError(f"grad requires real floating-point inputs, but input {name} "
+                                f"is {core.get_aval(v).str_short(True)}; write it with a "
+                                "decimal point, e.g. 2.0", None, "value")
+
+
+def _autodiff_record(fun: Callable[..., Any], params: Sequence[str],
+                     values: Sequence[Any]) -> dict:
+    """Linearize as JVP + partial evaluation, then transpose the linear half.
+
+    The JVP program takes primals then tangents; primals are known and tangents
+    unknown, so its known half is the forward pass, its unknown half the linear
+    program, and the residuals between them are the activations grad keeps.
+    """
+    n = len(values)
+
+    def jvp_program(*xs: Any) -> list:
+        p_out, t_out = ad.jvp(fun, tuple(xs[:n]), tuple(xs[n:]))
+        return [*tree_leaves(p_out), *tree_leaves(t_out)]
+
+    jvp_closed = _trace(jvp_program, [*values, *map(_zero_tangent, values)])
+    rec = split_record(jvp_closed, [False] * n + [True] * n,
+                       [*params, *(f"{p}\u0307" for p in params)], [*values, *values])
+    num_res = len(rec["residuals"])
+    # The unknown half, closed again, is what the transpose turns around.
+    linear = rec.pop("_unknown_closed")
+    n_lin_out = len(linear.jaxpr.outvars)
+    backward = ad.transpose_jaxpr(linear, [False] * num_res + [True] * n, [True] * n_lin_out)
+    back_rec, _ = program_record(backward.jaxpr)
+    saved = [{"aval": a.str_short(True), "bytes": a.nbytes,
+              "description": d.replace(f"{USER_FILENAME}:", "line ")}
+             for a, d in ad_checkpoint.saved_residuals(fun, *values)]
+    rec.pop("_known_closed")
+    return {**rec, "backward": back_rec, "saved_residuals": saved,
+            "saved_bytes": sum(r["bytes"] for r in saved),
+            "recomputed": _count_recomputed(linear.jaxpr, num_res),
+            "panes": [{"id": "forward", "title": "Forward (known)", "program": rec["known"]},
+                      {"id": "linear", "title": "Linear (unknown)", "program": rec["unknown"]},
+                      {"id": "backward", "title": "Backward (transposed)", "program": back_rec}]}
+
+
+def _count_recomputed(jaxpr: Jaxpr, num_res: int) -> int:
+    """Equations of the linear program that read no tangent: recomputations of the forward
+    pass (only checkpoint puts them there), counted inside nested programs too."""
+    def count(j: Jaxpr, tangent_in: Sequence[bool]) -> int:
+        linear = {v for v, t in zip(j.invars, tangent_in) if t}
+        n = 0
+        for e in j.eqns:
+            reads = [isinstance(a, Var) and a in linear for a in e.invars]
+            subs = jaxprs_in_params(e.params)
+            if subs and len(subs[0].invars) == len(e.invars):
+                n += count(subs[0], reads)
+            elif not any(reads):
+                n += 1
+            if any(reads):
+                linear.update(e.outvars)
+        return n
+    return count(jaxpr, [k >= num_res for k in range(len(jaxpr.invars))])
+
+
+def grad(source: str, args: Sequence[dict], fn: str | None = None) -> dict:
+    """Reverse mode as the seed tells it: forward program, linear program, transpose."""
+    lf, values, params = _load(source, fn, args)
+    _check_differentiable(params, values)
+    closed = _trace(lf.fn, values)
+    rec = _autodiff_record(lf.fn, params, values)
+    grads = None
+    if len(closed.out_avals) == 1 and closed.out_avals[0].shape == ():
+        try:
+            grads = [format_value(g) for g in
+                     ad.grad(lf.fn, argnums=tuple(range(len(values))))(*values)]
+        except Exception:  # noqa: BLE001 - the programs are the point; values are a bonus
+            grads = None
+    return {"version": RECORD_VERSION, "mode": "grad", "fn": lf.name,
+            "args": _args_record(params, [{"known": True}] * len(values), values),
+            "traced": program_record(closed.jaxpr)[0], "grads": grads, **rec}
+
+
+POLICY_NAMES = ["everything_saveable", "nothing_saveable", "dots_saveable",
+                "dots_with_no_batch_dims_saveable", "save_only_these_names",
+                "save_any_names_but_these"]
+
+
+def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
+    pols = ad_checkpoint.checkpoint_policies
+    if name in ("save_only_these_names", "save_any_names_but_these"):
+        return getattr(pols, name)(*names)
+    if name not in POLICY_NAMES:
+        raise UserCodeError(f"unknown checkpoint policy {name!r}; one of: "
+                            + ", ".join(POLICY_NAMES), None, "policy")
+    return getattr(pols, name)
+
+
+def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
+               policy: str = "nothing_saveable") -> dict:
+    """The same function under each policy: what may be a residual, what is recomputed."""
+    lf, values, params = _load(source, fn, args)
+    _check_differentiable(params, values)
+    closed = _trace(lf.fn, values)
+    names = sorted({e.params["name"] for e in closed.jaxpr.eqns
+                    if e.primitive is ad_checkpoint.name_p})
+    _policy(policy, names)  # an unknown name is the user's error, reported before the work
+    rows = []
+    for pname in ["no checkpoint", *POLICY_NAMES]:
+        fun = lf.fn if pname == "no checkpoint" else ad_checkpoint.checkpoint(
+            lf.fn, policy=_policy(pname, names))
+        rec = _autodiff_record(fun, params, values)
+        label = (f"{pname}({', '.join(repr(n) for n in names)})"
+                 if pname.startswith("save_") else pname)
+        rows.append({"name": pname, "label": label,
+                     "residual_count": len(rec["saved_residuals"]),
+                     "residual_bytes": rec["saved_bytes"],
+                     "recomputed": rec["recomputed"],
+                     "saved_residuals": rec["saved_residuals"],
+                     "panes": rec["panes"], "record": rec if pname == policy else None})
+    selected = next(r["record"] for r in rows if r["name"] == policy)
+    return {"version": RECORD_VERSION, "mode": "checkpoint", "fn": lf.name,
+            "args": _args_record(params, [{"known": True}] * len(values), values),
+            "traced": program_record(closed.jaxpr)[0], "names": names,
+            "policies": [{k: v for k, v in r.items() if k != "record"} for r in rows],
+            "selected": policy, **selected}
+
+
+
+
+MODES["grad"] = grad
+MODES["checkpoint"] = checkpoint
