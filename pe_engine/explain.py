@@ -154,7 +154,7 @@ class SplitObserver:
 # --------------------------------------------------------------------------- requests
 
 
-def _load(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any, list, list[str]]:
+def load_request(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any, list, list[str]]:
     lf = load_function(source, fn)
     if len(args) != len(lf.params):
         raise UserCodeError(
@@ -169,7 +169,7 @@ def _load(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any, list,
     return lf, values, lf.params
 
 
-def _trace(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
+def trace_user(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
     try:
         closed = make_jaxpr(fun)(*values)
     except UserCodeError:
@@ -189,7 +189,7 @@ def _trace(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
     return closed
 
 
-def _args_record(params: list[str], args: Sequence[dict], values: list) -> list[dict]:
+def args_record(params: list[str], args: Sequence[dict], values: list) -> list[dict]:
     return [{"name": n, "known": bool(a.get("known", True)),
              "aval": core.get_aval(v).str_short(True), "value": format_value(v)}
             for n, a, v in zip(params, args, values)]
@@ -198,13 +198,13 @@ def _args_record(params: list[str], args: Sequence[dict], values: list) -> list[
 def split(source: str, args: Sequence[dict], fn: str | None = None,
           instantiate: bool = False) -> dict:
     """Partially evaluate the user's function with the given known/unknown mask."""
-    lf, values, params = _load(source, fn, args)
-    closed = _trace(lf.fn, values)
+    lf, values, params = load_request(source, fn, args)
+    closed = trace_user(lf.fn, values)
     unknowns = [not bool(a.get("known", True)) for a in args]
     rec = split_record(closed, unknowns, params, values, instantiate)
     del rec["_known_closed"], rec["_unknown_closed"]
     return {"version": RECORD_VERSION, "mode": "split", "fn": lf.name,
-            "args": _args_record(params, args, values), **rec}
+            "args": args_record(params, args, values), **rec}
 
 
 def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str],
@@ -350,11 +350,11 @@ def _narrate(ev: dict, residuals: list[dict]) -> str:
 def stage(source: str, args: Sequence[dict], fn: str | None = None,
           eager_constant_folding: bool = False) -> dict:
     """Stage the user's function as jit does (DynamicJaxprTrace): every operation an equation."""
-    lf, values, params = _load(source, fn, args)
+    lf, values, params = load_request(source, fn, args)
     prev = core.config.values["eager_constant_folding"]
     core.config.values["eager_constant_folding"] = eager_constant_folding
     try:
-        closed = _trace(lf.fn, values)
+        closed = trace_user(lf.fn, values)
     finally:
         core.config.values["eager_constant_folding"] = prev
     prog, names = program_record(closed.jaxpr)
@@ -374,7 +374,7 @@ def stage(source: str, args: Sequence[dict], fn: str | None = None,
         "version": RECORD_VERSION,
         "mode": "jit",
         "fn": lf.name,
-        "args": [dict(a, known=False) for a in _args_record(params, args, values)],
+        "args": [dict(a, known=False) for a in args_record(params, args, values)],
         "program": prog,
         "consts": [format_value(c) for c in closed.consts],
         "eager_constant_folding": eager_constant_folding,

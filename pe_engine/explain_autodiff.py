@@ -18,11 +18,11 @@ from .core import Jaxpr, Var
 from .explain import (
     MODES,
     RECORD_VERSION,
-    _args_record,
-    _load,
-    _trace,
+    args_record,
+    load_request,
     program_record,
     split_record,
+    trace_user,
 )
 from .pretty import jaxprs_in_params
 from .sandbox import USER_FILENAME, UserCodeError
@@ -56,7 +56,7 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str],
         p_out, t_out = ad.jvp(fun, tuple(xs[:n]), tuple(xs[n:]))
         return [*tree_leaves(p_out), *tree_leaves(t_out)]
 
-    jvp_closed = _trace(jvp_program, [*values, *map(_zero_tangent, values)])
+    jvp_closed = trace_user(jvp_program, [*values, *map(_zero_tangent, values)])
     rec = split_record(jvp_closed, [False] * n + [True] * n,
                        [*params, *(f"{p}\u0307" for p in params)], [*values, *values])
     num_res = len(rec["residuals"])
@@ -98,9 +98,9 @@ def _count_recomputed(jaxpr: Jaxpr, num_res: int) -> int:
 
 def grad(source: str, args: Sequence[dict], fn: str | None = None) -> dict:
     """Reverse mode as the seed tells it: forward program, linear program, transpose."""
-    lf, values, params = _load(source, fn, args)
+    lf, values, params = load_request(source, fn, args)
     _check_differentiable(params, values)
-    closed = _trace(lf.fn, values)
+    closed = trace_user(lf.fn, values)
     rec = _autodiff_record(lf.fn, params, values)
     grads = None
     if len(closed.out_avals) == 1 and closed.out_avals[0].shape == ():
@@ -110,7 +110,7 @@ def grad(source: str, args: Sequence[dict], fn: str | None = None) -> dict:
         except Exception:  # noqa: BLE001 - the programs are the point; values are a bonus
             grads = None
     return {"version": RECORD_VERSION, "mode": "grad", "fn": lf.name,
-            "args": _args_record(params, [{"known": True}] * len(values), values),
+            "args": args_record(params, [{"known": True}] * len(values), values),
             "traced": program_record(closed.jaxpr)[0], "grads": grads, **rec}
 
 
@@ -132,9 +132,9 @@ def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
 def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
                policy: str = "nothing_saveable") -> dict:
     """The same function under each policy: what may be a residual, what is recomputed."""
-    lf, values, params = _load(source, fn, args)
+    lf, values, params = load_request(source, fn, args)
     _check_differentiable(params, values)
-    closed = _trace(lf.fn, values)
+    closed = trace_user(lf.fn, values)
     names = sorted({e.params["name"] for e in closed.jaxpr.eqns
                     if e.primitive is ad_checkpoint.name_p})
     _policy(policy, names)  # an unknown name is the user's error, reported before the work
@@ -153,7 +153,7 @@ def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
                      "panes": rec["panes"], "record": rec if pname == policy else None})
     selected = next(r["record"] for r in rows if r["name"] == policy)
     return {"version": RECORD_VERSION, "mode": "checkpoint", "fn": lf.name,
-            "args": _args_record(params, [{"known": True}] * len(values), values),
+            "args": args_record(params, [{"known": True}] * len(values), values),
             "traced": program_record(closed.jaxpr)[0], "names": names,
             "policies": [{k: v for k, v in r.items() if k != "record"} for r in rows],
             "selected": policy, **selected}

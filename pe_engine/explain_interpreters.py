@@ -18,11 +18,11 @@ from .core import DropVar, Jaxpr, Literal
 from .explain import (
     MODES,
     RECORD_VERSION,
-    _args_record,
-    _load,
-    _trace,
+    args_record,
+    load_request,
     program_record,
     short_eqn,
+    trace_user,
 )
 from .partial_eval import PartialVal, trace_to_jaxpr_nounits
 from .sandbox import UserCodeError, user_lineno
@@ -92,9 +92,9 @@ def variables(jaxpr: Jaxpr, consts: Sequence[Any], env_count: int = 0,
 
 def interpreters(source: str, args: Sequence[dict], fn: str | None = None) -> dict:
     """The same function under JaxprTrace and under DynamicJaxprTrace, side by side."""
-    lf, values, params = _load(source, fn, args)
+    lf, values, params = load_request(source, fn, args)
     unknowns = [not bool(a.get("known", True)) for a in args]
-    staged = _trace(lf.fn, values)
+    staged = trace_user(lf.fn, values)
 
     def flat_fun(*xs: Any) -> list:
         return tree_leaves(lf.fn(*xs))
@@ -125,7 +125,7 @@ def interpreters(source: str, args: Sequence[dict], fn: str | None = None) -> di
         "version": RECORD_VERSION,
         "mode": "interpreters",
         "fn": lf.name,
-        "args": _args_record(params, args, values),
+        "args": args_record(params, args, values),
         "jaxpr_trace": {
             "log": log.entries,
             "program": pe_rec,
