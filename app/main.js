@@ -15,6 +15,7 @@ import { createEditor } from "./editor.js";
 import { createInputs } from "./inputs.js";
 import { createModes, BLURBS } from "./modes.js";
 import { jaxSnippet } from "./jax-snippet.js";
+import { initSections } from "./sections/index.js";
 
 const params = new URLSearchParams(location.search);
 const engine = createEngine({ timeoutMs: Number(params.get("callTimeout")) || 10_000 });
@@ -351,6 +352,7 @@ function drawRecord() {
   } else {
     fallbackDraw(record);
   }
+  document.dispatchEvent(new CustomEvent("pe:record", { detail: { record, key: recordKey } }));
 }
 
 // A plain-text view, used only if the stage module cannot be loaded.
@@ -578,6 +580,9 @@ window.explainer = {
   record: () => record,
   get openedFrom() { return openedFrom; },
 };
+
+// the explainer's sections below the tool (app/sections/), following the record drawn above
+initSections({ engine, explainer: window.explainer });
 
 // ------------------------------------------------------------------------------------------
 // start: controls, first frame (precomputed), stage, then runs as the engine answers

@@ -1,0 +1,171 @@
+// The explainer's sections: one live demo per question, all driven by the page's engine.
+//
+//   initSections({engine, explainer})       called once by app/main.js
+//   document event "pe:record" {record, key} main.js fires it whenever the main record is drawn
+//
+// Demos 1, 2, 5 and 6 follow the function in the main editor (the request key of the main
+// record carries its source and args); 3 and 4 have their own small function. Engine calls go
+// through the same client, one at a time, only for demos near the viewport, and only once the
+// main split is idle (explainer.settled()), so they never hold up the main view. Answers are
+// cached by request key; precomputed.js holds the answers for the page's opening state.
+import PRECOMPUTED from "./precomputed.js";
+import { createRuleDemo } from "./rule.js";
+import { createResidualsDemo } from "./residuals.js";
+import { createCheckpointDemo } from "./checkpoint.js";
+import { createFoldingDemo } from "./folding.js";
+import { createVariablesDemo } from "./variables.js";
+import { createInterpretersDemo } from "./interpreters.js";
+import { createBuiltOn } from "./built-on.js";
+
+const DEMOS = {
+  rule: createRuleDemo,
+  residuals: createResidualsDemo,
+  checkpoint: createCheckpointDemo,
+  folding: createFoldingDemo,
+  variables: createVariablesDemo,
+  interpreters: createInterpretersDemo,
+  "built-on": createBuiltOn,
+};
+
+// ------------------------------------------------------------------------------------------
+// Section anchors (#rule, #residuals, ...) share the hash with the page's permalinks (#v1.…).
+// This module is imported by main.js, so this runs before main.js reads the hash: an opening
+// section anchor is set aside (and put back by initSections), and a later change to a section
+// anchor (a click on a FAQ link) stops here instead of being decoded as a permalink.
+
+const SECTION_HASH = /^#[a-z][a-z-]*$/;
+const sectionFor = (hash) => (SECTION_HASH.test(hash) ? document.getElementById(hash.slice(1)) : null);
+let openingAnchor = null;
+if (sectionFor(location.hash)) {
+  openingAnchor = location.hash;
+  history.replaceState(history.state, "", location.pathname + location.search);
+}
+window.addEventListener("hashchange", (e) => {
+  if (sectionFor(location.hash)) e.stopImmediatePropagation();
+});
+
+export function requestKey(mode, kwargs) {
+  return JSON.stringify([mode, kwargs]);
+}
+
+function createContext(engine, explainer) {
+  const cache = new Map(Object.entries(PRECOMPUTED.records ?? {}));
+  const pending = new Map(); // key -> promise
+  const listeners = new Set();
+  let chain = Promise.resolve();
+  const ctx = {
+    engine,
+    explainer,
+    main: null, // {mode, kwargs: {source, args, ...}, record, key}
+    /** Follow the main record. */
+    onMain(cb) { listeners.add(cb); return () => listeners.delete(cb); },
+    setMain(record, key) {
+      let mode;
+      let kwargs;
+      try { [mode, kwargs] = JSON.parse(key); } catch { return; }
+      if (!kwargs || typeof kwargs.source !== "string") return;
+      cache.set(key, record);
+      ctx.main = { mode, kwargs, record, key };
+      for (const cb of listeners) cb(ctx.main);
+    },
+    /** Source and args of the main function: the kwargs of split and interpreters requests. */
+    mainKwargs() {
+      return ctx.main ? { source: ctx.main.kwargs.source, args: ctx.main.kwargs.args } : null;
+    },
+    cached(mode, kwargs) { return cache.get(requestKey(mode, kwargs)) ?? null; },
+    /**
+     * A record for (mode, kwargs): from the cache, or from the engine once the main view is
+     * idle. `stillWanted()` is asked again just before the call; a request nobody wants any
+     * more resolves to null without running.
+     */
+    request(mode, kwargs, { stillWanted = () => true } = {}) {
+      const key = requestKey(mode, kwargs);
+      if (cache.has(key)) return Promise.resolve(cache.get(key));
+      if (pending.has(key)) return pending.get(key);
+      const p = new Promise((resolve) => {
+        chain = chain.then(async () => {
+          if (!stillWanted()) { resolve(null); return; }
+          try { await explainer.settled(); } catch { /* the page reports its own errors */ }
+          if (!stillWanted()) { resolve(null); return; }
+          if (engine.state === "error") {
+            resolve({ error: { type: "engine", message: `the Python engine failed to start: ${engine.info?.error?.message ?? ""}` }, transient: true });
+            return;
+          }
+          try {
+            const answer = await engine.call("pe_engine.explain.run", { mode, ...kwargs }, { timeoutMs: 15_000 });
+            if (answer && typeof answer === "object") cache.set(key, answer);
+            resolve(answer);
+          } catch (err) {
+            resolve({ error: { type: err.type || "engine", message: err.message, lineno: err.lineno ?? null }, transient: true });
+          }
+        });
+      }).finally(() => pending.delete(key));
+      pending.set(key, p);
+      return p;
+    },
+  };
+  return ctx;
+}
+
+export function initSections({ engine, explainer, root = document }) {
+  const ctx = createContext(engine, explainer);
+  const demos = [];
+  for (const el of root.querySelectorAll("[data-demo]")) {
+    const make = DEMOS[el.dataset.demo];
+    if (!make) continue;
+    try {
+      const demo = make(el, ctx);
+      demos.push({ el, demo, visible: false, dirty: true });
+    } catch (err) {
+      console.error(`section demo ${el.dataset.demo} failed to start`, err);
+    }
+  }
+  const refresh = (d) => {
+    if (!d.visible || !d.dirty) return;
+    d.dirty = false;
+    try { d.demo.refresh?.(); } catch (err) { console.error(`section demo ${d.el.dataset.demo}`, err); }
+  };
+  const io = "IntersectionObserver" in window
+    ? new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        const d = demos.find((x) => x.el === e.target);
+        if (!d) continue;
+        d.visible = e.isIntersecting;
+        refresh(d);
+      }
+    }, { rootMargin: "600px 0px 600px 0px" })
+    : null;
+  for (const d of demos) {
+    if (io) io.observe(d.el); else d.visible = true;
+    d.demo.invalidate = () => { d.dirty = true; refresh(d); };
+  }
+  ctx.onMain(() => {
+    for (const d of demos) if (d.demo.follows) { d.dirty = true; refresh(d); }
+  });
+  document.addEventListener("pe:record", (e) => {
+    if (e.detail && e.detail.record && e.detail.key) ctx.setMain(e.detail.record, e.detail.key);
+  });
+  // The engine's state shows in the demos that are still waiting for it.
+  engine.onState(() => {
+    for (const d of demos) d.demo.onEngineState?.();
+  });
+  // A deep link (#residuals) lands on its section, again once the first frame above has
+  // been drawn (it changes the height of the page), unless the reader has moved since.
+  if (openingAnchor && !location.hash) {
+    history.replaceState(history.state, "", location.pathname + location.search + openingAnchor);
+    const target = sectionFor(openingAnchor);
+    let moved = false;
+    const stop = () => { moved = true; };
+    for (const ev of ["wheel", "touchstart", "keydown", "mousedown"]) addEventListener(ev, stop, { once: true, passive: true });
+    const land = () => { if (!moved) target.scrollIntoView({ block: "start" }); };
+    land();
+    let n = 0;
+    ctx.onMain(() => { if (n++ < 2) requestAnimationFrame(() => requestAnimationFrame(land)); });
+    setTimeout(land, 400);
+  }
+  window.explainerSections = {
+    ctx,
+    demos: () => demos.map((d) => ({ id: d.el.dataset.demo, visible: d.visible, dirty: d.dirty })),
+  };
+  return ctx;
+}
