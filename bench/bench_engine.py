@@ -1,8 +1,11 @@
 """Tracing speed: the engine and real JAX side by side, in one process.
 
 Prints, per workload, the median time of each and the ratio engine/JAX (lower is
-better; the target is at most 0.5), plus the engine's time per equation so linear
-growth with chain length shows. Timings are printed, never asserted.
+better; the target is at most 0.5), plus the engine's time per equation (us/eqn, over the
+traced program's equations) so linear growth with chain length shows, and a linearity line per
+task: time per equation at the longest chain against the next longest (10000 vs 1000 in a
+full run; about 1.0 is linear, above 2 would be quadratic creeping in). Timings are printed,
+never asserted.
 
     python3 bench/bench_engine.py            # full run
     python3 bench/bench_engine.py --quick    # CI smoke run: tiny repeats, checks it still works
@@ -89,7 +92,8 @@ def ad_tasks(np_: Any, api: Any, build: Callable, args: tuple) -> dict[str, Call
     }
 
 
-AD_MAX_OPS = 1000  # the autodiff rows stop at chains of 1000 operations
+AD_MAX_OPS = 1000  # vjp and grad stop at chains of 1000 operations; linearize goes on
+BIG = 10000  # chains this long get at most 3 repeats (JAX's linearize takes seconds there)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,20 +106,32 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"{'workload':<10} {'task':<11} {'engine ms':>10} {'jax ms':>10} {'ratio':>7} "
           f"{'us/eqn':>8}")
+    per_eqn: dict[str, dict[int, float]] = {}
     for name, build, args, mask in workloads(sizes):
         ours = tasks(pjnp, pe_engine.make_jaxpr, partial_eval_jaxpr_nounits, build, args, mask)
         theirs = (tasks(jjnp, jax.make_jaxpr, jpe.partial_eval_jaxpr_nounits, build, args, mask)
                   if jax is not None else {})
         n_eqns = len(pe_engine.make_jaxpr(build(pjnp))(*args).jaxpr.eqns)
-        if not name.startswith("chain") or int(name[5:]) <= AD_MAX_OPS:
-            ours.update(ad_tasks(pjnp, pe_engine, build, args))
-            if jax is not None:
-                theirs.update(ad_tasks(jjnp, jax, build, args))
+        n_ops = int(name[5:]) if name.startswith("chain") else 0
+        keep = None if n_ops <= AD_MAX_OPS else {"linearize"}
+        ours.update({k: v for k, v in ad_tasks(pjnp, pe_engine, build, args).items()
+                     if keep is None or k in keep})
+        if jax is not None:
+            theirs.update({k: v for k, v in ad_tasks(jjnp, jax, build, args).items()
+                           if keep is None or k in keep})
+        reps = min(repeat, 3) if n_ops >= BIG else repeat
         for task, fn in ours.items():
-            t_ours = timeit(fn, repeat)
-            t_jax = timeit(theirs[task], repeat) if task in theirs else float("nan")
+            t_ours = timeit(fn, reps)
+            t_jax = timeit(theirs[task], reps) if task in theirs else float("nan")
             print(f"{name:<10} {task:<11} {t_ours * 1e3:>10.2f} {t_jax * 1e3:>10.2f} "
-                  f"{t_ours / t_jax:>7.2f} {t_ours / n_eqns * 1e6:>8.1f}")
+                  f"{t_ours / t_jax:>7.2f} {t_ours / n_eqns * 1e6:>8.1f}", flush=True)
+            if n_ops:
+                per_eqn.setdefault(task, {})[n_ops] = t_ours / n_eqns
+    for task, by_n in per_eqn.items():
+        if len(by_n) >= 2:
+            hi, lo = sorted(by_n)[-1], sorted(by_n)[-2]
+            print(f"linearity {task}: {by_n[hi] * 1e6:.1f} us/eqn at {hi} ops vs "
+                  f"{by_n[lo] * 1e6:.1f} at {lo}: x{by_n[hi] / by_n[lo]:.2f}")
     return 0
 
 

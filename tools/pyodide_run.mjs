@@ -14,11 +14,12 @@ globalThis.fetch = (url, ...rest) => {
 };
 const { loadPyodide } = await import(pathToFileURL(path.join(dist, "pyodide", "pyodide.mjs")).href);
 const pyodide = await loadPyodide({ indexURL: path.join(dist, "pyodide") + path.sep });
-await pyodide.loadPackage(["numpy", "micropip"], { messageCallback: () => {} });
+await pyodide.loadPackage(["numpy"], { messageCallback: () => {} });
+// The engine wheel is unpacked into site-packages, as the page's worker does (no micropip).
 const manifest = JSON.parse(readFileSync(path.join(dist, "manifest.json"), "utf8"));
-const wheel = path.basename(manifest.engine_wheel);
-pyodide.FS.writeFile(`/tmp/${wheel}`, readFileSync(path.join(dist, manifest.engine_wheel)));
-await pyodide.pyimport("micropip").install(`emfs:/tmp/${wheel}`);
+const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
+pyodide.unpackArchive(new Uint8Array(readFileSync(path.join(dist, manifest.engine_wheel))), "wheel",
+  { extractDir: sitePackages });
 pyodide.setStdout({ batched: (s) => console.log(s) });
 // Run the file as __main__, with sys.exit(n) turned into the process's exit status.
 pyodide.FS.writeFile("/tmp/main.py", readFileSync(pyFile, "utf8"));

@@ -1,0 +1,483 @@
+"""Page speed in headless Chromium: boot, first frame, edit-to-split latency, animation, bytes.
+
+Serves the built site (dist/) and a bare-Pyodide baseline (bench/baseline/ next to
+dist/pyodide/, on a second port, so a second origin) from this process, drives Debian's
+Chromium through Playwright, and prints tables of medians and ranges. Timings are printed,
+never asserted (the targets are in the table's last column, for reading).
+
+    python3 bench/bench_page.py                 # full run: 5 loads each, 24 edits per example
+    python3 bench/bench_page.py --quick         # CI smoke run: 1 load each, 3 edits, 1 s of play
+    python3 bench/bench_page.py --runs 9 --edits 40 --json out.json
+
+What is measured (all ms since navigation start unless said otherwise):
+  fcp        first contentful paint (PerformanceObserver 'paint')
+  split      the precomputed default split drawn: the first animation frame after the page
+             set <html data-first-frame="precomputed">
+  ready      the engine's worker posted 'ready' (numpy and the engine imported), page clock
+  baseline   bench/baseline/: loadPyodide + loadPackage(['numpy']) + one line of Python
+  cold       a fresh browser context per run (empty caches, no service worker)
+  warm       a persistent on-disk profile, primed by two loads, relaunched for every run
+             (HTTP disk cache, V8's wasm code cache and, for the page, its service worker)
+  edit       window.explainer.setSource(new code): until the promise resolved (after redraw)
+             and until the first frame after the stage's DOM changed ('painted')
+  toggle     window.explainer.setKnown(first argument, flipped), measured the same way
+  fps        frames per second (requestAnimationFrame) while the stage plays a 200-equation
+             program at 2x speed
+  bytes      response bodies of a cold load, by file (Playwright's request.sizes())
+
+Never runs `playwright install`: it uses /usr/bin/chromium.
+"""
+from __future__ import annotations
+
+import argparse
+import http.server
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DIST = ROOT / "dist"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+BOOT_TIMEOUT_MS = 180_000
+
+# Runs before any page script: first paint, first frame of the precomputed split.
+INIT_SCRIPT = r"""
+(() => {
+  const marks = {};
+  window.__bench = { marks };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.name === 'first-contentful-paint' && !('fcp' in marks)) marks.fcp = e.startTime;
+      }
+    }).observe({ type: 'paint', buffered: true });
+  } catch (e) { /* no paint timing */ }
+  const mo = new MutationObserver(() => {
+    if (!('splitDom' in marks) && document.documentElement.dataset.firstFrame === 'precomputed') {
+      marks.splitDom = performance.now();
+      requestAnimationFrame(() => { marks.split = performance.now(); });
+    }
+  });
+  // documentElement does not exist yet when this runs: watch the document
+  mo.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-first-frame'] });
+})();
+"""
+
+# window.__timeEdit(fn): ms until fn()'s promise resolved, and until the frame after the
+# stage's DOM first changed.
+TIME_EDIT_JS = r"""() => {
+window.__timeEdit = async (fn) => {
+  const stage = document.getElementById('stage');
+  let tPaint = null;
+  let done;
+  const painted = new Promise((res) => { done = res; });
+  const mo = new MutationObserver(() => {
+    mo.disconnect();
+    requestAnimationFrame(() => { tPaint = performance.now(); done(); });
+  });
+  const t0 = performance.now();
+  mo.observe(stage, { subtree: true, childList: true, characterData: true, attributes: true });
+  const st = await fn();
+  const t1 = performance.now();
+  await Promise.race([painted, new Promise((r) => setTimeout(r, 200))]);
+  mo.disconnect();
+  return { api: t1 - t0, painted: tPaint === null ? null : tPaint - t0,
+           error: st.error ? st.error.message : null, unknown: st.unknown };
+};
+}"""
+
+CHAIN_STEPS = 100  # sin then mul: 200 equations
+
+
+def chain_source(steps: int = CHAIN_STEPS) -> str:
+    return ("import jax\nimport jax.numpy as jnp\n\ndef f(x, y):\n"
+            f"    for _ in range({steps}):\n        x = jnp.sin(x) * y\n    return x\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# servers: dist/ and the baseline, in this process, with build.py's headers
+# ---------------------------------------------------------------------------------------------
+
+
+def load_build():
+    spec = importlib.util.spec_from_file_location("pe_build", ROOT / "build.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def start_server(build, directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    class H(build.Handler):
+        def __init__(self, *a, **k):
+            http.server.SimpleHTTPRequestHandler.__init__(self, *a, directory=str(directory), **k)
+
+        def log_message(self, *a):  # quiet
+            pass
+
+    class S(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):  # a browser hanging up: not news
+            pass
+
+    server = S(("127.0.0.1", 0), H)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host, port = server.server_address[:2]
+    return server, f"http://{host}:{port}/"
+
+
+def baseline_root(tmp: Path) -> Path:
+    """A site of bench/baseline/ (as /baseline/) beside dist/pyodide/ (as /pyodide/)."""
+    site = tmp / "baseline-site"
+    site.mkdir()
+    shutil.copytree(ROOT / "bench" / "baseline", site / "baseline")
+    os.symlink(DIST / "pyodide", site / "pyodide")
+    return site
+
+
+# ---------------------------------------------------------------------------------------------
+# statistics and printing
+# ---------------------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    k = max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))
+    return s[k]
+
+
+def fmt(v) -> str:
+    if v is None or (isinstance(v, float) and v != v):
+        return "-"
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.1f}"
+
+
+def table(title: str, header: list[str], rows: list[list]) -> None:
+    print(f"\n## {title}")
+    cells = [header] + [[c if isinstance(c, str) else fmt(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(  # noqa: E731
+        c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) + " |"
+    print(line(cells[0]))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in cells[1:]:
+        print(line(r))
+    sys.stdout.flush()
+
+
+def summary(values: list[float]) -> dict:
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return {"n": 0, "median": None, "min": None, "max": None}
+    return {"n": len(vals), "median": statistics.median(vals), "min": min(vals), "max": max(vals)}
+
+
+# ---------------------------------------------------------------------------------------------
+# loads
+# ---------------------------------------------------------------------------------------------
+
+
+def wait_page_ready(page) -> dict:
+    page.wait_for_function(
+        "() => { const s = document.querySelector('[data-testid=engine]')?.dataset.state;"
+        " return (s === 'ready' || s === 'busy' || s === 'error') && window.peEngine?.info.timings"
+        " || s === 'error'; }", timeout=BOOT_TIMEOUT_MS)
+    state = page.get_attribute("[data-testid=engine]", "data-state")
+    if state == "error":
+        raise RuntimeError("engine failed: " + (page.text_content("[data-testid=engine]") or ""))
+    page.wait_for_function("() => window.__bench && 'split' in window.__bench.marks",
+                           timeout=BOOT_TIMEOUT_MS)
+    info = page.evaluate("() => JSON.parse(JSON.stringify(window.peEngine.info))")
+    marks = page.evaluate("() => window.__bench.marks")
+    return {
+        "fcp": marks.get("fcp"), "split": marks.get("split"),
+        "ready": info["timings"]["sinceNavigation"]["verify"],
+        "phases": info["timings"]["sinceNavigation"],
+        "sw": page.evaluate("() => !!navigator.serviceWorker?.controller"),
+    }
+
+
+def wait_baseline(page) -> dict:
+    page.wait_for_function("() => document.body.dataset.state !== 'loading'",
+                           timeout=BOOT_TIMEOUT_MS)
+    b = page.evaluate("() => window.__baseline")
+    if "error" in b:
+        raise RuntimeError("baseline failed: " + b["error"])
+    marks = page.evaluate("() => window.__bench.marks")
+    return {"fcp": marks.get("fcp"), "ready": b["ready"], "phases": b["marks"]}
+
+
+def cold_load(browser, url: str, kind: str, sizes: bool = False) -> dict:
+    ctx = browser.new_context(service_workers="block")
+    ctx.add_init_script(INIT_SCRIPT)
+    finished = []
+    if sizes:
+        ctx.on("requestfinished", lambda r: finished.append(r))
+    page = ctx.new_page()
+    try:
+        page.goto(url)
+        out = wait_page_ready(page) if kind == "page" else wait_baseline(page)
+        if sizes:
+            page.wait_for_timeout(300)
+            out["bytes"] = [(r.url, r.sizes()["responseBodySize"],
+                             (r.response().status if r.response() else 0)) for r in finished]
+        return out
+    finally:
+        ctx.close()
+
+
+def launch_persistent(p, profile: Path):
+    return p.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+def warm_loads(p, url: str, kind: str, runs: int, profile: Path) -> list[dict]:
+    """Two priming loads (the second lets the service worker, if any, serve), then `runs`
+    measured loads, each in a relaunched browser on the same on-disk profile."""
+    results = []
+    for i in range(2 + runs):
+        ctx = launch_persistent(p, profile)
+        ctx.add_init_script(INIT_SCRIPT)
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        try:
+            page.goto(url)
+            out = wait_page_ready(page) if kind == "page" else wait_baseline(page)
+            if i < 2:
+                # let V8 finish tiering up and write its wasm code cache, and a service
+                # worker finish installing, before the next launch
+                if kind == "page":
+                    page.evaluate("""() => navigator.serviceWorker ?
+                        Promise.race([navigator.serviceWorker.ready,
+                                      new Promise((r) => setTimeout(r, 10000))]) : null""")
+                page.wait_for_timeout(4000)
+            else:
+                results.append(out)
+        finally:
+            ctx.close()
+    return results
+
+
+# ---------------------------------------------------------------------------------------------
+# edits, toggles, animation on one booted page
+# ---------------------------------------------------------------------------------------------
+
+
+def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
+    page.evaluate(TIME_EDIT_JS)
+    rows = []
+    for ex in examples:
+        st = page.evaluate("(id) => window.explainer.loadExample(id)", ex["id"])
+        if st["error"]:
+            raise RuntimeError(f"example {ex['id']}: {st['error']}")
+        code = st["source"]
+        args = list(st["mask"])
+        edits, toggles, api_edits, api_toggles, errors = [], [], [], [], 0
+        for i in range(n_edits):
+            # a new source every time (the page caches answers by request), same program
+            src = code.rstrip("\n") + f"\n# edit {i}\n"
+            r = page.evaluate("(s) => window.__timeEdit(() => window.explainer.setSource(s))", src)
+            edits.append(r["painted"] if r["painted"] is not None else r["api"])
+            api_edits.append(r["api"])
+            errors += r["error"] is not None
+            if args:
+                known = page.evaluate("(a) => window.explainer.state().mask[a]", args[0])
+                r = page.evaluate(
+                    "([a, k]) => window.__timeEdit(() => window.explainer.setKnown(a, k))",
+                    [args[0], not known])
+                toggles.append(r["painted"] if r["painted"] is not None else r["api"])
+                api_toggles.append(r["api"])
+                errors += r["error"] is not None
+        rows.append({"example": ex["id"], "mode": ex["mode"], "edits": edits,
+                     "toggles": toggles, "api_edits": api_edits, "api_toggles": api_toggles,
+                     "errors": errors})
+    return rows
+
+
+def animation_fps(page, seconds: float) -> dict:
+    page.evaluate("() => window.explainer.setMode('split')")
+    st = page.evaluate("(s) => window.explainer.setSource(s)", chain_source())
+    if st["error"]:
+        raise RuntimeError("chain: " + st["error"]["message"])
+    st = page.evaluate("() => window.explainer.setKnown('x', false)")
+    # the traced program's equations (the panes draw more rows: known, unknown, ...)
+    n_eqns = page.evaluate("() => (window.explainer.record()?.events ?? []).length")
+    page.select_option("[data-testid=speed]", "2")
+    page.evaluate("() => window.explainer.setStep(0)")
+    stats = page.evaluate("""(ms) => new Promise((resolve) => {
+        document.querySelector('[data-testid=play]').click();
+        const frames = [];
+        let last = null, start = null;
+        function frame() {
+            const now = performance.now();
+            if (start === null) start = now;
+            if (last !== null) frames.push(now - last);
+            last = now;
+            if (now - start < ms) requestAnimationFrame(frame);
+            else {
+                const steps = window.explainer.state().step;
+                document.querySelector('[data-testid=play]').click();
+                resolve({frames, elapsed: now - start, steps});
+            }
+        }
+        requestAnimationFrame(frame);
+    })""", seconds * 1000)
+    frames = stats["frames"]
+    return {
+        "eqns": n_eqns, "fps": len(frames) / (stats["elapsed"] / 1000) if frames else 0.0,
+        "p50": pct(frames, 50), "p95": pct(frames, 95), "max": max(frames) if frames else None,
+        "long": sum(f > 20 for f in frames), "frames": len(frames), "steps": stats["steps"],
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# main
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="CI smoke run: 1 load, 3 edits")
+    ap.add_argument("--runs", type=int, default=5, help="loads per variant (default 5)")
+    ap.add_argument("--edits", type=int, default=24, help="edits and toggles per example")
+    ap.add_argument("--fps-seconds", type=float, default=4.0)
+    ap.add_argument("--json", type=Path, help="also write every figure here")
+    ap.add_argument("--no-build", action="store_true", help="use dist/ as it is")
+    opts = ap.parse_args(argv)
+    if opts.quick:
+        opts.runs, opts.edits, opts.fps_seconds = 1, 3, 1.0
+
+    from playwright.sync_api import sync_playwright
+
+    if not opts.no_build:
+        subprocess.run([sys.executable, str(ROOT / "build.py"), "--if-stale"], cwd=ROOT,
+                       check=True, stdin=subprocess.DEVNULL)
+    build = load_build()
+    examples = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+    load = os.getloadavg()
+    print(f"# bench_page: {opts.runs} loads per variant, {opts.edits} edits per example; "
+          f"{os.cpu_count()} CPUs, load average at start {load[0]:.2f} {load[1]:.2f} "
+          f"{load[2]:.2f}")
+    out: dict = {"runs": opts.runs, "edits": opts.edits, "load_start": load}
+
+    with tempfile.TemporaryDirectory(prefix="bench-page-") as tmpdir:
+        tmp = Path(tmpdir)
+        site_srv, site = start_server(build, DIST)
+        base_srv, base_host = start_server(build, baseline_root(tmp))
+        base = base_host + "baseline/"
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                            args=CHROMIUM_ARGS)
+                cold_page, cold_base = [], []
+                for i in range(opts.runs):  # interleaved, so both see the same load
+                    cold_page.append(cold_load(browser, site, "page", sizes=(i == 0)))
+                    cold_base.append(cold_load(browser, base, "baseline"))
+                # edits, toggles and animation on one booted page
+                ctx = browser.new_context(service_workers="block",
+                                          viewport={"width": 1440, "height": 900})
+                ctx.add_init_script(INIT_SCRIPT)
+                page = ctx.new_page()
+                page.goto(site)
+                wait_page_ready(page)
+                edits = edit_latency(page, examples, opts.edits)
+                fps = animation_fps(page, opts.fps_seconds)
+                ctx.close()
+                browser.close()
+                warm_page = warm_loads(p, site, "page", opts.runs, tmp / "profile-page")
+                warm_base = warm_loads(p, base, "baseline", opts.runs, tmp / "profile-base")
+        finally:
+            site_srv.shutdown()
+            base_srv.shutdown()
+
+    load_end = os.getloadavg()
+    out.update(cold_page=cold_page, cold_base=cold_base, warm_page=warm_page,
+               warm_base=warm_base, edits=edits, fps=fps, load_end=load_end)
+
+    # ---- page loads
+    rows = []
+    spec = [("first contentful paint", "fcp", "page", ""),
+            ("precomputed split drawn", "split", "page", "< 500"),
+            ("engine ready", "ready", "page", "<= 1.2x baseline"),
+            ("baseline ready (bare Pyodide)", "ready", "base", "")]
+    for label, key, which, target in spec:
+        for cache, data in (("cold", cold_page if which == "page" else cold_base),
+                            ("warm", warm_page if which == "page" else warm_base)):
+            s = summary([d.get(key) for d in data])
+            t = target
+            if key == "ready" and which == "page" and cache == "warm":
+                t = "< 2000"
+            rows.append([label, cache, str(s["n"]), s["median"], s["min"], s["max"], t])
+    table("Page load (ms since navigation)", ["metric", "cache", "n", "median", "min", "max",
+                                               "target"], rows)
+    ratios = []
+    for cache, pg, bs in (("cold", cold_page, cold_base), ("warm", warm_page, warm_base)):
+        mp, mb = summary([d["ready"] for d in pg])["median"], summary(
+            [d["ready"] for d in bs])["median"]
+        ratios.append([f"engine ready / baseline ready ({cache})", mp, mb,
+                       f"{mp / mb:.2f}" if mp and mb else "-"])
+    table("Engine ready vs the bare-Pyodide baseline (medians, ms)",
+          ["ratio", "page", "baseline", "page/baseline"], ratios)
+    phase_rows = []
+    for cache, data in (("cold", cold_page), ("warm", warm_page)):
+        for ph in data[0]["phases"]:
+            phase_rows.append([ph, cache, summary([d["phases"].get(ph) for d in data])["median"]])
+    for cache, data in (("cold", cold_base), ("warm", warm_base)):
+        for ph in ("loadPyodide", "packages", "result"):
+            phase_rows.append([f"baseline {ph}", cache,
+                               summary([d["phases"].get(ph) for d in data])["median"]])
+    table("Boot phases (median ms since navigation; worker marks on the page's clock)",
+          ["phase", "cache", "median"], phase_rows)
+    sw = [d["sw"] for d in warm_page]
+    print(f"warm page loads controlled by the service worker: {sum(sw)}/{len(sw)}")
+
+    # ---- edits
+    rows = []
+    for r in edits:
+        for kind, vals, api in (("edit", r["edits"], r["api_edits"]),
+                                ("toggle", r["toggles"], r["api_toggles"])):
+            if not vals:
+                continue
+            rows.append([r["example"], kind, str(len(vals)), pct(vals, 50), pct(vals, 95),
+                         max(vals), pct(api, 50), str(r["errors"]) if kind == "edit" else ""])
+    all_vals = [v for r in edits for v in r["edits"] + r["toggles"]]
+    rows.append(["all examples", "both", str(len(all_vals)), pct(all_vals, 50),
+                 pct(all_vals, 95), max(all_vals), None, ""])
+    table("Edit/toggle to the new split drawn (ms; target p95 < 50)",
+          ["example", "kind", "n", "p50", "p95", "max", "api p50", "errors"], rows)
+
+    # ---- animation
+    table(f"Animation: stage playing {fps['eqns']} equations at 2x (target 60 fps)",
+          ["fps", "frames", "frame p50 ms", "frame p95 ms", "frame max ms", "frames > 20 ms",
+           "steps played"],
+          [[fps["fps"], str(fps["frames"]), fps["p50"], fps["p95"], fps["max"],
+            str(fps["long"]), str(fps["steps"])]])
+
+    # ---- bytes
+    by_file = cold_page[0].get("bytes", [])
+    rows = [[u.replace(site, "/"), str(st), f"{b:,}"] for u, b, st in
+            sorted(by_file, key=lambda x: -x[1])]
+    rows.append(["total", "", f"{sum(b for _, b, _ in by_file):,}"])
+    table(f"Bytes of a cold load, by file ({len(by_file)} requests)",
+          ["file", "status", "bytes"], rows)
+    print(f"\nload average at end: {load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}")
+    if opts.json:
+        opts.json.write_text(json.dumps(out, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

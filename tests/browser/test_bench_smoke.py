@@ -1,0 +1,96 @@
+"""The benchmarks still run and print their tables (bench/bench_page.py --quick,
+bench/bench_engine.py --quick). Their timings are not checked here: only the tables' shape."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tables(text: str) -> dict[str, list[list[str]]]:
+    """'## title' sections of markdown tables -> rows of cells (header first, rule dropped)."""
+    out: dict[str, list[list[str]]] = {}
+    title = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            title = line[3:]
+            out[title] = []
+        elif title and line.startswith("|") and not line.startswith("|-"):
+            out[title].append([c.strip() for c in line.strip("|").split("|")])
+    return out
+
+
+def section(found: dict, prefix: str) -> list[list[str]]:
+    names = [t for t in found if t.startswith(prefix)]
+    assert len(names) == 1, (prefix, list(found))
+    return found[names[0]]
+
+
+NUM = re.compile(r"^-?[\d,]+(\.\d+)?$")
+
+
+@pytest.mark.browser
+def test_bench_page_quick(site, tmp_path):
+    out_json = tmp_path / "page.json"
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_page.py"), "--quick",
+                           "--no-build", "--json", str(out_json)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=900, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    found = tables(proc.stdout)
+
+    load = section(found, "Page load")
+    assert load[0] == ["metric", "cache", "n", "median", "min", "max", "target"]
+    metrics = {(r[0], r[1]) for r in load[1:]}
+    for m in ("first contentful paint", "precomputed split drawn", "engine ready",
+              "baseline ready (bare Pyodide)"):
+        assert {(m, "cold"), (m, "warm")} <= metrics, m
+    for r in load[1:]:
+        assert r[2] == "1" and NUM.match(r[3]), r
+
+    ratio = section(found, "Engine ready vs the bare-Pyodide baseline")
+    assert [r[0] for r in ratio[1:]] == [f"engine ready / baseline ready ({c})"
+                                         for c in ("cold", "warm")]
+    assert all(re.match(r"^\d+\.\d\d$", r[3]) for r in ratio[1:]), ratio
+
+    examples = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+    edits = section(found, "Edit/toggle to the new split drawn")
+    assert edits[0][:6] == ["example", "kind", "n", "p50", "p95", "max"]
+    assert {r[0] for r in edits[1:-1]} == {e["id"] for e in examples}
+    assert all(r[2] == "3" and NUM.match(r[3]) and NUM.match(r[4]) for r in edits[1:-1]), edits
+    assert all(r[7] in ("0", "") for r in edits[1:-1]), "an edit left an error"
+
+    anim = section(found, "Animation")
+    assert len(anim) == 2 and NUM.match(anim[1][0]) and float(anim[1][0]) > 0, anim
+    assert "200 equations" in [t for t in found if t.startswith("Animation")][0]
+
+    sizes = section(found, "Bytes of a cold load")
+    files = {r[0] for r in sizes[1:]}
+    assert "/pyodide/pyodide.asm.wasm" in files and "total" in files
+    assert not any("micropip" in f or "packaging" in f for f in files), files
+    assert any(f.startswith("/wheels/pe_engine-") for f in files)
+
+    data = json.loads(out_json.read_text())
+    assert data["cold_page"][0]["ready"] > 0 and data["warm_base"][0]["ready"] > 0
+
+
+def test_bench_engine_quick():
+    pytest.importorskip("numpy")
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_engine.py"), "--quick"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+    assert lines[0].split() == ["workload", "task", "engine", "ms", "jax", "ms", "ratio",
+                                "us/eqn"]
+    rows = [ln.split() for ln in lines[1:] if not ln.startswith(("linear", "#"))]
+    assert {r[0] for r in rows} == {"chain10", "chain100", "mlp"}
+    assert {r[1] for r in rows} >= {"make_jaxpr", "split", "linearize", "vjp", "grad"}
+    for r in rows:
+        assert len(r) == 6 and float(r[2]) > 0 and float(r[5]) > 0, r
+    assert any(ln.startswith("linearity") for ln in lines), "no linearity line"
