@@ -174,11 +174,13 @@ def trace_user(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
         closed = make_jaxpr(fun)(*values)
     except UserCodeError:
         raise
-    except RecursionError:
-        raise UserCodeError("RecursionError: the function recurses too deeply", None,
+    except RecursionError as e:
+        raise UserCodeError("RecursionError: maximum recursion depth exceeded (does the "
+                            "function call itself without end?)", user_lineno(e),
                             "runtime") from None
-    except MemoryError:
-        raise UserCodeError("MemoryError: the trace ran out of memory", None, "memory") from None
+    except MemoryError as e:
+        raise UserCodeError("MemoryError: the trace ran out of memory", user_lineno(e),
+                            "memory") from None
     except core.ResourceLimitError as e:
         raise UserCodeError(str(e), user_lineno(e), "limit") from None
     except Exception as e:  # noqa: BLE001 - reported at the user's line

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
 import functools
 import math
 import types
@@ -38,13 +39,50 @@ class UserCodeError(Exception):
         return {"type": self.kind, "message": self.message, "lineno": self.lineno}
 
 
-def _public(module: Any, names: Any) -> types.ModuleType:
+# Helpers the facades hold for the engine's own use: not worth suggesting to the user.
+_NOT_SUGGESTED = {
+    "get_aval", "promote_args", "canonicalize_dtype", "broadcasting_shape", "bind", "stage",
+    "to_numpy", "is_literalable", "array_copy", "broadcast_shapes", "result_type",
+}
+
+
+def _supported(facade: types.ModuleType) -> list[str]:
+    return sorted(n for n, v in vars(facade).items()
+                  if not n.startswith("_") and n not in _NOT_SUGGESTED
+                  and (n[:1].islower() or isinstance(v, types.ModuleType)))
+
+
+def _missing_attribute(facade: types.ModuleType) -> Callable[[str], Any]:
+    """The facade's module `__getattr__`: `jnp.sinh` and the like are parts of JAX the engine
+    does not implement; the AttributeError says so and lists what the module does have."""
+    def __getattr__(name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(f"module '{facade.__name__}' has no attribute '{name}'")
+        raise AttributeError(f"module '{facade.__name__}' has no attribute '{name}': "
+                             + _only_part(facade, name))
+    return __getattr__
+
+
+def _only_part(facade: types.ModuleType, name: str) -> str:
+    have = _supported(facade)
+    near = difflib.get_close_matches(name, have, n=3, cutoff=0.7)
+    hint = f" Did you mean: {', '.join(near)}?" if near else ""
+    return (f"this page's engine implements only part of {facade.__name__}.{hint} "
+            f"Supported: {', '.join(have)}")
+
+
+def _public(module: Any, names: Any, public_name: str | None = None) -> types.ModuleType:
     """A stand-in module holding only the listed attributes: user code reaches nothing else
-    (no `np` inside `jax.core`, no `sandbox` inside `jax`)."""
-    facade = types.ModuleType(module.__name__)
+    (no `np` inside `jax.core`, no `sandbox` inside `jax`). A missing attribute's error
+    names the module as the user imported it and lists what it does have."""
+    facade = types.ModuleType(public_name or module.__name__)
     for n in names:
         if hasattr(module, n):
-            setattr(facade, n, getattr(module, n))
+            v = getattr(module, n)
+            if isinstance(v, types.FunctionType) and "<locals>" in v.__qualname__:
+                v.__qualname__ = v.__name__  # "sin() takes 1 positional argument", as in JAX
+            setattr(facade, n, v)
+    facade.__getattr__ = _missing_attribute(facade)  # type: ignore[attr-defined]
     return facade
 
 
@@ -64,21 +102,24 @@ _NUMPY_NAMES = (
 @functools.cache
 def _modules() -> dict[str, Any]:
     """What `import X` gives the user's code. `jax` is the engine itself, behind facades."""
-    jnp = _public(_jnp, [*_defined_in(_jnp), "ndarray", "float32", "int32", "bool_"])
-    lax = _public(_lax, _defined_in(_lax))
+    jnp = _public(_jnp, [*_defined_in(_jnp), "ndarray", "float32", "int32", "bool_"],
+                  "jax.numpy")
+    lax = _public(_lax, _defined_in(_lax), "jax.lax")
     subs = {
         "numpy": jnp, "lax": lax,
         "ad_checkpoint": _public(pe_engine.ad_checkpoint, [
             "checkpoint", "checkpoint_name", "checkpoint_policies", "remat",
-            "print_saved_residuals", "saved_residuals"]),
-        "tree_util": _public(pe_engine.tree_util, _defined_in(pe_engine.tree_util)),
-        "nn": _public(pe_engine.nn, _defined_in(pe_engine.nn)),
+            "print_saved_residuals", "saved_residuals"], "jax.ad_checkpoint"),
+        "tree_util": _public(pe_engine.tree_util, _defined_in(pe_engine.tree_util),
+                             "jax.tree_util"),
+        "nn": _public(pe_engine.nn, _defined_in(pe_engine.nn), "jax.nn"),
     }
-    jax = _public(pe_engine, [n for n in pe_engine.__all__ if n not in subs])
+    jax = _public(pe_engine, [n for n in pe_engine.__all__ if n not in subs], "jax")
     for name, facade in subs.items():
         setattr(jax, name, facade)
     return {"jax": jax, **{f"jax.{n}": m for n, m in subs.items()},
-            "numpy": _public(np, _NUMPY_NAMES), "math": math, "functools": functools}
+            "numpy": _public(np, _NUMPY_NAMES, "numpy"), "math": math,
+            "functools": functools}
 
 
 _BANNED_NAMES = {
@@ -110,7 +151,17 @@ def check_source(source: str) -> ast.Module:
     try:
         tree = ast.parse(source, filename=USER_FILENAME)
     except SyntaxError as e:
-        raise UserCodeError(f"SyntaxError: {e.msg}", e.lineno, "syntax") from None
+        line = e.lineno
+        if line is None and "\0" in source:  # "source code string cannot contain null bytes"
+            line = source.count("\n", 0, source.index("\0")) + 1
+        raise UserCodeError(f"SyntaxError: {e.msg}", line, "syntax") from None
+    except UnicodeEncodeError as e:  # a lone surrogate, e.g. from a damaged link
+        raise UserCodeError(f"SyntaxError: the code holds a character that is not text "
+                            f"(U+{ord(source[e.start]):04X})", source.count("\n", 0, e.start) + 1,
+                            "syntax") from None
+    except (MemoryError, RecursionError):  # nesting too deep for the parser
+        raise UserCodeError("SyntaxError: the code is nested too deeply to parse", None,
+                            "syntax") from None
     for node in tree.body:
         if not isinstance(node, _ALLOWED_TOP):
             raise UserCodeError(
@@ -151,7 +202,13 @@ def _restricted_import(name: str, globals: Any = None, locals: Any = None,
     if name not in mods:
         raise ImportError(f"import of '{name}' is not allowed")
     if fromlist:
-        return mods[name]
+        mod = mods[name]
+        for n in fromlist:
+            if isinstance(mod, types.ModuleType) and "__getattr__" in vars(mod) \
+                    and n not in vars(mod) and f"{name}.{n}" not in mods:
+                raise ImportError(f"cannot import name '{n}' from '{name}': "
+                                  + _only_part(mod, n))
+        return mod
     return mods[name.split(".")[0]]
 
 

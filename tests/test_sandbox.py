@@ -111,3 +111,57 @@ def test_jax_submodules_import_as_facades():
     for facade, hidden in [(jax.ad_checkpoint, "lax"), (jax.ad_checkpoint, "name_p"),
                            (jax.nn, "lax"), (jax.tree_util, "LEAF")]:
         assert not hasattr(facade, hidden), hidden
+
+
+@pytest.mark.parametrize("body,words", [
+    ("def f(x):\n    return jnp.sinh(x)\n",
+     ["module 'jax.numpy' has no attribute 'sinh'", "Did you mean: sin", "Supported: abs,"]),
+    ("def f(x):\n    return jnp.fft.fft(x)\n", ["'fft'", "only part of jax.numpy"]),
+    ("def f(x):\n    return jax.vmap(jnp.sin)(x)\n", ["module 'jax' has no attribute 'vmap'",
+                                                    "grad", "jit"]),
+    ("def f(x):\n    return jax.lax.while_loop(None, None, x)\n", ["'while_loop'", "scan"]),
+    ("def f(x):\n    return np.linalg.inv(x)\n", ["module 'numpy' has no attribute 'linalg'"]),
+])
+def test_unsupported_functions_say_what_is_supported(body, words):
+    rec = run(body)
+    assert rec["error"]["lineno"] == 5 and rec["error"]["message"].startswith("AttributeError:")
+    for w in words:
+        assert w in rec["error"]["message"], rec["error"]["message"]
+    # internals the facades keep for the engine are not advertised
+    assert "get_aval" not in rec["error"]["message"]
+
+
+@pytest.mark.parametrize("line,name,module", [
+    ("from jax import vmap", "vmap", "jax"),
+    ("from jax.numpy import sinh", "sinh", "jax.numpy"),
+    ("from numpy import linalg", "linalg", "numpy"),
+])
+def test_unsupported_imports_say_what_is_supported(line, name, module):
+    rec = run(f"{line}\ndef f(x):\n    return x\n")
+    msg = rec["error"]["message"]
+    assert rec["error"]["lineno"] == 4
+    assert f"cannot import name '{name}' from '{module}'" in msg and "Supported:" in msg
+
+
+def test_imports_of_supported_names_work():
+    rec = run("from jax import numpy as jnp2, lax, grad\nfrom jax.numpy import sin\n"
+              "def f(x):\n    return lax.sin(sin(x))\n")
+    assert "error" not in rec, rec
+
+
+def test_wrong_arity_of_a_jnp_function_reads_like_jax():
+    rec = run("def f(x):\n    return jnp.sin(x, x)\n")
+    assert rec["error"]["message"] == ("TypeError: sin() takes 1 positional argument but 2 "
+                                       "were given")
+
+
+@pytest.mark.parametrize("source,words,line", [
+    ("def f(x):\n    return x  # \ud800\n", "not text (U+D800)", 2),
+    ("def f(x):\n    return x\x00\n", "null bytes", 2),
+    ("def f(x):\n    return " + "-" * 100_000 + "x\n", "SyntaxError", None),
+    ("def f(x):\n    return f(x)\n", "RecursionError", 2),
+])
+def test_odd_sources_are_user_errors(source, words, line):
+    rec = explain.run("split", source=source, args=ONE)
+    assert rec["error"]["type"] in ("syntax", "runtime"), rec
+    assert words in rec["error"]["message"] and rec["error"]["lineno"] == line
