@@ -24,7 +24,6 @@ from .pretty import (
     jaxprs_in_params,
     layout,
     pp_atom,
-    pp_eqn,
     pp_toplevel_doc,
     toplevel_context,
 )
@@ -43,7 +42,8 @@ MAX_STAGED = 100_000  # equations staged while answering one request, re-traces 
 def program_record(jaxpr: Jaxpr) -> tuple[dict, dict[Var, str]]:
     """The printed jaxpr, whole and in parts, and the printer's name for every variable."""
     ctx = toplevel_context(jaxpr)
-    text = layout(pp_toplevel_doc(jaxpr, ctx))
+    eqn_docs: list = []
+    text = layout(pp_toplevel_doc(jaxpr, ctx, eqn_docs))
     names = ctx.names
     # Inner jaxprs JAX prints once up front (`let inner = { ... } in`) come first.
     top = text.rfind("\n{ lambda ")
@@ -52,7 +52,8 @@ def program_record(jaxpr: Jaxpr) -> tuple[dict, dict[Var, str]]:
     def typed(vs: Sequence[Var]) -> str:
         return " ".join(f"{names[v]}:{v.aval.str_short(True)}" for v in vs)
 
-    eqns = [layout(pp_eqn(e, ctx), 76) for e in jaxpr.eqns]
+    # An equation laid out alone in 76 columns breaks as it does at indent 4 in 80.
+    eqns = [layout(d, 76) for d in eqn_docs]
     outs = ", ".join(pp_atom(v, ctx) for v in jaxpr.outvars)
     rec = {
         "text": text,

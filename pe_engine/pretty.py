@@ -235,13 +235,18 @@ def pp_eqn(eqn: JaxprEqn, ctx: PpContext) -> Any:
     return rule(eqn, ctx) if rule else pp_eqn_default(eqn, ctx)
 
 
-def pp_jaxpr_doc(jaxpr: Jaxpr, ctx: PpContext) -> Any:
+def pp_jaxpr_doc(jaxpr: Jaxpr, ctx: PpContext, eqn_docs: list | None = None) -> Any:
+    """The jaxpr's document; its equations' documents are also appended to `eqn_docs`
+    (names are handed out as the document is built, so they cannot be built apart)."""
     shared = ctx.shared.get(jaxpr)
     if shared is not None:
         return Text(shared)
     constvars = pp_vars(jaxpr.constvars, ctx, shapes=True)
     invars = pp_vars(jaxpr.invars, ctx, shapes=True)
-    eqns = join(Brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
+    docs = [pp_eqn(e, ctx) for e in jaxpr.eqns]
+    if eqn_docs is not None:
+        eqn_docs.extend(docs)
+    eqns = join(Brk("; "), docs)
     outs = concat(Text("("), pp_vars(jaxpr.outvars, ctx, sep=","),
                   Text(")" if len(jaxpr.outvars) != 1 else ",)"))
     return Group(concat(Nest(2, concat(
@@ -280,7 +285,7 @@ def _share(top: Jaxpr, ctx: PpContext) -> list[tuple[str, Jaxpr]]:
     return shared
 
 
-def pp_toplevel_doc(jaxpr: Jaxpr, ctx: PpContext) -> Any:
+def pp_toplevel_doc(jaxpr: Jaxpr, ctx: PpContext, eqn_docs: list | None = None) -> Any:
     shared = _share(jaxpr, ctx)
     docs = []
     for name, j in shared:
@@ -288,7 +293,7 @@ def pp_toplevel_doc(jaxpr: Jaxpr, ctx: PpContext) -> Any:
         body = pp_jaxpr_doc(j, ctx)
         ctx.shared[j] = name
         docs.append(concat(Text(f"let {name} = "), body, Text(" in"), Brk(" ")))
-    docs.append(pp_jaxpr_doc(jaxpr, ctx))
+    docs.append(pp_jaxpr_doc(jaxpr, ctx, eqn_docs))
     return concat(*docs)
 
 
