@@ -106,6 +106,12 @@ let openedFrom = "default";
 async function initialState() {
   const hash = location.hash;
   if (hash && hash !== "#") {
+    // a reload right after an edit: what was saved ahead of this very hash is newer
+    const reloaded = loadLocal(hash);
+    if (reloaded) {
+      openedFrom = "local";
+      return { s: reloaded, id: matchExample(reloaded) };
+    }
     try {
       const s = await decodePermalink(hash);
       openedFrom = "link";
@@ -287,7 +293,7 @@ async function runNow() {
         if (answer && typeof answer === "object") cache.set(key, answer);
       } catch (err) {
         // timeout, crash, restart: not cached, the same request may work next time
-        answer = { error: { type: err.type || "engine", message: err.message, lineno: err.lineno ?? null }, transient: true };
+        answer = { error: { type: err.type || "engine", message: engineFailure(err), lineno: err.lineno ?? null }, transient: true };
       } finally {
         inflight = false;
         stagePanel.classList.remove("is-waiting");
@@ -300,6 +306,17 @@ async function runNow() {
   }
   show(answer, key);
   notifyIdle();
+}
+
+/** The message for a call the engine could not answer (runaway, crash, restart). */
+function engineFailure(err) {
+  if (err.type === "timeout") {
+    const secs = err.timeoutMs ? ` ${Math.round(err.timeoutMs / 100) / 10} s` : "";
+    return `Stopped: the trace ran longer than${secs} (an endless loop, or a long Python loop?)`
+      + (err.restarted ? "; the Python engine was restarted." : ".");
+  }
+  if (err.type === "crashed") return `The Python engine crashed (${err.reason || "fatal error"}) and was restarted; your code is kept.`;
+  return err.message;
 }
 
 function show(answer, key) {
@@ -399,13 +416,14 @@ function scheduleUrl() {
 async function writeUrl() {
   urlTimer = 0;
   if (!userChanged) return;
-  saveLocal(state);
+  saveLocal(state, location.hash, true);
   try {
     const hash = `#${await encodePermalink(state)}`;
     if (hash !== location.hash) {
       history.replaceState(null, "", hash);
       lastHash = hash;
     }
+    saveLocal(state, hash);
   } catch (err) {
     if (err instanceof PermalinkError) showNotice(err.message, { kind: "warning" });
   }
@@ -414,12 +432,19 @@ async function writeUrl() {
 async function permalink() {
   clearTimeout(urlTimer);
   userChanged = true;
-  saveLocal(state);
+  saveLocal(state, location.hash, true);
   const hash = `#${await encodePermalink(state)}`;
   history.replaceState(null, "", hash);
   lastHash = hash;
+  saveLocal(state, hash);
   return location.href;
 }
+
+// Leaving or reloading within the address bar's debounce: keep the latest edits (the saved
+// state's base is the hash still shown, so the reload restores them instead of that hash).
+window.addEventListener("pagehide", () => {
+  if (urlTimer && userChanged) saveLocal(state, location.hash, true);
+});
 
 window.addEventListener("hashchange", async () => {
   if (location.hash === lastHash || !location.hash) return;

@@ -41,7 +41,13 @@ export function stateFromExample(ex) {
   });
 }
 
-/** Check and fill in a state from an untrusted source (a link, localStorage). */
+const NAME_RE = /^[A-Za-z_]\w*$/;
+const MAX_ARGS = 256; // entries in `known` / `values`
+const MAX_VALUE_CHARS = 4000;
+const MAX_STEP = 100_000;
+
+/** Check and fill in a state from an untrusted source (a link, localStorage). Throws a
+ *  PermalinkError saying what is wrong; never anything else. */
 export function normalize(raw) {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
     throw new PermalinkError("the link does not hold a page state");
@@ -51,45 +57,94 @@ export function normalize(raw) {
     throw new PermalinkError(`the code in the link is over ${MAX_CODE_CHARS} characters`);
   }
   const mode = raw.mode ?? "split";
-  if (!MODES.includes(mode)) throw new PermalinkError(`unknown mode ${JSON.stringify(mode)}`);
-  const known = {};
-  for (const [k, v] of Object.entries(raw.known ?? {})) {
-    if (typeof v !== "boolean") throw new PermalinkError(`known.${k} is not true/false`);
-    known[k] = v;
-  }
-  const values = {};
-  for (const [k, v] of Object.entries(raw.values ?? {})) {
-    if (typeof v !== "string" || v.length > 4000) throw new PermalinkError(`values.${k} is not a short text`);
-    values[k] = v;
-  }
+  if (!MODES.includes(mode)) throw new PermalinkError(`unknown mode ${quote(mode)}; modes: ${MODES.join(", ")}`);
+  const known = argMap(raw.known, "known", (v) => typeof v === "boolean", "true/false");
+  const values = argMap(raw.values, "values",
+    (v) => typeof v === "string" && v.length <= MAX_VALUE_CHARS, `a text of at most ${MAX_VALUE_CHARS} characters`);
   const policy = raw.policy ?? POLICIES[0];
-  if (typeof policy !== "string" || !/^[A-Za-z_][\w]*$/.test(policy)) {
-    throw new PermalinkError("the checkpoint policy is not a name");
+  if (!POLICIES.includes(policy)) {
+    throw new PermalinkError(`unknown checkpoint policy ${quote(policy)}; policies: ${POLICIES.join(", ")}`);
   }
-  let step = raw.step ?? null;
-  if (step !== null && !(Number.isInteger(step) && step >= 0 && step < 100_000)) {
+  const step = raw.step ?? null;
+  if (step !== null && !(Number.isInteger(step) && step >= 0 && step < MAX_STEP)) {
     throw new PermalinkError("the step is not a small non-negative integer");
   }
-  return { code: raw.code, known, values, mode, policy, step, folding: Boolean(raw.folding) };
+  const folding = raw.folding ?? false;
+  if (typeof folding !== "boolean") throw new PermalinkError("folding is not true/false");
+  return { code: raw.code, known, values, mode, policy, step, folding };
+}
+
+/** {argName: value} from untrusted JSON: names are Python identifiers, the map has no
+ *  prototype (so "__proto__" is just a name), at most MAX_ARGS entries. */
+function argMap(raw, what, ok, expected) {
+  const out = Object.create(null);
+  if (raw === undefined || raw === null) return out;
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new PermalinkError(`${what} is not a map of arguments`);
+  const entries = Object.entries(raw);
+  if (entries.length > MAX_ARGS) throw new PermalinkError(`${what} has over ${MAX_ARGS} arguments`);
+  for (const [k, v] of entries) {
+    if (!NAME_RE.test(k) || k.length > 200) throw new PermalinkError(`${what} has a key that is not an argument name: ${quote(k)}`);
+    if (!ok(v)) throw new PermalinkError(`${what}.${k} is not ${expected}`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/** A short, printable rendering of an untrusted value for a message. */
+function quote(v) {
+  let text;
+  try {
+    text = JSON.stringify(v) ?? String(v);
+  } catch {
+    text = "?";
+  }
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 // ------------------------------------------------------------------------------------------
 // signature: the arguments of the traced function (the last top-level def)
 
-/** Parameter names of the last top-level `def name(a, b, ...)`, or null if there is none. */
+/** Parameter names of the last top-level `def name(a, b, ...)`, or null if there is none.
+ *  Comments, strings and brackets inside the parameter list (`y=(1, 2)`, `# see (a)`) are
+ *  skipped over. */
 export function parseSignature(code) {
-  const re = /^def\s+([A-Za-z_]\w*)\s*\(([^)]*)\)/gm;
+  const re = /^def\s+([A-Za-z_]\w*)\s*\(/gm;
   let m;
   let last = null;
   while ((m = re.exec(code)) !== null) last = m;
   if (!last) return null;
   const params = [];
-  for (let part of last[2].split(",")) {
-    part = part.replace(/#.*$/gm, "").trim();
-    if (!part || part === "/" || part.startsWith("*")) continue;
-    const name = part.split(/[:=]/)[0].trim();
+  let part = "";
+  let depth = 0;
+  const flush = () => {
+    const p = part.trim();
+    part = "";
+    if (!p || p === "/" || p.startsWith("*")) return;
+    const name = p.split(/[:=]/)[0].trim();
     if (/^[A-Za-z_]\w*$/.test(name)) params.push(name);
+  };
+  for (let i = last.index + last[0].length; i < code.length; i++) {
+    const c = code[i];
+    if (c === "#") {
+      while (i < code.length && code[i] !== "\n") i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      const q = code.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
+      let j = i + q.length;
+      while (j < code.length && !code.startsWith(q, j)) j += code[j] === "\\" ? 2 : 1;
+      part += "s";
+      i = j + q.length - 1;
+      continue;
+    }
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth === 0) { flush(); return { name: last[1], params }; }
+      depth--;
+    } else if (c === "," && depth === 0) { flush(); continue; }
+    part += c;
   }
+  flush(); // unterminated: what there is so far (the engine reports the syntax error)
   return { name: last[1], params };
 }
 
@@ -143,6 +198,7 @@ function toBase64url(bytes) {
 
 function fromBase64url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new PermalinkError("the link has characters base64url does not use");
+  if (text.length % 4 === 1) throw new PermalinkError("the link is truncated (its base64url length is impossible)");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
   let bin;
   try {
@@ -155,9 +211,29 @@ function fromBase64url(text) {
   return out;
 }
 
-async function pipe(bytes, stream) {
-  const body = new Blob([bytes]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(body).arrayBuffer());
+// A link is at most 16 KB; deflate can blow that up a thousandfold. The JSON of any state
+// the page writes is far below this.
+export const MAX_JSON_BYTES = 256 * 1024;
+
+/** bytes through a (de)compression stream; throws a PermalinkError past `limit` bytes out. */
+async function pipe(bytes, stream, limit = Infinity) {
+  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit) {
+      reader.cancel().catch(() => {});
+      throw new PermalinkError(`the link unpacks to over ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) { out.set(c, at); at += c.length; }
+  return out;
 }
 
 /** state -> "v1.<payload>" (no leading '#'). */
@@ -171,22 +247,34 @@ export async function encodePermalink(state) {
   return hash;
 }
 
-/** "#v1.<payload>" or "v1.<payload>" -> state; throws PermalinkError saying what is wrong. */
+/** "#v1.<payload>" or "v1.<payload>" -> state. Whatever the input, it resolves to a
+ *  normalized state or rejects with a PermalinkError saying what is wrong. */
 export async function decodePermalink(hash) {
+  try {
+    return await decodeUnchecked(hash);
+  } catch (err) {
+    if (err instanceof PermalinkError) throw err;
+    throw new PermalinkError(`the link could not be read (${err && err.name ? err.name : "error"})`);
+  }
+}
+
+async function decodeUnchecked(hash) {
+  if (typeof hash !== "string") throw new PermalinkError("the link is not text");
   const text = hash.startsWith("#") ? hash.slice(1) : hash;
   if (text.length + 1 > MAX_HASH_CHARS) {
     throw new PermalinkError(`the link is ${text.length} characters long, over the limit of ${MAX_HASH_CHARS}`);
   }
-  const m = /^v(\d+)\.(.*)$/s.exec(text);
+  const m = /^v(\d{1,6})\.(.*)$/s.exec(text);
   if (!m) throw new PermalinkError("the link has no version prefix (expected #v1.…)");
   if (m[1] !== "1") throw new PermalinkError(`the link is version ${m[1]}; this page reads version 1`);
   const bytes = fromBase64url(m[2]);
   if (bytes.length === 0) throw new PermalinkError("the link is empty");
   let json;
   try {
-    const raw = await pipe(bytes, new DecompressionStream("deflate-raw"));
+    const raw = await pipe(bytes, new DecompressionStream("deflate-raw"), MAX_JSON_BYTES);
     json = new TextDecoder("utf-8", { fatal: true }).decode(raw);
-  } catch {
+  } catch (err) {
+    if (err instanceof PermalinkError) throw err;
     throw new PermalinkError("the link is truncated or damaged (it does not decompress)");
   }
   let obj;
@@ -201,18 +289,29 @@ export async function decodePermalink(hash) {
 // ------------------------------------------------------------------------------------------
 // localStorage (restored on reload when there is no permalink)
 
-export function saveLocal(state) {
+// Stored: the link state; `base`, the address-bar hash shown when it was saved; `ahead`, true
+// when the state was saved with edits the address bar had not caught up with yet. A reload
+// comes back with that same hash: then the saved state is newer and wins. Any other link,
+// someone's or an older one of yours, wins over what is saved.
+
+export function saveLocal(state, base = "", ahead = false) {
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(linkState(state)));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({
+      ...linkState(state), base: String(base || ""), ahead: Boolean(ahead),
+    }));
   } catch {
     // private mode or quota: the permalink still works
   }
 }
 
-export function loadLocal() {
+/** The saved state, or null. With `hash`: only edits saved ahead of that very hash. */
+export function loadLocal(hash = null) {
   try {
     const raw = localStorage.getItem(STORAGE_KEY);
-    return raw ? normalize(JSON.parse(raw)) : null;
+    if (!raw) return null;
+    const obj = JSON.parse(raw);
+    if (hash !== null && !(obj && obj.base === hash && obj.ahead === true)) return null;
+    return normalize(obj);
   } catch {
     return null;
   }

@@ -1,0 +1,629 @@
+"""Bad input never breaks the page, and untrusted code stays in its box.
+
+A corpus of bad inputs (syntax, sandbox escapes, unsupported operations, shape and dtype
+errors, wrong inputs, unreadable values, limits, memory, runaway loops, worker crashes,
+hostile permalinks, XSS attempts) is run against the real page, through window.explainer and
+through the real UI (typing in the editor, the value fields). Each case gets its message, at
+its line; afterwards a good function still splits exactly as pe_engine.explain.run does in
+CPython; no request leaves 127.0.0.1; no markup from the input ever becomes DOM.
+
+Most cases share one page (one engine boot); the runaways run on a page with a short call
+timeout, and only a few cases cost a worker restart.
+"""
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import sys
+import urllib.request
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from pe_engine import explain
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import precompute  # noqa: E402
+
+EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())
+DEFAULT = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])
+H = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n"  # `def` is on line 5
+XSS = "</script><img src=x onerror=window.__xss=1>"
+RUNAWAY_TIMEOUT_MS = 2000
+
+
+# ------------------------------------------------------------------------------------ helpers
+
+def cpython(code: str, known: dict, values: dict, mode: str = "split") -> dict:
+    req = precompute.request_for({"mode": mode, "code": code, "known": known, "values": values})
+    return explain.as_json(explain.run(req["mode"], **req["kwargs"]))
+
+
+def _is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("data", "blob", "about") or parts.hostname == "127.0.0.1"
+
+
+def _wait_engine_ready(pg) -> None:
+    pg.wait_for_function(
+        "() => { const s = document.querySelector('[data-testid=engine]')?.dataset.state;"
+        " return s === 'ready' || s === 'error'; }", timeout=120_000)
+    assert pg.get_attribute("[data-testid=engine]", "data-state") == "ready"
+
+
+def outside(pg) -> list[str]:
+    return [u for u in pg.requests if not _is_local(u)]
+
+
+def no_markup_injected(pg) -> None:
+    """The XSS payloads would create <img src=x> and set window.__xss; neither may happen."""
+    assert pg.evaluate("() => document.querySelectorAll('img[src=\"x\"]').length") == 0
+    assert pg.evaluate("() => window.__xss === undefined")
+    assert not pg.dialogs
+
+
+def open_page(browser, site, query: str = "") -> object:
+    ctx = browser.new_context(service_workers="block")
+    pg = ctx.new_page()
+    pg.requests = []
+    pg.dialogs = []
+    pg.console_lines = []
+    ctx.on("request", lambda r: pg.requests.append(r.url))
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    pg.on("console", lambda m: pg.console_lines.append(f"{m.type}: {m.text}"))
+    pg.goto(site + query)
+    _wait_engine_ready(pg)
+    pg.evaluate("() => window.explainer.settled()")
+    return pg
+
+
+def close_page(pg) -> None:
+    ctx = pg.context
+    ctx.close()
+    assert not outside(pg), f"requests left 127.0.0.1: {outside(pg)}"
+
+
+@pytest.fixture(scope="module")
+def shared(browser, site):
+    """One page, one engine boot, for the corpus of code and value cases."""
+    pg = open_page(browser, site)
+    yield pg
+    close_page(pg)
+
+
+def set_source(pg, code: str) -> dict:
+    return pg.evaluate("(code) => window.explainer.setSource(code)", code)
+
+
+def type_source(pg, code: str) -> dict:
+    """Replace the editor's text the way a reader does: select all, then type (insert) it."""
+    pg.click(".cm-content")
+    pg.keyboard.press("Control+A")
+    pg.keyboard.insert_text(code)
+    pg.wait_for_function("(code) => window.explainer.state().source === code", arg=code,
+                         timeout=5000)
+    return pg.evaluate("() => window.explainer.settled()")
+
+
+_good = itertools.count(1)
+
+
+def assert_still_works(pg) -> None:
+    """A good function (a new one each time, so the answer is not the page's cache) splits
+    as CPython splits it; the error and the stale mark are gone."""
+    n = next(_good)
+    code = H + f"def f(x, y):\n    z = jnp.cos(x) * {n}.5\n    return jnp.sin(z) * y\n"
+    s = set_source(pg, code)
+    assert s["error"] is None, s["error"]
+    assert not s["stale"]
+    want = cpython(code, s["mask"], s["values"], s["mode"])
+    assert (s["known"], s["unknown"]) == (want["known"]["text"], want["unknown"]["text"])
+    assert not pg.is_visible("[data-testid=error]")
+    assert pg.evaluate("() => document.querySelectorAll('.cm-error-line').length") == 0
+
+
+def assert_shows_error(pg, s: dict, words: list[str], line: int | None) -> None:
+    err = s["error"]
+    assert err is not None, "no error shown"
+    for w in words:
+        assert w in err["message"], (w, err)
+    assert err["line"] == line, err
+    assert s["stale"] is True  # the last good split stays, marked stale
+    assert s["known"] is not None
+    assert pg.is_visible("[data-testid=error]") and pg.is_visible("[data-testid=stale]")
+    box = pg.text_content("[data-testid=error]")
+    assert box.startswith(f"Line {line}: " if line else "Error: "), box
+    assert err["message"][:80] in box  # as text, whatever characters it holds
+    if line:
+        marked = pg.evaluate("""() => [...document.querySelectorAll('.cm-content .cm-line')]
+            .findIndex((l) => l.classList.contains('cm-error-line')) + 1""")
+        assert marked == line
+    no_markup_injected(pg)
+
+
+# ------------------------------------------------------------------------------ the corpus
+
+@dataclass
+class Case:
+    id: str
+    code: str
+    words: list[str]
+    line: int | None
+    typed: bool = False  # typed into the editor instead of set through the API
+    same_as_cpython: bool = True  # the message is exactly the CPython engine's
+
+
+def body(text: str) -> str:
+    return H + text
+
+
+CODE_CASES = [
+    # syntax: CPython 3.11 here and Pyodide's 3.12 word some messages differently
+    Case("syntax-missing-colon", body("def f(x, y)\n    return x\n"), ["SyntaxError"], 5,
+         typed=True, same_as_cpython=False),
+    Case("syntax-dangling-operator", body("def f(x, y):\n    return x *\n"), ["SyntaxError"],
+         6, typed=True, same_as_cpython=False),
+    Case("syntax-indent", body("def f(x, y):\n    z = x\n      return z\n"),
+         ["SyntaxError", "indent"], 7, same_as_cpython=False),
+    Case("syntax-unclosed-paren", body("def f(x, y):\n    return jnp.sin(x\n"),
+         ["SyntaxError", "never closed"], 6, same_as_cpython=False),
+    Case("syntax-unterminated-string", body("def f(x, y):\n    return 'abc\n"),
+         ["SyntaxError", "unterminated string"], 6, same_as_cpython=False),
+    Case("syntax-null-byte", body("def f(x, y):\n    return x\x00\n"),
+         ["SyntaxError", "null bytes"], 6, same_as_cpython=False),
+    Case("syntax-invisible-char", body("def f(x, y):\n    return x\u200b\n"),
+         ["SyntaxError", "U+200B"], 6, same_as_cpython=False),
+    Case("syntax-too-nested", body("def f(x, y):\n    return " + "(" * 300 + "x" + ")" * 300
+                                   + "\n"), ["SyntaxError", "too many nested"], 6,
+         same_as_cpython=False),
+    # the sandbox: what untrusted code may not do, named, at its line
+    Case("escape-import-os", body("import os\ndef f(x, y):\n    return x\n"),
+         ["import of 'os' is not allowed", "allowed: functools, jax"], 5),
+    Case("escape-import-js", body("import js\ndef f(x, y):\n    return x\n"), ["'js'"], 5),
+    Case("escape-pyodide-ffi", body("from pyodide import ffi\ndef f(x, y):\n    return x\n"),
+         ["'pyodide'"], 5),
+    Case("escape-import-sys-in-body", body("def f(x, y):\n    import sys\n    return x\n"),
+         ["'sys'"], 6),
+    Case("escape-dunder-import", body("def f(x, y):\n    return __import__('os')\n"),
+         ["'__import__' is not allowed"], 6),
+    Case("escape-eval", body("def f(x, y):\n    return eval('1')\n"), ["'eval'"], 6),
+    Case("escape-exec", body("def f(x, y):\n    exec('import os')\n    return x\n"),
+         ["'exec'"], 6),
+    Case("escape-open", body("def f(x, y):\n    return open('/etc/passwd').read()\n"),
+         ["'open'"], 6),
+    Case("escape-subclasses", body("def f(x, y):\n    return ().__class__.__base__"
+                                   ".__subclasses__()\n"), ["private attribute"], 6),
+    Case("escape-globals", body("def f(x, y):\n    return globals()['__builtins__']\n"),
+         ["'globals'"], 6),
+    Case("escape-getattr", body("def f(x, y):\n    return getattr(jnp, '_jnp')\n"),
+         ["'getattr'"], 6),
+    Case("escape-format-string", body("def f(x, y):\n    return '{0.__class__}'.format(x)\n"),
+         ["'format'"], 6),
+    Case("escape-ctypes", body("def f(x, y):\n    return np.ones(3).ctypes\n"), ["'ctypes'"], 6),
+    Case("escape-type", body("def f(x, y):\n    return type(x)\n"), ["'type'"], 6),
+    Case("escape-class", body("class A:\n    pass\ndef f(x, y):\n    return x\n"),
+         ["ClassDef"], 5),
+    Case("escape-toplevel-loop", body("while True:\n    pass\ndef f(x, y):\n    return x\n"),
+         ["While"], 5),
+    Case("escape-generator", body("def f(x, y):\n    return (lambda: (yield))\n"),
+         ["Yield"], 6),
+    Case("escape-engine-internals", body("def f(x, y):\n    return jax.core\n"),
+         ["module 'jax' has no attribute 'core'", "Supported:"], 6),
+    # unsupported operations: named, with what is supported
+    Case("unsupported-jnp-sinh", body("def f(x, y):\n    return jnp.sinh(x) * y\n"),
+         ["AttributeError: module 'jax.numpy' has no attribute 'sinh'", "Did you mean: sin",
+          "Supported: abs, add"], 6, typed=True),
+    Case("unsupported-vmap", body("def f(x, y):\n    return jax.vmap(jnp.sin)(x) * y\n"),
+         ["has no attribute 'vmap'", "Supported:", "grad", "jit"], 6),
+    Case("unsupported-import", body("from jax import vmap\ndef f(x, y):\n    return x\n"),
+         ["cannot import name 'vmap' from 'jax'", "Supported:"], 5),
+    Case("unsupported-while-loop", body("def f(x, y):\n    return jax.lax.while_loop("
+                                        "lambda c: c < 3, lambda c: c + 1, x)\n"),
+         ["has no attribute 'while_loop'", "scan"], 6),
+    Case("unsupported-array-of-tracers", body("def f(x, y):\n    return jnp.array([x, y])\n"),
+         ["NotImplementedError", "jnp.array of a list of traced values"], 6),
+    # shapes and dtypes, in JAX's words
+    Case("shape-broadcast", body("def f(x, y):\n    return jnp.ones((2, 3)) * y"
+                                 " + jnp.ones((4, 5))\n"),
+         ["TypeError: add got incompatible shapes for broadcasting: (2, 3), (4, 5)."], 6),
+    Case("shape-dot", body("def f(x, y):\n    return jnp.dot(jnp.ones((2, 3)) * y, "
+                           "jnp.ones((4, 5)))\n"),
+         ["dot_general requires contracting dimensions to have the same shape, "
+          "got (3,) and (4,)."], 6),
+    Case("shape-reshape", body("def f(x, y):\n    return jnp.reshape(x * y, (7,))\n"),
+         ["reshape total size must be unchanged"], 6),
+    Case("shape-index", body("def f(x, y):\n    return (jnp.ones((2, 3)) * y)[5]\n"),
+         ["index 5 is out of bounds for axis 0 with size 2"], 6),
+    Case("dtype-lax-add", body("def f(x, y):\n    return jax.lax.add(y, 1)\n"),
+         ["lax.add requires arguments to have the same dtypes"], 6),
+    Case("concretization", body("def f(x, y):\n    if y > 0:\n        return x\n"
+                                "    return y\n"),
+         ["ConcretizationTypeError", "jnp.where"], 6),
+    Case("xss-in-error-message", body(f"def f(x, y):\n    return x + \"{XSS}\"\n"),
+         ["is not a valid JAX type", XSS], 6),
+    Case("xss-in-code-comment", body(f"def f(x, y):\n    # {XSS}\n    return zz\n"),
+         ["NameError: name 'zz' is not defined"], 7),
+    # the wrong number of inputs
+    # (the page reads the parameters of the last `def` at the start of a line, and finds
+    # one inside the docstring: it sends one input, the engine traces f)
+    Case("arity-docstring-def", body('def f(x, y):\n    """For example:\ndef g(a):\n'
+                                     '    """\n    return x * y\n'),
+         ["f takes 2 input(s) (x, y) but 1 were given"], 5, same_as_cpython=False),
+    Case("arity-three-for-one", body('def f(x):\n    """\ndef g(a, b, c):\n    """\n'
+                                     '    return x\n'),
+         ["f takes 1 input(s) (x) but 3 were given"], 5, same_as_cpython=False),
+    Case("signature-with-comments-is-fine-but-name-error",
+         body("def f(x,  # see (a)\n      y=(1, 2)):\n    return x * yy\n"),
+         ["NameError: name 'yy' is not defined"], 7),
+    Case("arity-keyword-only", body("def f(x, *, y):\n    return x\n"),
+         ["plain positional parameters"], 5),
+    # limits and memory
+    Case("limit-array-size", body("def f(x, y):\n    return x + jnp.ones((5000, 5000))\n"),
+         ["(5000, 5000)", "over the page's limit of 4194304 elements"], 6),
+    Case("limit-equations", body("def f(x, y):\n    for i in range(3000):\n"
+                                 "        x = x + 1.0\n    return x\n"),
+         ["3000 equations", "limit of 2000"], None),
+    Case("limit-recursion", body("def f(x, y):\n    return f(x, y)\n"),
+         ["RecursionError"], 6),
+    Case("memory-huge-list", body("def f(x, y):\n    a = [0] * 10 ** 9\n    return x\n"),
+         ["MemoryError"], 6, same_as_cpython=False),
+]
+
+
+@pytest.mark.parametrize("case", CODE_CASES, ids=[c.id for c in CODE_CASES])
+def test_bad_code(shared, case):
+    pg = shared
+    s = type_source(pg, case.code) if case.typed else set_source(pg, case.code)
+    assert_shows_error(pg, s, case.words, case.line)
+    assert s["source"] == case.code  # the editor keeps the text
+    if case.same_as_cpython:
+        want = cpython(case.code, s["mask"], s["values"])
+        assert s["error"]["message"] == want["error"]["message"]
+        assert s["error"]["line"] == want["error"]["lineno"]
+    assert_still_works(pg)
+    assert not outside(pg)
+
+
+def test_no_function(shared):
+    s = set_source(shared, "x = 1\n")
+    assert_shows_error(shared, s, ["Define a function"], None)
+    assert_still_works(shared)
+
+
+def test_engine_api_with_the_wrong_number_of_inputs(shared):
+    rec = shared.evaluate("""() => window.peEngine.call('pe_engine.explain.run', {mode: 'split',
+        source: 'def f(x, y):\\n    return x * y\\n',
+        args: [{known: true, value: '1.0'}, {known: true, value: '1.0'},
+               {known: false, value: '2.0'}]})""")
+    assert rec["error"] == {"type": "arity", "lineno": 1,
+                            "message": "f takes 2 input(s) (x, y) but 3 were given"}
+    rec = shared.evaluate("""() => window.peEngine.call('pe_engine.explain.run',
+        {mode: 'nope', source: 'def f(x):\\n    return x\\n', args: []})""")
+    assert rec["error"]["message"] == "unknown mode 'nope'"
+
+
+VALUE_CASES = [
+    ("[1.0, ", ["input y: cannot parse"]),
+    ("[1, [2]]", ["input y:", "ragged"]),
+    ("zeros((100000, 100000))", ["input y:", "limit"]),
+    ("open('x')", ["input y:", "constructor"]),
+    ("9" * 50, ["input y:", "int32"]),
+    ("'abc'", ["input y:", "numbers"]),
+    (XSS, ["input y:", XSS[:20]]),
+]
+
+
+def test_bad_values_typed_into_the_panel(shared):
+    pg = shared
+    code = body("def f(x, y):\n    return jnp.sin(x) * y\n")
+    s = set_source(pg, code)
+    assert s["error"] is None
+    for text, words in VALUE_CASES:
+        pg.fill("[data-testid=input-value-y]", text)
+        pg.wait_for_function("(t) => window.explainer.state().values.y === t", arg=text)
+        s = pg.evaluate("() => window.explainer.settled()")
+        assert_shows_error(pg, s, words, None)
+        assert pg.get_attribute("[data-testid=input-value-y]", "aria-invalid") == "true"
+        assert pg.input_value("[data-testid=input-value-y]") == text  # kept as typed
+        want = cpython(code, s["mask"], s["values"])
+        assert s["error"]["message"] == want["error"]["message"]
+    pg.fill("[data-testid=input-value-y]", "2.0")
+    pg.wait_for_function("() => window.explainer.state().values.y === '2.0'")
+    s = pg.evaluate("() => window.explainer.settled()")
+    assert s["error"] is None
+    assert pg.get_attribute("[data-testid=input-value-y]", "aria-invalid") == "false"
+    assert_still_works(pg)
+
+
+# --------------------------------------------------------------- runaways, crashes, restarts
+
+RUNAWAYS = [
+    # (id, code, words, line, restarted)
+    ("runaway-while-true", body("def f(x, y):\n    while True:\n        pass\n"),
+     ["Stopped: the trace ran longer than 2 s"], (6, 7), False),
+    ("runaway-python-loop", body("def f(x, y):\n    n = 0\n    for i in range(10 ** 12):\n"
+                                 "        n += i\n    return x * n\n"),
+     ["Stopped: the trace ran longer than 2 s"], (7, 8), False),
+    ("runaway-c-loop", body("def f(x, y):\n    return x * sum(range(10 ** 15))\n"),
+     ["Stopped", "the Python engine was restarted"], None, True),
+    ("crash-parser-stack", body("def f(x, y):\n    return " + "lambda: " * 4000 + "x\n"),
+     ["The Python engine crashed", "restarted", "your code is kept"], None, True),
+]
+
+
+def test_runaways_and_crashes(browser, site):
+    """Interrupted (KeyboardInterrupt through the interrupt buffer, the worker kept) or, when
+    Python does not answer, terminated and booted again. The editor keeps the text and the
+    inputs their settings; the next good function splits."""
+    pg = open_page(browser, site, f"?callTimeout={RUNAWAY_TIMEOUT_MS}")
+    try:
+        pg.evaluate("() => window.explainer.setKnown('x', false)")
+        pg.evaluate("() => window.explainer.setValue('x', '[0.5, 1.5]')")
+        for case_id, code, words, line, restarted in RUNAWAYS:
+            before = pg.evaluate("() => window.peEngine.info.restarts")
+            s = set_source(pg, code)
+            s_line = line
+            if isinstance(line, tuple):  # wherever the loop was when it was interrupted
+                s_line = s["error"] and s["error"]["line"]
+                assert s_line in line, (case_id, s["error"])
+            assert_shows_error(pg, s, words, s_line)
+            after = pg.evaluate("() => window.peEngine.info.restarts")
+            assert (after > before) == restarted, (case_id, before, after)
+            # nothing lost: the text, the mask, the values
+            assert s["source"] == code
+            assert pg.evaluate("() => window.explainer.state().source") == code
+            assert s["mask"] == {"x": False, "y": False}
+            assert s["values"] == {"x": "[0.5, 1.5]", "y": "2.0"}
+            assert pg.input_value("[data-testid=input-value-x]") == "[0.5, 1.5]"
+            assert_still_works(pg)
+            assert pg.get_attribute("[data-testid=engine]", "data-state") == "ready"
+        info = pg.evaluate("() => window.peEngine.info")
+        assert info["interrupts"] >= 2 and info["restarts"] == 2
+    finally:
+        close_page(pg)
+
+
+def test_runaway_to_ready_timings(browser, site):
+    """From the moment a runaway call times out to a ready engine, both ways; printed."""
+    pg = open_page(browser, site)
+    try:
+        measure = """async ([source, timeoutMs, interrupt]) => {
+            const e = window.peEngine;
+            const t0 = performance.now();
+            let err = null;
+            try {
+                await e.call('pe_engine.explain.run',
+                    {mode: 'split', source, args: [{known: true, value: '1.0'}]},
+                    {timeoutMs, interrupt});
+            } catch (x) { err = {type: x.type, interrupted: !!x.interrupted,
+                                 restarted: !!x.restarted}; }
+            const tRejected = performance.now();
+            await e.ready;
+            const rec = await e.call('pe_engine.explain.run', {mode: 'split',
+                source: 'def f(x):\\n    return x * 2.0\\n', args: [{known: false, value: '1.0'}]});
+            const tReady = performance.now();
+            return {err, toRejected: tRejected - t0 - timeoutMs, toReady: tReady - t0 - timeoutMs,
+                    ok: !rec.error, boot: e.info.timings.bootMs};
+        }"""
+        loop = "def f(x):\n    while True:\n        pass\n"
+        soft = pg.evaluate(measure, [loop, 1000, None])
+        assert soft["err"] == {"type": "timeout", "interrupted": True, "restarted": False}
+        assert soft["ok"] and soft["toReady"] < 1000, soft
+        c_loop = "def f(x):\n    return sum(range(10 ** 15))\n"
+        hard = pg.evaluate(measure, [c_loop, 1000, None])
+        assert hard["err"] == {"type": "timeout", "interrupted": False, "restarted": True}
+        assert hard["ok"] and hard["toReady"] < 60_000, hard
+        forced = pg.evaluate(measure, [loop, 1000, False])  # no interrupt: terminate at once
+        assert forced["err"]["restarted"] and forced["ok"], forced
+        print(f"\nrunaway -> ready engine, from the call's timeout:"
+              f"\n  interrupt (KeyboardInterrupt, worker kept): rejected after "
+              f"{soft['toRejected']:.0f} ms, next call answered after {soft['toReady']:.0f} ms"
+              f"\n  C loop (interrupt ignored, 500 ms grace, terminate + re-boot): rejected "
+              f"after {hard['toRejected']:.0f} ms, next call answered after "
+              f"{hard['toReady']:.0f} ms (re-boot {hard['boot']} ms)"
+              f"\n  terminate at once (interrupt: false): next call answered after "
+              f"{forced['toReady']:.0f} ms (re-boot {forced['boot']} ms)")
+    finally:
+        close_page(pg)
+
+
+# ---------------------------------------------------------------------------- permalinks
+
+def pack(text: str | bytes) -> str:
+    data = text.encode() if isinstance(text, str) else text
+    z = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return "#v1." + base64.urlsafe_b64encode(z.compress(data) + z.flush()).decode().rstrip("=")
+
+
+def good_link(code: str, **extra) -> str:
+    return pack(json.dumps({"code": code, "known": {"x": True}, "values": {"x": "1.0"},
+                            "mode": "split", **extra}))
+
+
+_valid = good_link("def f(x):\n    return jnp.sin(x) * 2.0\n")
+_payload = _valid[4:]
+_k = next(k for k in range(len(_payload) - 2, 0, -1) if k % 4 == 1)
+BAD_LINKS = [
+    ("truncated", _valid[:-7], "truncated or damaged"),
+    ("truncated-to-impossible-length", "#v1." + _payload[:_k], "truncated"),
+    ("one-char-changed", _valid[:14] + ("A" if _valid[14] != "A" else "B") + _valid[15:], ""),
+    ("stray-characters", _valid + ").", "base64url"),
+    ("unknown-version", "#v7." + _valid[4:], "version 7"),
+    ("no-version", "#" + _valid[4:], "no version prefix"),
+    ("empty", "#v1.", "empty"),
+    ("over-the-cap", "#v1." + "A" * 17_000, "over the limit"),
+    ("not-json", pack("{code: 1"), "valid JSON"),
+    ("not-a-state", pack("[1, 2, 3]"), "page state"),
+    ("bad-mode-xss", pack(json.dumps({"code": "def f(x):\n    return x\n",
+                                      "mode": "<img src=x onerror=window.__xss=1>"})),
+     "unknown mode"),
+    ("bad-policy", pack(json.dumps({"code": "def f(x):\n    return x\n",
+                                    "mode": "checkpoint", "policy": "os.system"})),
+     "checkpoint policy"),
+    ("bad-step", pack(json.dumps({"code": "def f(x):\n    return x\n", "step": -3})), "step"),
+    ("bad-known", pack(json.dumps({"code": "def f(x):\n    return x\n",
+                                   "known": {"x": "<b>yes</b>"}})), "known.x"),
+    ("bad-arg-name", pack(json.dumps({"code": "def f(x):\n    return x\n",
+                                      "values": {XSS: "1.0"}})), "not an argument name"),
+    ("decompression-bomb", pack(json.dumps({"code": "#" * 10_000_000})), "unpacks to over"),
+    ("raw-markup", f"#{XSS}", "no version prefix"),
+]
+
+
+def test_hostile_permalinks_open_the_default_example(page, site, wait_engine_ready):
+    page.dialogs = []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    for name, hash_, words in BAD_LINKS:
+        page.goto("about:blank")
+        page.goto(site + hash_)
+        page.wait_for_function("() => document.documentElement.dataset.firstFrame",
+                               timeout=30_000)
+        s = page.evaluate("() => window.explainer.state()")
+        assert s["source"] == DEFAULT["code"] and s["mode"] == "split", name
+        assert s["known"], name  # the default split is on screen, never a blank page
+        note = page.text_content("[data-testid=notice]")
+        assert page.is_visible("[data-testid=notice]"), name
+        assert "could not be opened" in note and words in note, (name, note)
+        assert page.evaluate("() => location.hash") == "", name
+        assert page.evaluate("() => window.explainer.openedFrom") == "bad-link", name
+        no_markup_injected(page)
+    wait_engine_ready(page)
+    assert_still_works(page)
+
+
+def test_link_with_hostile_code_renders_it_as_text(page, site, wait_engine_ready):
+    code = (f"import jax.numpy as jnp\n# {XSS}\n\ndef f(x):\n"
+            f"    return x + \"{XSS}\"\n")
+    page.dialogs = []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.goto(site + good_link(code))
+    wait_engine_ready(page)
+    s = page.evaluate("() => window.explainer.settled()")
+    assert page.evaluate("() => window.explainer.openedFrom") == "link"
+    assert s["source"] == code
+    assert XSS in page.inner_text(".cm-content")  # shown as text in the editor
+    assert s["error"]["line"] == 5 and XSS in s["error"]["message"]
+    assert XSS in page.text_content("[data-testid=error]")
+    no_markup_injected(page)
+    # a bad link arriving while the page is open: the page keeps what it shows
+    page.evaluate("(h) => { location.hash = h; }", "#v1.broken")
+    page.wait_for_function("() => document.querySelector('[data-testid=notice]')"
+                           ".textContent.includes('kept what it showed')")
+    assert page.evaluate("() => window.explainer.state().source") == code
+    no_markup_injected(page)
+    assert_still_works(page)
+
+
+# ----------------------------------------------------------------------------- nothing lost
+
+def test_edits_survive_a_quick_reload(page, site, wait_engine_ready):
+    """Reloading within the address bar's debounce keeps the latest edits, with or without
+    a hash in the address bar; opening a link still wins over what is saved."""
+    page.goto(site)
+    wait_engine_ready(page)
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n# first")
+    page.wait_for_function("() => location.hash.startsWith('#v1.')", timeout=5000)
+    first_hash = page.evaluate("() => location.hash")
+    page.keyboard.type(" and second")
+    page.click("[data-testid=input-toggle-x]")  # settings too
+    src = page.evaluate("() => window.explainer.state().source")
+    assert src.rstrip().endswith("# first and second")
+    assert page.evaluate("() => location.hash") == first_hash  # not caught up yet
+    page.reload()  # within the second
+    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    s = page.evaluate("() => window.explainer.state()")
+    assert s["source"] == src and s["mask"]["x"] is False
+    assert page.evaluate("() => window.explainer.openedFrom") == "local"
+
+    # someone's link: opened as sent, not replaced by what is saved; a reload keeps it
+    link = site + good_link("def f(x):\n    return x * 3.0\n")
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    assert page.evaluate("() => window.explainer.openedFrom") == "link"
+    page.reload()
+    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    assert page.evaluate("() => window.explainer.state().source") == \
+        "def f(x):\n    return x * 3.0\n"
+
+
+# ----------------------------------------------------------------- content security policy
+
+def test_csp_header_on_the_page_and_the_worker(site):
+    for path in ["", "app/worker.js", "app/main.js"]:
+        with urllib.request.urlopen(site + path, timeout=10) as r:
+            csp = r.headers["Content-Security-Policy"]
+        assert csp, path
+        d = {x.split()[0]: x.split()[1:] for x in csp.split("; ")}
+        assert d["script-src"] == ["'self'", "'wasm-unsafe-eval'"]  # no inline, no eval
+        assert d["connect-src"] == ["'self'"] and d["default-src"] == ["'self'"]
+        assert d["worker-src"] == ["'self'"] and d["object-src"] == ["'none'"]
+
+
+OUTBOUND = [  # Python in the worker reaching for the network, every way a worker can
+    ("fetch", "import js; js.fetch('http://example.com/fetch?d=1')"),
+    ("xhr-sync", "import js\nx = js.XMLHttpRequest.new()\n"
+                 "x.open('GET', 'http://example.com/xhr-sync', False)\nx.send()"),
+    ("xhr-async", "import js\nx = js.XMLHttpRequest.new()\n"
+                  "x.open('GET', 'http://example.com/xhr-async', True)\nx.send()"),
+    ("websocket", "import js; js.WebSocket.new('ws://example.com/ws')"),
+    ("eventsource", "import js; js.EventSource.new('http://example.com/es')"),
+    ("pyodide-open-url", "from pyodide.http import open_url; open_url('http://example.com/ou')"),
+]
+
+
+def test_csp_blocks_outbound_and_inline_script(browser, site):
+    """The sandbox forbids `import js` in user code; these go around it on purpose, as a
+    compromised engine would. The worker's CSP (connect-src 'self') blocks every one before
+    it reaches the network (Chromium still reports XHR and EventSource to Playwright as
+    requests, which fail with 'csp')."""
+    pg = open_page(browser, site)
+    failed = {}
+    pg.context.on("requestfailed", lambda r: failed.setdefault(r.url, r.failure))
+    try:
+        for _name, stmt in OUTBOUND:
+            pg.evaluate("""(stmt) => window.peEngine.call('timeit.timeit', {number: 1, stmt})
+                .catch(() => null)""", stmt)
+        pg.wait_for_function("(n) => window.peEngine.info.cspViolations.length >= n",
+                             arg=len(OUTBOUND), timeout=10_000)
+        v = pg.evaluate("() => window.peEngine.info.cspViolations")
+        assert {x["directive"] for x in v} == {"connect-src"}
+        blocked = {x["blockedURI"].split("?")[0] for x in v}
+        assert blocked == {"http://example.com/fetch", "http://example.com/xhr-sync",
+                           "http://example.com/xhr-async", "ws://example.com/ws",
+                           "http://example.com/es", "http://example.com/ou"}, blocked
+        # eval is not allowed in the worker either (script-src without 'unsafe-eval')
+        err = pg.evaluate("""() => window.peEngine.call('timeit.timeit', {number: 1,
+            stmt: "from pyodide.code import run_js; run_js('self.__evaluated = 1')"})
+            .then((r) => 'ran: ' + r, (e) => e.message)""")
+        assert not err.startswith("ran:") and "EvalError" in err, err
+        # from the page
+        res = pg.evaluate("""() => fetch('http://example.com/x').then(() => 'fetched',
+            (e) => e.name)""")
+        assert res == "TypeError"
+        # inline script and inline handlers never run
+        pg.evaluate(f"""() => {{
+            const s = document.createElement('script');
+            s.textContent = 'window.__xss = 1';
+            document.body.append(s);
+            document.body.insertAdjacentHTML('beforeend',
+                '<div id=xss-probe>' + {json.dumps(XSS.replace('src=x', 'src=y'))} + '</div>');
+        }}""")
+        pg.wait_for_timeout(300)
+        assert pg.evaluate("() => window.__xss === undefined")
+        assert pg.get_attribute("[data-testid=engine]", "data-state") == "ready"
+        pg.wait_for_timeout(300)
+        seen = outside(pg)
+        assert all(failed.get(u) == "csp" for u in seen), (seen, failed)
+        pg.requests[:] = [u for u in pg.requests if u not in seen]
+    finally:
+        close_page(pg)
