@@ -58,3 +58,28 @@ def test_scalars_stay_python_scalars_and_arrays_are_32_bit():
     assert parse_value("[1, 2]").dtype == np.int32
     assert parse_value("ones((2, 3))").shape == (2, 3)
     assert parse_value("full((2,), 0.5)").tolist() == [0.5, 0.5]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["-", "+", "~", "not ", "(", "[", "zeros(", "ones(("]),
+       st.integers(1, 20_000))
+def test_deeply_nested_text_parses_or_says_why(prefix, depth):
+    """Nesting a parser recurses on: a value or a ValueParseError, never RecursionError."""
+    closing = {"(": ")", "[": "]", "zeros(": ")", "ones((": "))"}.get(prefix, "")
+    text = prefix * depth + "1" + closing * depth
+    try:
+        parse_value(text)
+    except ValueParseError as e:
+        assert str(e)
+
+
+@pytest.mark.parametrize("text", [
+    '"\ud800"', "1j", "2**1000", "[1.5, 2**40]", "zeros((2**31,))", "ones(True)",
+    "ones(((2,),))", "zeros(shape=(2,))", "zeros((1,) * 40)", "arange(10)",
+    "__import__('os')", "().__class__", "[x for x in range(3)]", "lambda: 1",
+    "<img src=x onerror=alert(1)>",
+])
+def test_hostile_values_are_refused_with_a_message(text):
+    with pytest.raises(ValueParseError) as e:
+        parse_value(text)
+    assert str(e.value)
