@@ -24,6 +24,7 @@ import pe_engine
 
 from . import lax as _lax
 from . import numpy as _jnp
+from .textguard import find_overflow
 
 
 class UserCodeError(Exception):
@@ -148,6 +149,10 @@ USER_FILENAME = "<user>"
 
 def check_source(source: str) -> ast.Module:
     """Parse and check the restricted language; raise UserCodeError naming what and where."""
+    overflow = find_overflow(source)
+    if overflow is not None:
+        raise UserCodeError(f"SyntaxError: too deep to parse: {overflow[1]}", overflow[0],
+                            "syntax")
     try:
         tree = ast.parse(source, filename=USER_FILENAME)
     except SyntaxError as e:

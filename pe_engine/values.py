@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from .textguard import find_overflow
+
 MAX_ELEMENTS = 1 << 16
 MAX_TEXT = 200_000
 _INT32 = (-(2 ** 31), 2 ** 31 - 1)
@@ -50,6 +52,10 @@ def parse_value(text: str) -> Any:
     if len(text) > MAX_TEXT:
         raise ValueParseError(f"a value of {len(text)} characters is over the limit of "
                               f"{MAX_TEXT}")
+    overflow = find_overflow(text)
+    if overflow is not None:
+        raise ValueParseError(f"cannot parse {_quote(text)}: too deeply nested "
+                              f"({overflow[1]})")
     try:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
