@@ -181,7 +181,7 @@ CODE_CASES = [
     Case("syntax-invisible-char", body("def f(x, y):\n    return x\u200b\n"),
          ["SyntaxError", "U+200B"], 6, same_as_cpython=False),
     Case("syntax-too-nested", body("def f(x, y):\n    return " + "(" * 300 + "x" + ")" * 300
-                                   + "\n"), ["SyntaxError", "too many nested"], 6,
+                                   + "\n"), ["SyntaxError", "nested more than 100 deep"], 6,
          same_as_cpython=False),
     # the sandbox: what untrusted code may not do, named, at its line
     Case("escape-import-os", body("import os\ndef f(x, y):\n    return x\n"),
@@ -353,8 +353,10 @@ RUNAWAYS = [
      ["Stopped: the trace ran longer than 2 s"], (7, 8), False),
     ("runaway-c-loop", body("def f(x, y):\n    return x * sum(range(10 ** 15))\n"),
      ["Stopped", "the Python engine was restarted"], None, True),
-    ("crash-parser-stack", body("def f(x, y):\n    return " + "lambda: " * 4000 + "x\n"),
-     ["The Python engine crashed", "restarted", "your code is kept"], None, True),
+    # This used to overflow the wasm stack inside the parser and crash Pyodide; the text
+    # guard now refuses it first, at its line, and the worker carries on.
+    ("parser-stack-guard", body("def f(x, y):\n    return " + "lambda: " * 4000 + "x\n"),
+     ["SyntaxError: too deep to parse"], 6, False),
 ]
 
 
@@ -370,11 +372,15 @@ def test_runaways_and_crashes(browser, site):
             before = pg.evaluate("() => window.peEngine.info.restarts")
             s = set_source(pg, code)
             s_line = line
-            if isinstance(line, tuple):  # wherever the loop was when it was interrupted
+            after = pg.evaluate("() => window.peEngine.info.restarts")
+            if isinstance(line, tuple) and after > before:
+                # On a loaded machine the interrupt can miss its grace period; the
+                # worker is then replaced, which must be said, and nothing is lost.
+                words, s_line, restarted = ["the Python engine was restarted"], None, True
+            elif isinstance(line, tuple):  # wherever the loop was when it was interrupted
                 s_line = s["error"] and s["error"]["line"]
                 assert s_line in line, (case_id, s["error"])
             assert_shows_error(pg, s, words, s_line)
-            after = pg.evaluate("() => window.peEngine.info.restarts")
             assert (after > before) == restarted, (case_id, before, after)
             # nothing lost: the text, the mask, the values
             assert s["source"] == code
@@ -385,7 +391,7 @@ def test_runaways_and_crashes(browser, site):
             assert_still_works(pg)
             assert pg.get_attribute("[data-testid=engine]", "data-state") == "ready"
         info = pg.evaluate("() => window.peEngine.info")
-        assert info["interrupts"] >= 2 and info["restarts"] == 2
+        assert info["interrupts"] >= 3 and info["restarts"] >= 1
     finally:
         close_page(pg)
 
