@@ -438,8 +438,27 @@ class Primitive:
         return abstract_eval_rules[self](*avals, **params), frozenset()
 
     def out_avals(self, avals: Sequence[ShapedArray], params: dict) -> list[ShapedArray]:
-        out = abstract_eval_rules[self](*avals, **params)
-        return list(out) if self.multiple_results else [out]
+        # Traces meet the same (primitive, avals, params) over and over; abstract
+        # evaluation is pure, so its answers are remembered (a bounded table).
+        try:
+            key = (self, *avals, *params.items())
+            out = _out_avals_cache.get(key)
+        except TypeError:  # an unhashable param: no caching
+            key = out = None
+        if out is None:
+            out = abstract_eval_rules[self](*avals, **params)
+            out = list(out) if self.multiple_results else [out]
+            if key is not None:
+                if len(_out_avals_cache) > 20_000:
+                    _out_avals_cache.clear()
+                _out_avals_cache[key] = out
+        elif limits.elements is not None:
+            for a in out:
+                limits.check_elements(a.shape)
+        return list(out)
+
+
+_out_avals_cache: dict[tuple, list[ShapedArray]] = {}
 
 
 # --------------------------------------------------------------------------- configuration
