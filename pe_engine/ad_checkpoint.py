@@ -29,7 +29,7 @@ from .ad import (
     transpose_jaxpr,
 )
 from .ad_rules import deflinear
-from .api import _closure_convert
+from .api import closure_convert
 from .core import (
     ClosedJaxpr,
     Jaxpr,
@@ -160,7 +160,7 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True,
             return out_leaves
 
         closed = trace_to_jaxpr_dynamic(flat_fun, [get_aval(x) for x in flat])
-        closed, consts = _closure_convert(closed)
+        closed, consts = closure_convert(closed)
         outs = bind(remat_p, *consts, *flat, jaxpr=closed.jaxpr, prevent_cse=prevent_cse,
                     differentiated=False, policy=policy)
         return tree_unflatten(out_tree[0], outs)
@@ -172,7 +172,7 @@ remat = checkpoint
 
 def _bind_remat(jaxpr: ClosedJaxpr | Jaxpr, args: Sequence[Any], **params: Any) -> list:
     closed = jaxpr if isinstance(jaxpr, ClosedJaxpr) else ClosedJaxpr(jaxpr, [])
-    closed, consts = _closure_convert(closed)
+    closed, consts = closure_convert(closed)
     return bind(remat_p, *consts, *args, jaxpr=closed.jaxpr, **params)
 
 

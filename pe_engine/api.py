@@ -49,7 +49,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
     return make
 
 
-def _closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
+def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
     """Hoist the constants of a jit's jaxpr into leading arguments of the call."""
     if not closed.consts:
         return closed, []
@@ -78,7 +78,7 @@ def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[...
         if hit is None:
             box: list = []
             closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box), avals)
-            closed, consts = _closure_convert(closed)
+            closed, consts = closure_convert(closed)
             hit = (closed, consts, box[0])
             # Constants that are tracers belong to the trace of this call only.
             if not any(isinstance(c, Tracer) for c in consts):

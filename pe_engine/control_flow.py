@@ -27,7 +27,7 @@ from .ad import (
     primitive_transposes,
     zeros_like_aval,
 )
-from .api import _closure_convert
+from .api import closure_convert
 from .core import (
     Array,
     ClosedJaxpr,
@@ -92,7 +92,7 @@ abstract_eval_rules[scan_p] = _scan_abstract
 
 def _bind_scan(closed: ClosedJaxpr, consts: list, carry: list, xs: list, **params: Any) -> list:
     """Bind scan_p, hoisting the body's own constants into leading scan consts."""
-    closed, hoisted = _closure_convert(closed)
+    closed, hoisted = closure_convert(closed)
     return bind(scan_p, *hoisted, *consts, *carry, *xs, jaxpr=closed,
                 num_consts=len(hoisted) + len(consts), num_carry=len(carry), **params)
 
@@ -236,7 +236,7 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
                   *(inst(t) for t, u in zip(init_t, carry_uk) if u),
                   *(t for t, u in zip(xs_t, xs_uk) if u),
                   *(inst(trace.new_const(r)) for r in xs_res)]
-    body_u, hoisted = _closure_convert(body_u)
+    body_u, hoisted = closure_convert(body_u)
     in_tracers = [*(inst(trace.new_const(h)) for h in hoisted), *in_tracers]
     out_avals = _scan_abstract(jaxpr=jaxpr, length=length, num_consts=num_consts,
                                num_carry=num_carry)

@@ -19,7 +19,7 @@ from .ad import (
     primitive_transposes,
     transpose_jaxpr,
 )
-from .api import _closure_convert
+from .api import closure_convert
 from .core import ClosedJaxpr, bind, merge_lists, split_list
 from .partial_eval import (
     JaxprTrace,
@@ -34,7 +34,7 @@ from .pjit import jit_p
 
 def call_closed(prim: Any, closed: ClosedJaxpr, args: list, **params: Any) -> list:
     """Bind a call-like primitive on a jaxpr, hoisting its constants into leading args."""
-    closed, consts = _closure_convert(closed)
+    closed, consts = closure_convert(closed)
     return bind(prim, *consts, *args, jaxpr=closed, **params)
 
 
