@@ -6,7 +6,8 @@ import functools
 import numpy as np
 import pytest
 
-from pe_engine import explain, explain_autodiff
+from pe_engine import explain
+from pe_engine.explain import autodiff as explain_autodiff
 
 MLP = """import jax
 import jax.numpy as jnp
@@ -60,7 +61,7 @@ def test_grad_values_match_jax():
     g = jax.grad(lambda W1, W2, x: jnp.sum(jnp.sin(jnp.tanh(x @ W1) @ W2) ** 2),
                  argnums=(0, 1, 2))(W1, W2, x)
     rec = grad_record()
-    from pe_engine.values import format_value
+    from pe_engine.explain.values import format_value
     assert rec["grads"] == [format_value(np.asarray(v)) for v in g]
 
 

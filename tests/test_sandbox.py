@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from pe_engine import explain
-from pe_engine.sandbox import UserCodeError, check_source, load_function
+from pe_engine.explain.sandbox import UserCodeError, check_source, load_function
 
 ONE = [{"known": True, "value": "1.0"}]
 

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe_engine.values import MAX_ELEMENTS, ValueParseError, format_value, parse_value
+from pe_engine.explain.limits import MAX_VALUE_ELEMENTS as MAX_ELEMENTS
+from pe_engine.explain.values import ValueParseError, format_value, parse_value
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=32)
 

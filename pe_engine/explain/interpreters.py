@@ -13,21 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import core
-from .core import DropVar, Jaxpr, Literal
-from .explain import (
-    MODES,
-    RECORD_VERSION,
-    args_record,
-    load_request,
-    program_record,
-    short_eqn,
-    trace_user,
-)
-from .partial_eval import PartialVal, trace_to_jaxpr_nounits
+from .. import core
+from ..core import DropVar, Jaxpr, Literal
+from ..partial_eval import PartialVal, trace_to_jaxpr_nounits
+from ..staging import trace_to_jaxpr_dynamic
+from ..tree_util import tree_leaves
+from .programs import program_record, short_eqn
+from .requests import RECORD_VERSION, args_record, load_request, trace_user
 from .sandbox import UserCodeError, user_lineno
-from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_leaves
 from .values import format_value
 
 
@@ -142,6 +135,3 @@ def interpreters(source: str, args: Sequence[dict], fn: str | None = None) -> di
             "variables": variables(staged.jaxpr, staged.consts, staged=True),
         },
     }
-
-
-MODES["interpreters"] = interpreters

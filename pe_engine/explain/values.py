@@ -6,10 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from .limits import MAX_VALUE_ELEMENTS, MAX_VALUE_TEXT
 from .textguard import find_overflow
 
-MAX_ELEMENTS = 1 << 16
-MAX_TEXT = 200_000
 _INT32 = (-(2 ** 31), 2 ** 31 - 1)
 
 _CONSTRUCTORS = {"zeros": np.zeros, "ones": np.ones}
@@ -49,9 +48,9 @@ def parse_value(text: str) -> Any:
     text = text.strip()
     if not text:
         raise ValueParseError("empty value: write a number or a nested list, e.g. [0.5, 1.0]")
-    if len(text) > MAX_TEXT:
+    if len(text) > MAX_VALUE_TEXT:
         raise ValueParseError(f"a value of {len(text)} characters is over the limit of "
-                              f"{MAX_TEXT}")
+                              f"{MAX_VALUE_TEXT}")
     overflow = find_overflow(text)
     if overflow is not None:
         raise ValueParseError(f"cannot parse {_quote(text)}: too deeply nested "
@@ -111,9 +110,9 @@ def _checked_size(shape: tuple[int, ...]) -> tuple[int, ...]:
     n = 1
     for d in shape:
         n *= d
-    if n > MAX_ELEMENTS:
+    if n > MAX_VALUE_ELEMENTS:
         raise ValueParseError(f"an array of {n} elements is over the page's limit of "
-                              f"{MAX_ELEMENTS}")
+                              f"{MAX_VALUE_ELEMENTS}")
     return shape
 
 

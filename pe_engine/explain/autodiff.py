@@ -13,20 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from . import ad, ad_checkpoint, core
-from .core import Jaxpr, Var
-from .explain import (
-    MODES,
-    RECORD_VERSION,
-    args_record,
-    load_request,
-    program_record,
-    split_record,
-    trace_user,
-)
-from .pretty import jaxprs_in_params
+from .. import ad, ad_checkpoint, core
+from ..core import Jaxpr, Var
+from ..pretty import jaxprs_in_params
+from ..tree_util import tree_leaves
+from .programs import program_record
+from .requests import RECORD_VERSION, args_record, load_request, trace_user
 from .sandbox import USER_FILENAME, UserCodeError
-from .tree_util import tree_leaves
+from .split import split_record
 from .values import format_value
 
 
@@ -157,9 +151,3 @@ def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
             "traced": program_record(closed.jaxpr)[0], "names": names,
             "policies": [{k: v for k, v in r.items() if k != "record"} for r in rows],
             "selected": policy, **selected}
-
-
-
-
-MODES["grad"] = grad
-MODES["checkpoint"] = checkpoint

@@ -22,8 +22,8 @@ import numpy as np
 
 import pe_engine
 
-from . import lax as _lax
-from . import numpy as _jnp
+from .. import lax as _lax
+from .. import numpy as _jnp
 from .textguard import find_overflow
 
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-MAX_DEPTH = 100  # nested brackets
-MAX_TOKENS_PER_LINE = 1000
+from .limits import MAX_BRACKET_DEPTH, MAX_TOKENS_PER_LINE
 
 _TOKEN = re.compile(r"\w+|[^\s\w]")
 _OPEN, _CLOSE = "([{", ")]}"
@@ -22,8 +21,8 @@ def find_overflow(text: str) -> tuple[int, str] | None:
         for ch in line:
             if ch in _OPEN:
                 depth += 1
-                if depth > MAX_DEPTH:
-                    return lineno, f"brackets nested more than {MAX_DEPTH} deep"
+                if depth > MAX_BRACKET_DEPTH:
+                    return lineno, f"brackets nested more than {MAX_BRACKET_DEPTH} deep"
             elif ch in _CLOSE:
                 depth = max(0, depth - 1)
         if len(line) > MAX_TOKENS_PER_LINE and len(_TOKEN.findall(line)) > MAX_TOKENS_PER_LINE:

@@ -1,0 +1,58 @@
+"""A request from the page: the user's source loaded in the sandbox, the input values
+parsed, the function traced under the page's limits."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import core
+from ..api import make_jaxpr
+from ..core import ClosedJaxpr
+from .limits import MAX_TRACED_EQNS
+from .sandbox import UserCodeError, load_function, user_lineno
+from .values import ValueParseError, format_value, parse_value
+
+RECORD_VERSION = 1
+
+
+def load_request(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any, list, list[str]]:
+    lf = load_function(source, fn)
+    if len(args) != len(lf.params):
+        raise UserCodeError(
+            f"{lf.name} takes {len(lf.params)} input(s) ({', '.join(lf.params)}) but "
+            f"{len(args)} were given", lf.lineno, "arity")
+    values = []
+    for name, a in zip(lf.params, args):
+        try:
+            values.append(parse_value(str(a.get("value", ""))))
+        except ValueParseError as e:
+            raise UserCodeError(f"input {name}: {e}", None, "value") from None
+    return lf, values, lf.params
+
+
+def trace_user(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
+    try:
+        closed = make_jaxpr(fun)(*values)
+    except UserCodeError:
+        raise
+    except RecursionError as e:
+        raise UserCodeError("RecursionError: maximum recursion depth exceeded (does the "
+                            "function call itself without end?)", user_lineno(e),
+                            "runtime") from None
+    except MemoryError as e:
+        raise UserCodeError("MemoryError: the trace ran out of memory", user_lineno(e),
+                            "memory") from None
+    except core.ResourceLimitError as e:
+        raise UserCodeError(str(e), user_lineno(e), "limit") from None
+    except Exception as e:  # noqa: BLE001 - reported at the user's line
+        raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e), "trace") from None
+    if len(closed.jaxpr.eqns) > MAX_TRACED_EQNS:
+        raise UserCodeError(f"the traced program has {len(closed.jaxpr.eqns)} equations, over "
+                            f"the page's limit of {MAX_TRACED_EQNS}", None, "limit")
+    return closed
+
+
+def args_record(params: list[str], args: Sequence[dict], values: list) -> list[dict]:
+    return [{"name": n, "known": bool(a.get("known", True)),
+             "aval": core.get_aval(v).str_short(True), "value": format_value(v)}
+            for n, a, v in zip(params, args, values)]
