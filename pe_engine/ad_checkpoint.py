@@ -61,6 +61,10 @@ from .tree_util import tree_flatten, tree_unflatten
 
 # --------------------------------------------------------------------------- policies
 
+__all__ = ["checkpoint", "checkpoint_name", "checkpoint_policies", "print_saved_residuals",
+           "remat", "saved_residuals"]
+
+
 
 def everything_saveable(*_: Any, **__: Any) -> bool:
     return True

@@ -33,6 +33,14 @@ from .staging import const_fold_rules, custom_staging_rules
 
 # ----------------------------------------------------------------------------- definitions
 
+__all__ = ["abs", "add", "bitwise_and", "bitwise_or", "broadcast_in_dim", "convert_element_type",
+           "cos", "div", "dot_general", "eq", "exp", "expand_dims", "ge", "gt", "integer_pow",
+           "le", "log", "logistic", "lt", "max", "min", "mul", "ne", "neg", "pow", "reduce_max",
+           "reduce_min", "reduce_sum", "reshape", "select_n", "sign", "sin", "slice",
+           "sqrt", "squeeze", "sub", "tan", "tanh", "transpose"]
+__all__ += ["scan"]  # noqa: F822 (installed by control_flow.py, which builds on this module)
+
+
 
 def _def(name: str, abstract: Callable[..., ShapedArray], np_impl: Callable[..., Any]
          ) -> Primitive:

@@ -10,6 +10,9 @@ from typing import Any
 from . import lax
 from .numpy import tanh  # noqa: F401  (jax.nn.tanh is jnp.tanh)
 
+__all__ = ["sigmoid", "tanh"]
+
+
 
 def sigmoid(x: Any) -> Any:
     """jax.nn.sigmoid is lax.logistic, one primitive."""

@@ -28,6 +28,15 @@ _DEFAULT = {0: np.dtype("bool"), 1: np.dtype("int32"), 2: np.dtype("float32"),
 
 # ----------------------------------------------------------------------------- scalar types
 
+__all__ = ["abs", "add", "array", "asarray", "astype", "bool_", "broadcast_arrays",
+           "broadcast_shapes", "broadcast_to", "cos", "divide", "dot", "einsum", "equal", "exp",
+           "expand_dims", "float32", "greater", "greater_equal", "int32", "less", "less_equal",
+           "log", "matmul", "max", "maximum", "mean", "min", "minimum", "multiply", "ndarray",
+           "negative", "not_equal", "ones", "ones_like", "power", "reshape", "result_type",
+           "sign", "sin", "sqrt", "squeeze", "subtract", "sum", "tan", "tanh", "transpose",
+           "true_divide", "where", "zeros", "zeros_like"]
+
+
 
 class _ScalarMeta(type):
     """`jnp.float32` is both a dtype (np.dtype reads its `dtype`) and a constructor."""

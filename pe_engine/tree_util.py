@@ -4,6 +4,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+__all__ = ["tree_flatten", "tree_leaves", "tree_map", "tree_structure", "tree_unflatten"]
+
+
 
 class PyTreeDef(NamedTuple):
     kind: str  # "leaf", "none", "tuple", "list", "dict"

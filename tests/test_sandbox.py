@@ -158,7 +158,9 @@ def test_wrong_arity_of_a_jnp_function_reads_like_jax():
 @pytest.mark.parametrize("source,words,line", [
     ("def f(x):\n    return x  # \ud800\n", "not text (U+D800)", 2),
     ("def f(x):\n    return x\x00\n", "null bytes", 2),
-    ("def f(x):\n    return " + "-" * 100_000 + "x\n", "too deep to parse", 2),
+    ("def f(x):\n    return " + "-" * 10_000 + "x\n", "too deep to parse", 2),
+    ("def f(x):\n    return (" + "-\n" * 2600 + "x)\n", "too deep to parse", 2),
+    ("def f(x):\n    return x \\\n" + " \\\n".join(["+ x"] * 600) + "\n", "too deep to parse", 2),
     ("def f(x):\n    g = " + "lambda: " * 2000 + "1\n    return x\n", "too deep to parse", 2),
     ("def f(x):\n    return " + "(" * 150 + "x" + ")" * 150 + "\n", "nested more than", 2),
     ("def f(x):\n    return f(x)\n", "RecursionError", 2),

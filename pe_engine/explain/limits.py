@@ -1,14 +1,39 @@
 """Every limit the page puts on untrusted code, in one table.
 
-The browser's side (time per call, message sizes) is app/limits.js; the two tables name
-their entries differently so a search finds one definition of each.
+User code arrives in links written by someone else, so each limit bounds what one request
+can cost the reader's browser: memory, time spent in C where no interrupt lands, the
+interpreter's stack, and the size of what crosses back to the page. The browser's side of
+the table (time per call, message sizes it accepts, link size) is app/limits.js; the two
+tables name their entries differently, so a search finds the one definition of each.
 """
 from __future__ import annotations
 
+# -- what the traced program may grow to
 MAX_TRACED_EQNS = 2000  # equations in the user's traced program
-MAX_ARRAY_ELEMENTS = 1 << 22  # elements in any one array the user's code makes (16 MB of f32)
+MAX_ARRAY_ELEMENTS = 1 << 22  # elements in any one array user code makes (16 MB of f32)
 MAX_STAGED_EQNS = 100_000  # equations staged while answering one request, re-traces included
-MAX_VALUE_ELEMENTS = 1 << 16  # elements in an input value typed in the inputs panel
+
+# -- input values typed in the inputs panel
+MAX_VALUE_ELEMENTS = 1 << 16  # elements in one input value
 MAX_VALUE_TEXT = 200_000  # characters of an input value's text
-MAX_BRACKET_DEPTH = 100  # nested brackets in source or value text (Pyodide's parser stack)
-MAX_TOKENS_PER_LINE = 1000  # tokens on one line of source or value text
+
+# -- source text, checked before Python parses it: Pyodide's parser and compiler recurse on
+# the wasm stack, and a few thousand chained operators crash the interpreter (measured in
+# Chromium: 1500 of any kind parse, 5000 crash), so the text is refused first.
+MAX_SOURCE_CHARS = 100_000  # characters of source
+MAX_BRACKET_DEPTH = 100  # nested brackets in source or value text
+MAX_CHAIN_TOKENS = 500  # operators, trailers and chaining keywords in one logical line
+
+# -- what user code may compute in one step, in C, where no interrupt lands
+MAX_INT_BITS = 1 << 14  # bits of an integer literal or a result of `**`, `<<`, `*`
+MAX_SEQUENCE_ITEMS = 1_000_000  # items of a str, list or tuple made by repetition
+MAX_FACTORIAL_ARG = 2000  # math.factorial / comb / perm arguments
+
+# -- the interpreter's stack: user calls that go through C (map, max, sorted) recurse on
+# the wasm stack, which overflows at 400-500 such levels in Chromium's workers
+MAX_USER_CALL_DEPTH = 150  # nested calls of user-defined functions
+MAX_PRINT_NESTING = 100  # nesting of containers passed to repr/str/print/format
+
+# -- what crosses back to the page
+MAX_ERROR_CHARS = 2000  # characters of an error message
+MAX_RECORD_CHARS = 8_000_000  # characters of one record's JSON

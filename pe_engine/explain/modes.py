@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from .. import core
-from . import autodiff, interpreters, jit, split
-from .limits import MAX_ARRAY_ELEMENTS, MAX_STAGED_EQNS
+from . import autodiff, interpreters, jit, sandbox, split
+from .limits import MAX_ARRAY_ELEMENTS, MAX_ERROR_CHARS, MAX_STAGED_EQNS
 from .sandbox import UserCodeError, user_lineno
 
 MODES: dict[str, Callable[..., dict]] = {
@@ -22,25 +22,43 @@ MODES: dict[str, Callable[..., dict]] = {
 
 
 def run(mode: str, **kwargs: Any) -> dict:
-    """The worker's entry point: a record, or {"error": ...} located in the user's code."""
+    """The worker's entry point: a record, or {"error": ...} located in the user's code.
+
+    Every request starts from the same state and leaves none behind: the sandbox's
+    per-request state is reset and `jax.config` is restored, whatever the code did."""
     try:
         fn = MODES[mode]
     except KeyError:
-        return {"error": {"type": "mode", "message": f"unknown mode {mode!r}", "lineno": None}}
+        return {"error": {"type": "mode", "message": f"unknown mode {mode!r}"[:100],
+                          "lineno": None}}
+    flags = dict(core.config.values)
+    sandbox.reset()
     try:
         with core.resource_limits(MAX_ARRAY_ELEMENTS, MAX_STAGED_EQNS):
             return fn(**kwargs)
     except UserCodeError as e:
-        return {"error": e.to_json()}
+        return _error(e.kind, e.message, e.lineno)
     except core.ResourceLimitError as e:
-        return {"error": {"type": "limit", "message": str(e), "lineno": user_lineno(e)}}
+        return _error("limit", str(e), user_lineno(e))
     except MemoryError:
-        return {"error": {"type": "memory", "message": "MemoryError: out of memory",
-                          "lineno": None}}
+        return _error("memory", "MemoryError: out of memory", None)
     except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
-        return {"error": {"type": "internal", "message": f"{type(e).__name__}: {e}",
-                          "lineno": user_lineno(e),
-                          "traceback": traceback.format_exc(limit=8)}}
+        return _error("internal", f"{type(e).__name__}: {e}", user_lineno(e),
+                      traceback.format_exc(limit=8)[-MAX_ERROR_CHARS:])
+    finally:
+        core.config.values.clear()
+        core.config.values.update(flags)
+        sandbox.reset()
+
+
+def _error(kind: str, message: str, lineno: int | None, trace: str | None = None) -> dict:
+    """An error record; the message is cut to MAX_ERROR_CHARS (user code picks its text)."""
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS - 1] + "…"
+    err = {"type": kind, "message": message, "lineno": lineno}
+    if trace is not None:
+        err["traceback"] = trace
+    return {"error": err}
 
 
 def as_json(record: dict) -> dict:

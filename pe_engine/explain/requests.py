@@ -9,7 +9,7 @@ from .. import core
 from ..api import make_jaxpr
 from ..core import ClosedJaxpr
 from .limits import MAX_TRACED_EQNS
-from .sandbox import UserCodeError, load_function, user_lineno
+from .sandbox import UserCodeError, error_kind, load_function, user_lineno
 from .values import ValueParseError, format_value, parse_value
 
 RECORD_VERSION = 1
@@ -45,7 +45,8 @@ def trace_user(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
     except core.ResourceLimitError as e:
         raise UserCodeError(str(e), user_lineno(e), "limit") from None
     except Exception as e:  # noqa: BLE001 - reported at the user's line
-        raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e), "trace") from None
+        raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e),
+                            error_kind(e, "trace")) from None
     if len(closed.jaxpr.eqns) > MAX_TRACED_EQNS:
         raise UserCodeError(f"the traced program has {len(closed.jaxpr.eqns)} equations, over "
                             f"the page's limit of {MAX_TRACED_EQNS}", None, "limit")

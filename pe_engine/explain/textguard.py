@@ -1,17 +1,25 @@
 """A guard against text that would overflow the parser's stack before Python can object.
 
-In Pyodide the C parser's recursion runs on the browser's small wasm stack: a few
-thousand nested brackets or chained unary operators crash the interpreter instead
-of raising SyntaxError. Real code never comes close, so such text is refused first.
+In Pyodide the C parser and compiler recurse on the browser's small wasm stack: a few
+thousand nested brackets, chained unary operators or attribute trailers crash the
+interpreter instead of raising SyntaxError. Real code never comes close, so such text is
+refused first. The count is per logical line (the tokenizer joins backslash continuations
+and bracketed lines), so splitting a chain over many physical lines does not hide it.
 """
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
-from .limits import MAX_BRACKET_DEPTH, MAX_TOKENS_PER_LINE
+from .limits import MAX_BRACKET_DEPTH, MAX_CHAIN_TOKENS
 
-_TOKEN = re.compile(r"\w+|[^\s\w]")
 _OPEN, _CLOSE = "([{", ")]}"
+# Tokens the parser handles by recursion: every operator and trailer, and the keywords
+# that chain. Commas, colons and closing brackets separate items and cost nothing.
+_FREE_OPS = {",", ":", ";", ")", "]", "}", "=", "{"}
+_CHAIN_KEYWORDS = {"not", "and", "or", "if", "else", "lambda", "is", "in", "await"}
+_ROUGH_OP = re.compile(r"[-+*/%@&|^~<>=!.(\[]|\b(?:not|and|or|if|else|lambda|is|in)\b")
 
 
 def find_overflow(text: str) -> tuple[int, str] | None:
@@ -25,6 +33,25 @@ def find_overflow(text: str) -> tuple[int, str] | None:
                     return lineno, f"brackets nested more than {MAX_BRACKET_DEPTH} deep"
             elif ch in _CLOSE:
                 depth = max(0, depth - 1)
-        if len(line) > MAX_TOKENS_PER_LINE and len(_TOKEN.findall(line)) > MAX_TOKENS_PER_LINE:
-            return lineno, f"a line of more than {MAX_TOKENS_PER_LINE} tokens"
+    return _chains(text)
+
+
+def _chains(text: str) -> tuple[int, str] | None:
+    count, start = 0, 1
+    reason = f"more than {MAX_CHAIN_TOKENS} operators in one statement"
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    try:
+        for tok in tokens:
+            if tok.type == tokenize.NEWLINE:
+                count, start = 0, tok.end[0] + 1
+            elif (tok.type == tokenize.OP and tok.string not in _FREE_OPS) or (
+                    tok.type == tokenize.NAME and tok.string in _CHAIN_KEYWORDS):
+                count += 1
+                if count > MAX_CHAIN_TOKENS:
+                    return start, reason
+    except (tokenize.TokenError, SyntaxError):
+        # Python's parser will report the error; it must not meet a deep chain first.
+        rest = "\n".join(text.split("\n")[start - 1:])
+        if len(_ROUGH_OP.findall(rest)) > MAX_CHAIN_TOKENS:
+            return start, reason
     return None

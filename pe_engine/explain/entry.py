@@ -1,0 +1,49 @@
+"""The one function the page's worker calls: a request in JSON, an answer in JSON.
+
+Only the entry points listed here can be called (the page names one by its dotted name),
+and the answer is capped before it crosses to the page: a record over MAX_RECORD_CHARS
+becomes an error. Every exception, KeyboardInterrupt (the interrupt that stops a runaway)
+and MemoryError included, comes back as an answer instead of escaping into JavaScript.
+"""
+from __future__ import annotations
+
+import json
+import traceback
+from typing import Any
+
+from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
+from .modes import as_json, run
+from .sandbox import user_lineno
+
+ENTRY_POINTS = {"pe_engine.explain.run": run}
+
+
+def _failure(exc: BaseException) -> dict:
+    message = str(exc)
+    err: dict[str, Any] = {"type": type(exc).__name__, "message": message[:MAX_ERROR_CHARS]}
+    lineno = user_lineno(exc)
+    if lineno is not None:
+        err["lineno"] = lineno
+    if not isinstance(exc, MemoryError):
+        err["traceback"] = "".join(traceback.format_exception(exc))[-MAX_ERROR_CHARS:]
+    return {"ok": False, "error": err}
+
+
+def call(name: str, kwargs_json: str) -> str:
+    """`{"ok": true, "result": ...}` or `{"ok": false, "error": {...}}`, as JSON text."""
+    try:
+        fn = ENTRY_POINTS.get(name)
+        if fn is None:
+            raise LookupError(f"{name[:100]!r} is not an entry point of the engine")
+        kwargs = json.loads(kwargs_json)
+        if not isinstance(kwargs, dict):
+            raise TypeError("the request must be a JSON object")
+        text = json.dumps({"ok": True, "result": as_json(fn(**kwargs))}, allow_nan=False)
+        if len(text) > MAX_RECORD_CHARS:
+            raise MemoryError(f"the answer has {len(text)} characters, over the page's limit "
+                              f"of {MAX_RECORD_CHARS}")
+        return text
+    except BaseException as exc:  # noqa: BLE001 - every failure is an answer
+        answer = json.dumps(_failure(exc))
+        exc.__traceback__ = None
+        return answer

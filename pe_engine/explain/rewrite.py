@@ -1,0 +1,84 @@
+"""The rewrite that puts a run-time guard wherever a value decides what is safe.
+
+Applied to the checked tree before it is compiled; each guard is a name the user cannot
+write (it starts with `__`, which the checker refuses), bound in the user's namespace:
+- every attribute read `a.b` becomes `__pe_getattr__(a, 'b')` (guards.guarded_getattr: an
+  allowlist per type), so no attribute walk reaches past what the page exposes;
+- `a ** b`, `a << b` and `a * b` (and their augmented forms) go through guards that bound
+  the size of big-integer and repeated-sequence results, computed in C where no interrupt
+  lands;
+- every user function and lambda is wrapped by `__pe_fn__`, which bounds how deeply user
+  functions nest: recursion through C (`max(map(g, ...))`) overflows the wasm stack long
+  before Python's recursion limit;
+- every f-string field goes through `__pe_fmt__`, which refuses containers nested deeper than
+  the C formatting code can recurse.
+The walk is iterative: the tree of a long expression is deeper than Python's own recursion.
+"""
+from __future__ import annotations
+
+import ast
+
+from .checker import UserCodeError
+
+GETATTR, FN, FMT = "__pe_getattr__", "__pe_fn__", "__pe_fmt__"
+BINOP_GUARDS = {ast.Pow: "__pe_pow__", ast.LShift: "__pe_lshift__", ast.Mult: "__pe_mul__"}
+
+
+def _call(name: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
+    return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), args, []), like)
+
+
+def _simple(expr: ast.expr) -> bool:
+    """An expression that can be evaluated twice without a difference (an AugAssign's
+    subscript target is read, then written)."""
+    return all(isinstance(n, (ast.Name, ast.Constant, ast.Load, ast.Slice, ast.Tuple,
+                              ast.UnaryOp, ast.unaryop)) for n in ast.walk(expr))
+
+
+def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
+    if isinstance(node, ast.Attribute):
+        return _call(GETATTR, [node.value, ast.Constant(node.attr)], node)
+    if isinstance(node, ast.BinOp) and type(node.op) in BINOP_GUARDS:
+        return _call(BINOP_GUARDS[type(node.op)], [node.left, node.right], node)
+    if isinstance(node, ast.AugAssign) and type(node.op) in BINOP_GUARDS:
+        target = node.target
+        if isinstance(target, ast.Subscript):
+            if not (_simple(target.value) and _simple(target.slice)):
+                raise UserCodeError("write `a[i] = a[i] * b` instead of `a[i] *= b` when the "
+                                    "index is computed", node.lineno, "restricted")
+            read = ast.Subscript(target.value, target.slice, ast.Load())
+        else:
+            read = ast.Name(target.id, ast.Load())
+        value = _call(BINOP_GUARDS[type(node.op)], [ast.copy_location(read, node), node.value],
+                      node)
+        return ast.copy_location(ast.Assign([target], value), node)
+    if isinstance(node, ast.FunctionDef):
+        # innermost decorator: the guard wraps the user's own function, then `@jax.jit`
+        # and the like wrap the guard (their names and signatures follow __wrapped__)
+        node.decorator_list.append(ast.copy_location(ast.Name(FN, ast.Load()), node))
+        return node
+    if isinstance(node, ast.Lambda) and id(node) not in wrapped:
+        wrapped.add(id(node))
+        return _call(FN, [node], node)
+    if isinstance(node, ast.FormattedValue):
+        node.value = _call(FMT, [node.value], node.value)
+        return node
+    return node
+
+
+def insert_guards(tree: ast.Module) -> ast.Module:
+    """The tree with its guards in place (the checker ran first: no attribute is stored)."""
+    wrapped: set[int] = set()
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                new = [_replace(v, wrapped) if isinstance(v, ast.AST) else v for v in value]
+                setattr(node, field, new)
+                stack.extend(v for v in new if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                new_node = _replace(value, wrapped)
+                setattr(node, field, new_node)
+                stack.append(new_node)
+    return ast.fix_missing_locations(tree)
