@@ -17,6 +17,8 @@ is checked at run time by the guards the rewrite inserts (guards.py, rewrite.py)
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
+from typing import Any
 
 from .limits import MAX_INT_BITS, MAX_SOURCE_CHARS
 from .textguard import find_overflow
@@ -93,21 +95,34 @@ def parse(source: str) -> ast.Module:
                             "syntax") from None
 
 
-def check(tree: ast.Module, importable: frozenset[str]) -> None:
-    """Raise UserCodeError at the first construct outside the restricted language."""
+def check(tree: ast.Module, importable: Mapping[str, Any]) -> None:
+    """Raise UserCodeError at the first construct outside the restricted language.
+    `importable` maps each allowed module name to its facade (for `from X import Y`)."""
+    imported = _imported_names(tree)
     for node in tree.body:
-        _check_top_level(node)
+        _check_top_level(node, imported)
     for node in ast.walk(tree):
         _check_node(node, importable)
 
 
-def _check_top_level(node: ast.stmt) -> None:
+def _imported_names(tree: ast.Module) -> frozenset[str]:
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names.update(a.asname or a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.update(a.asname or a.name for a in node.names)
+    return frozenset(names)
+
+
+def _check_top_level(node: ast.stmt, imported: frozenset[str]) -> None:
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return
     if isinstance(node, ast.FunctionDef):
-        for expr in [*node.decorator_list, *node.args.defaults,
-                     *(d for d in node.args.kw_defaults if d is not None)]:
-            _check_static(expr, "a decorator or a default argument")
+        for expr in node.decorator_list:  # a decorator is called when the code loads
+            _check_static(expr, "a decorator", imported, called=True)
+        for expr in [*node.args.defaults, *(d for d in node.args.kw_defaults if d)]:
+            _check_static(expr, "a default argument", imported)
         return
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
             and isinstance(node.value.value, str):
@@ -119,21 +134,56 @@ def _check_top_level(node: ast.stmt) -> None:
             if not all(isinstance(n, ast.Name) for n in names):
                 raise _fail("a top-level assignment may only bind names", node)
         if node.value is not None:
-            _check_static(node.value, "a top-level assignment")
+            _check_static(node.value, "a top-level assignment", imported)
         return
     raise _fail(f"Only function definitions, imports and simple assignments are allowed at "
                 f"the top level, not {type(node).__name__}", node)
 
 
-def _check_static(expr: ast.expr, where: str) -> None:
-    for sub in ast.walk(expr):
+# Builtins a static expression may call: they make values and run no user code.
+_STATIC_CALLS = frozenset({"float", "int", "bool", "complex", "tuple", "list", "dict", "set",
+                           "frozenset", "range", "slice", "len", "abs", "min", "max", "round"})
+
+
+def _callee_root(expr: ast.expr) -> ast.expr:
+    while isinstance(expr, (ast.Attribute, ast.Call, ast.Subscript)):
+        expr = expr.func if isinstance(expr, ast.Call) else expr.value
+    return expr
+
+
+def _check_callee(func: ast.expr, where: str, imported: frozenset[str]) -> None:
+    root = _callee_root(func)
+    if isinstance(root, ast.Name) and (root.id in imported or (
+            root is func and root.id in _STATIC_CALLS)):
+        return
+    raise _fail(f"{where} calls `{ast.unparse(func)[:60]}` when the code loads: only "
+                "functions of imported modules may run then; call your own functions inside "
+                "the traced function", func)
+
+
+def _check_static(expr: ast.expr, where: str, imported: frozenset[str],
+                  called: bool = False) -> None:
+    """Top-level code runs when the code loads: constants, names, lambdas (defined, not
+    run) and calls of imported functions only."""
+    if called:
+        _check_callee(expr, where, imported)
+    stack = [expr]
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, ast.Lambda):
+            # its defaults are evaluated now; its body runs when it is called
+            stack.extend([*sub.args.defaults, *(d for d in sub.args.kw_defaults if d)])
+            continue
         if not isinstance(sub, _STATIC_NODES):
-            raise _fail(f"{where} holds {type(sub).__name__}: only constants, names and "
-                        "calls of imported functions run when the code is loaded; put the "
+            raise _fail(f"{where} holds {type(sub).__name__}: only constants, names, lambdas "
+                        "and calls of imported functions run when the code is loaded; put the "
                         "rest inside a function", sub)
+        if isinstance(sub, ast.Call):
+            _check_callee(sub.func, where, imported)
+        stack.extend(ast.iter_child_nodes(sub))
 
 
-def _check_node(node: ast.AST, importable: frozenset[str]) -> None:
+def _check_node(node: ast.AST, importable: Mapping[str, Any]) -> None:
     if isinstance(node, _FORBIDDEN_NODES):
         raise _fail(f"{type(node).__name__} is not allowed", node)
     if isinstance(node, ast.Import):
@@ -146,9 +196,13 @@ def _check_node(node: ast.AST, importable: frozenset[str]) -> None:
         if node.level or mod not in importable:
             raise _fail(f"import from '{'.' * node.level}{mod}' is not allowed; allowed: "
                         + ", ".join(sorted(importable)), node)
+        facade = importable[mod]
         for alias in node.names:
             if alias.name == "*" or alias.name.startswith("_"):
                 raise _fail(f"'from {mod} import {alias.name}' is not allowed", node)
+            if not facade.has(alias.name) and f"{mod}.{alias.name}" not in importable:
+                raise _fail(f"cannot import name '{alias.name}' from '{mod}': "
+                            + facade.missing(alias.name).split(": ", 1)[1], node)
     elif isinstance(node, ast.Attribute):
         if node.attr.startswith("_"):
             raise _fail(f"access to the private attribute '{node.attr}' is not allowed", node)

@@ -10,14 +10,16 @@ from __future__ import annotations
 import builtins
 import functools
 import operator
+import re
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..core import Array, ArrayOps, ShapedArray
-from .facades import Facade
+from .facades import ConfigView, Facade
 from .limits import (
+    MAX_FORMAT_WIDTH,
     MAX_INT_BITS,
     MAX_PRINT_NESTING,
     MAX_SEQUENCE_ITEMS,
@@ -32,6 +34,10 @@ class SandboxAttributeError(AttributeError):
 
 class LimitError(ArithmeticError):
     """One step of user code would compute a value over the page's limits."""
+
+
+class NestingError(RecursionError):
+    """User code nested calls or containers deeper than the wasm stack allows."""
 
 
 def _public(cls: type) -> frozenset[str]:
@@ -60,6 +66,7 @@ ATTRIBUTES: dict[type, frozenset[str]] = {
                          "smallest_normal", "dtype"}),
     np.iinfo: frozenset({"max", "min", "bits", "dtype"}),
     Rng: _public(Rng),
+    ConfigView: ConfigView.attributes(),
     int: frozenset({"real", "imag", "conjugate", "bit_length", "numerator", "denominator"}),
     float: frozenset({"real", "imag", "conjugate", "is_integer"}),
     complex: frozenset({"real", "imag", "conjugate"}),
@@ -156,8 +163,9 @@ def guard_function(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if _Depth.calls >= MAX_USER_CALL_DEPTH:
-            raise RecursionError(f"maximum recursion depth exceeded ({MAX_USER_CALL_DEPTH} "
-                                 "nested calls of your functions)")
+            raise NestingError(f"maximum recursion depth exceeded ({MAX_USER_CALL_DEPTH} "
+                               "nested calls of your functions: does one call itself without "
+                               "end?)")
         _Depth.calls += 1
         try:
             return fn(*args, **kwargs)
@@ -181,14 +189,48 @@ def check_nesting(value: Any) -> Any:
             continue
         seen.add(id(obj))
         if depth > MAX_PRINT_NESTING:
-            raise RecursionError(f"a value nested more than {MAX_PRINT_NESTING} deep cannot be "
-                                 "printed here")
+            raise NestingError(f"a value nested more than {MAX_PRINT_NESTING} deep cannot be "
+                               "printed here")
         items = obj.items() if isinstance(obj, dict) else obj
         for item in items:
             for x in (item if isinstance(obj, dict) else (item,)):
                 if isinstance(x, _CONTAINERS):
                     stack.append((x, depth + 1))
     return value
+
+
+_WIDTHS = re.compile(r"\d+")
+_PRINTF_FIELDS = re.compile(r"%[-#0 +(\w)]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+
+def _check_widths(spec: str, where: str) -> None:
+    for w in _WIDTHS.findall(spec):
+        if len(w) > 5 or int(w) > MAX_FORMAT_WIDTH:
+            raise LimitError(f"{where}: a width of {w} is over the page's limit of "
+                             f"{MAX_FORMAT_WIDTH}")
+
+
+def guarded_format_field(value: Any, conversion: int, spec: str) -> str:
+    """One f-string field: `{value!conversion:spec}`."""
+    check_nesting(value)
+    _check_widths(spec, "an f-string")
+    if conversion == ord("r"):
+        value = repr(value)
+    elif conversion == ord("s"):
+        value = str(value)
+    elif conversion == ord("a"):
+        value = ascii(value)
+    return format(value, spec)
+
+
+def guarded_mod(a: Any, b: Any) -> Any:
+    if isinstance(a, str):
+        check_nesting(b)
+        if "*" in a:
+            raise LimitError("'%*d'-style widths are not supported here")
+        for m in _PRINTF_FIELDS.finditer(a):
+            _check_widths(m.group(0), "a % format")
+    return a % b
 
 
 def guarded_repr(value: Any) -> str:
@@ -217,5 +259,6 @@ GUARDS: dict[str, Any] = {
     "__pe_lshift__": guarded_lshift,
     "__pe_mul__": guarded_mul,
     "__pe_fn__": guard_function,
-    "__pe_fmt__": check_nesting,
+    "__pe_fmt__": guarded_format_field,
+    "__pe_mod__": guarded_mod,
 }

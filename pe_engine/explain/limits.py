@@ -33,6 +33,7 @@ MAX_FACTORIAL_ARG = 2000  # math.factorial / comb / perm arguments
 # the wasm stack, which overflows at 400-500 such levels in Chromium's workers
 MAX_USER_CALL_DEPTH = 150  # nested calls of user-defined functions
 MAX_PRINT_NESTING = 100  # nesting of containers passed to repr/str/print/format
+MAX_FORMAT_WIDTH = 10_000  # widths and precisions in f-string specs and % formats
 
 # -- what crosses back to the page
 MAX_ERROR_CHARS = 2000  # characters of an error message

@@ -8,6 +8,7 @@ from typing import Any
 from .. import core
 from ..api import make_jaxpr
 from ..core import ClosedJaxpr
+from .guards import NestingError
 from .limits import MAX_TRACED_EQNS
 from .sandbox import UserCodeError, error_kind, load_function, user_lineno
 from .values import ValueParseError, format_value, parse_value
@@ -36,9 +37,9 @@ def trace_user(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
     except UserCodeError:
         raise
     except RecursionError as e:
-        raise UserCodeError("RecursionError: maximum recursion depth exceeded (does the "
-                            "function call itself without end?)", user_lineno(e),
-                            "runtime") from None
+        why = str(e) if isinstance(e, NestingError) else (
+            "maximum recursion depth exceeded (does the function call itself without end?)")
+        raise UserCodeError(f"RecursionError: {why}", user_lineno(e), "runtime") from None
     except MemoryError as e:
         raise UserCodeError("MemoryError: the trace ran out of memory", user_lineno(e),
                             "memory") from None

@@ -6,12 +6,12 @@ write (it starts with `__`, which the checker refuses), bound in the user's name
   allowlist per type), so no attribute walk reaches past what the page exposes;
 - `a ** b`, `a << b` and `a * b` (and their augmented forms) go through guards that bound
   the size of big-integer and repeated-sequence results, computed in C where no interrupt
-  lands;
+  lands; `a % b` too, where `a` is a printf-style format (its widths are bounded);
 - every user function and lambda is wrapped by `__pe_fn__`, which bounds how deeply user
   functions nest: recursion through C (`max(map(g, ...))`) overflows the wasm stack long
   before Python's recursion limit;
-- every f-string field goes through `__pe_fmt__`, which refuses containers nested deeper than
-  the C formatting code can recurse.
+- every f-string field is formatted by `__pe_fmt__`, which refuses containers nested deeper
+  than the C formatting code can recurse, and widths that would allocate without limit.
 The walk is iterative: the tree of a long expression is deeper than Python's own recursion.
 """
 from __future__ import annotations
@@ -21,7 +21,8 @@ import ast
 from .checker import UserCodeError
 
 GETATTR, FN, FMT = "__pe_getattr__", "__pe_fn__", "__pe_fmt__"
-BINOP_GUARDS = {ast.Pow: "__pe_pow__", ast.LShift: "__pe_lshift__", ast.Mult: "__pe_mul__"}
+BINOP_GUARDS = {ast.Pow: "__pe_pow__", ast.LShift: "__pe_lshift__", ast.Mult: "__pe_mul__",
+                ast.Mod: "__pe_mod__"}
 
 
 def _call(name: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
@@ -61,7 +62,11 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
         wrapped.add(id(node))
         return _call(FN, [node], node)
     if isinstance(node, ast.FormattedValue):
-        node.value = _call(FMT, [node.value], node.value)
+        # the guard formats the field itself (conversion and spec included), after checking
+        # the value's nesting and the spec's widths
+        spec = node.format_spec if node.format_spec is not None else ast.Constant("")
+        node.value = _call(FMT, [node.value, ast.Constant(node.conversion), spec], node.value)
+        node.conversion, node.format_spec = -1, None
         return node
     return node
 

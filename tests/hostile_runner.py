@@ -1,0 +1,144 @@
+"""Runs the hostile corpus (tests/hostile_corpus.py) and prints one JSON answer per case.
+
+    python3 tests/hostile_runner.py [case-id ...]
+
+A process of its own (tests/test_hostile.py starts it): each case runs in a child forked
+from here, under a memory cap, exactly as the worker calls the engine
+(`pe_engine.explain.entry.call`), with an audit hook recording anything that would mean a
+real module was reached (files, processes, sockets, code objects, frames). Forking needs a
+process without threads, so JAX, which the rest of the suite imports, is never loaded here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sys
+import unicodedata  # noqa: F401 (the parser loads it for non-ASCII names: here, not in a case)
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
+import hostile_corpus as corpus  # noqa: E402
+
+from pe_engine import core  # noqa: E402
+from pe_engine.explain import entry, guards, numpy_facade, sandbox  # noqa: E402
+
+CANARY = {"mode": "split", "source": "import jax.numpy as jnp\nimport numpy as np\n"
+          "def f(x, y):\n    return jnp.sin(x) * y + np.random.randn()\n",
+          "args": [{"known": True, "value": "1.0"}, {"known": False, "value": "2.0"}]}
+CANARY_JIT = {"mode": "jit", "source": "import jax.numpy as jnp\n"
+              "def f(x):\n    return x + jnp.sin(1.0)\n", "args": [{"value": "1.0"}]}
+# Audit events that no request may raise: the engine itself never opens a file, starts a
+# process, touches a socket, or makes code or frames behind the sandbox's back.
+DANGER = ("open", "os.", "subprocess.", "socket.", "ctypes.", "sys._getframe", "sys.set",
+          "code.__new__", "function.__new__", "marshal.", "pickle.", "urllib.", "webbrowser.",
+          "builtins.input", "import")
+MEMORY_CAP = 3 << 30
+SECONDS = 60
+
+
+def request(case: corpus.Case) -> dict:
+    params = "x" if case.source.count("def f(x") else None
+    assert params, case.id
+    return {"mode": case.mode, "source": case.source,
+            "args": [{"known": True, "value": v} for v in case.args]}
+
+
+def call(req: dict) -> dict:
+    return json.loads(entry.call("pe_engine.explain.run", json.dumps(req)))
+
+
+def engine_state() -> dict:
+    """Everything a request could leave behind: every engine module's globals (by
+    identity), the facades' contents, jax.config, numpy's generator, the guards' counters."""
+    mods = {name: {k: id(v) for k, v in vars(m).items()}
+            for name, m in sorted(sys.modules.items())
+            if name == "pe_engine" or name.startswith("pe_engine.")}
+    return {
+        "modules": mods,
+        "facades": {n: {k: id(v) for k, v in f._attrs.items()}
+                    for n, f in sandbox.facades().items()},
+        "config": dict(core.config.values),
+        "rng": numpy_facade._RandomState.rng.get_state()[1][:8].tolist(),
+        "depth": guards._Depth.calls,
+        "limits": (core.limits.elements, core.limits.equations),
+        "source_override": len(core._source_override),
+    }
+
+
+def _child(case: corpus.Case, out: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    signal.alarm(SECONDS)
+    events: list[str] = []
+    recording = [True]
+    engine_dir = str(Path(core.__file__).parent)
+
+    def hook(event: str, args: tuple) -> None:
+        if not recording[0]:
+            return
+        if event == "sys._getframe":  # the engine finds the user's line this way
+            if not args[0].f_code.co_filename.startswith(engine_dir):
+                events.append(f"{event} {args[0].f_code.co_filename}")
+        elif event in ("compile", "exec"):
+            # the sandbox's own parse and run of the user's code, and nothing else
+            name = args[1] if event == "compile" else getattr(args[0], "co_filename", "")
+            if name not in ("<user>", None, "<unknown>"):
+                events.append(f"{event} {name}")
+        elif event == "open" and args[0] == "<user>":
+            pass  # a SyntaxError looking for the text of the user's code, which is no file
+        elif event.startswith(DANGER):
+            events.append(f"{event} {str(args)[:80]}")
+
+    before = engine_state()
+    sys.addaudithook(hook)
+    answer = call(request(case))
+    recording[0] = False
+    after = engine_state()
+    canary = [call(CANARY), call(CANARY_JIT)]
+    os.write(out, json.dumps({"answer": answer, "events": events, "state": before == after,
+                              "diff": _diff(before, after), "canary": canary}).encode())
+
+
+def _diff(a: dict, b: dict) -> list[str]:
+    out = []
+    for k in a:
+        if a[k] != b[k]:
+            if isinstance(a[k], dict):
+                out += [f"{k}.{x}" for x in set(a[k]) | set(b[k]) if a[k].get(x) != b[k].get(x)]
+            else:
+                out.append(k)
+    return out[:10]
+
+
+def run_isolated(case: corpus.Case) -> dict:
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.close(r)
+        try:
+            _child(case, w)
+        finally:
+            os._exit(0)
+    os.close(w)
+    chunks = []
+    while chunk := os.read(r, 1 << 16):
+        chunks.append(chunk)
+    os.close(r)
+    _, status = os.waitpid(pid, 0)
+    assert chunks, f"{case.id}: the child died (status {status})"
+    return json.loads(b"".join(chunks))
+
+
+def main(ids: list[str]) -> None:
+    pristine = [call(CANARY), call(CANARY_JIT)]
+    for case in corpus.CASES:
+        if not ids or case.id in ids:
+            got = run_isolated(case)
+            got["canary_same"] = got.pop("canary") == pristine
+            print(json.dumps({"id": case.id, **got}), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
