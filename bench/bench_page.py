@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import http.server
-import importlib.util
 import json
 import os
 import shutil
@@ -112,10 +111,10 @@ def chain_source(steps: int = CHAIN_STEPS) -> str:
 
 
 def load_build():
-    spec = importlib.util.spec_from_file_location("pe_build", ROOT / "build.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    sys.path.insert(0, str(ROOT))
+    from sitebuild import server
+
+    return server
 
 
 def start_server(build, directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:

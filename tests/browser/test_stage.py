@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import functools
 import http.server
-import importlib.util
 import json
 import threading
 from pathlib import Path
 
 import pytest
+
+from sitebuild.headers import COMMON_HEADERS
 
 pytestmark = pytest.mark.browser
 
@@ -34,15 +35,8 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 
 def _site_headers() -> dict[str, str]:
-    """The headers build.py serves the site with (CSP above all); a copy if it will not load."""
-    try:
-        spec = importlib.util.spec_from_file_location("_site_build", ROOT / "build.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return dict(mod.COMMON_HEADERS)
-    except Exception:  # noqa: BLE001 - the copy below is close enough for the stage
-        return {"Content-Security-Policy": "default-src 'self'; script-src 'self'; "
-                "style-src 'self' 'unsafe-inline'; img-src 'self' data:"}
+    """The headers build.py serves the site with (CSP above all)."""
+    return dict(COMMON_HEADERS)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

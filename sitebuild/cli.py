@@ -1,0 +1,43 @@
+"""`python3 build.py [--if-stale]` and `python3 build.py serve [--port N] [--quiet]`."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import BuildError, log
+from .server import serve
+from .site import build, is_stale
+
+USAGE = """Build and serve the static explainer page (Python 3.11+).
+
+    python3 build.py                 assemble dist/ (always rebuilds) and exit
+    python3 build.py --if-stale      rebuild only if an input changed since the last build
+    python3 build.py serve [--port N] [--quiet]
+                                     build if needed, then serve dist/ on 127.0.0.1 only
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=USAGE.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=USAGE.split("\n\n", 1)[1])
+    ap.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+    ap.add_argument("--port", type=int, default=8000, help="serve: port on 127.0.0.1 (0 = any)")
+    ap.add_argument("--quiet", action="store_true", help="serve: no access log")
+    ap.add_argument("--if-stale", action="store_true",
+                    help="build: skip when dist/ matches the current inputs")
+    args = ap.parse_args(argv)
+    try:
+        if args.command == "serve" or args.if_stale:
+            if is_stale():
+                build()
+            else:
+                log("dist/ is up to date")
+        else:
+            build()
+    except BuildError as e:
+        print(f"build.py: FATAL: {e}", file=sys.stderr)
+        return 1
+    if args.command == "serve":
+        serve(args.port, args.quiet)
+    return 0

@@ -1,0 +1,121 @@
+"""Assembly of dist/: every step into a temporary folder, then the manifest, the service worker
+and _headers, and a rename into place, so dist/ is either the old complete build or the new."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import engine_wheel, frontend, pyodide
+from .common import CACHE, DIST, ENGINE_PKG, ROOT, BuildError, iter_files, log, run, sha256_file
+from .headers import write_headers_file
+
+# not precached by the service worker: never fetched by the page
+SW_SKIP = {"_headers", "sw.js", "pyodide/package.json"}
+BUILD_INPUTS = ["build.py", "sitebuild", "package.json", "package-lock.json", "pyproject.toml",
+                ENGINE_PKG, "tools/precompute.py", *frontend.PAGE_INPUTS]
+
+
+def input_hash() -> str:
+    """Fingerprint of everything a build reads (the cached downloads are pinned by hash)."""
+    h = hashlib.sha256()
+    for top in (ROOT / p for p in BUILD_INPUTS):
+        if not top.exists():
+            continue
+        for f in iter_files(top):
+            h.update(f.relative_to(ROOT).as_posix().encode() + b"\0")
+            h.update(f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def is_stale() -> bool:
+    try:
+        manifest = json.loads((DIST / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return True
+    return manifest.get("input_hash") != input_hash()
+
+
+def precompute_first_frame(out: Path) -> None:
+    """The default example's record, computed here in CPython, so the page's first frame
+    teaches before Python has started in the browser. The engine needs numpy here too."""
+    if importlib.util.find_spec("numpy") is None:
+        run([sys.executable, "-m", "pip", "install", "--quiet", "numpy"])
+    run([sys.executable, str(ROOT / "tools" / "precompute.py"), "--out",
+         str(out / "precomputed.json")], cwd=ROOT)
+    log(f"precomputed.json: {(out / 'precomputed.json').stat().st_size} B")
+
+
+def write_service_worker(out: Path, build_hash: str) -> int:
+    """dist/sw.js: app/sw.js with BUILD and FILES filled in. The file list is every file of
+    the build but those in SW_SKIP and the license texts; sw.js goes next to index.html, so its
+    scope is the whole site."""
+    text = (ROOT / frontend.SW_TEMPLATE).read_text()
+    files = sorted(f.relative_to(out).as_posix() for f in out.rglob("*") if f.is_file())
+    files = [f for f in files if f not in SW_SKIP and not f.endswith(".LICENSES.txt")]
+    for old, new in (('const BUILD = "dev";', f"const BUILD = {json.dumps(build_hash)};"),
+                     ("const FILES = [];", f"const FILES = {json.dumps(files, indent=0)};")):
+        if text.count(old) != 1:
+            raise BuildError(f"{frontend.SW_TEMPLATE}: expected exactly one line {old!r}")
+        text = text.replace(old, new)
+    (out / "sw.js").write_text(text)
+    return len(files)
+
+
+def tree_hash(folder: Path) -> str:
+    h = hashlib.sha256()
+    for f in sorted(folder.rglob("*")):
+        if f.is_file():
+            h.update(f.relative_to(folder).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def swap_into_place(tmp: Path) -> None:
+    old = None
+    if DIST.exists():
+        old = Path(tempfile.mkdtemp(prefix=".dist-old-", dir=ROOT))
+        os.rename(DIST, old / "dist")
+    os.rename(tmp, DIST)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def build() -> None:
+    started = time.monotonic()
+    CACHE.mkdir(exist_ok=True)
+    inputs = input_hash()
+    tmp = Path(tempfile.mkdtemp(prefix=".dist-tmp-", dir=ROOT))
+    try:
+        lock = pyodide.build_pyodide_core(tmp)
+        pyodide_wheels = pyodide.build_pyodide_packages(tmp, lock)
+        wheel = engine_wheel.build_engine_wheel(tmp, engine_wheel.compile_engine_pyc(tmp))
+        frontend.copy_page(tmp)
+        frontend.build_cm6(tmp)
+        precompute_first_frame(tmp)
+        manifest = {
+            "engine_wheel": f"wheels/{wheel}",
+            "engine_wheel_sha256": sha256_file(tmp / "wheels" / wheel),
+            "build_hash": tree_hash(tmp),
+            "input_hash": inputs,
+            "pyodide_version": pyodide.PYODIDE_VERSION,
+            "pyodide_packages": pyodide_wheels,
+        }
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        n_cached = write_service_worker(tmp, manifest["build_hash"])
+        log(f"sw.js: build {manifest['build_hash']}, {n_cached} files to cache")
+        write_headers_file(tmp)
+        for p in [tmp, *tmp.rglob("*")]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        swap_into_place(tmp)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    size = sum(f.stat().st_size for f in DIST.rglob("*") if f.is_file())
+    took = time.monotonic() - started
+    log(f"dist/ ready: {size:,} B, build hash {manifest['build_hash']}, {took:.1f} s")
