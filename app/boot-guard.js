@@ -1,11 +1,11 @@
 // Classic script, loaded before the modules. It reports what module code cannot: a module
 // script that fails to load (404, wrong MIME type, syntax error), and an engine that never
 // leaves 'loading' (e.g. pyodide.asm.wasm served with the wrong type makes loadPyodide hang).
-// Watchdog: ?timeout=ms, default 150 s (beyond the engine client's own 120 s boot timeout).
+// Watchdog: 150 s (beyond the engine client's own 120 s boot timeout; no URL parameter
+// changes it).
 (function () {
   "use strict";
-  var params = new URLSearchParams(location.search);
-  var timeoutMs = Number(params.get("timeout")) || 150000;
+  var timeoutMs = 150000;
   window.__bootErrors = [];
   window.__cspViolations = [];
 

@@ -1,15 +1,26 @@
-// Promise API over the Pyodide worker (worker.js).
+// Promise API over the engine: Pyodide and pe_engine in a worker inside a sandboxed iframe.
 //
-//   const engine = createEngine({ timeoutMs: 10000 });
+//   const engine = createEngine();
 //   await engine.ready;                                  // info: {timings, versions, ...}
-//   const record = await engine.call("pe_engine.explain.run", { source, mask });
+//   const record = await engine.call("pe_engine.explain.run", { mode, source, args });
 //   engine.onState((state, info) => ...);                // 'loading' | 'ready' | 'busy' | 'error'
 //
+// Where the engine runs. Code in a permalink is written by someone else, so the worker that
+// runs it is walled off from the site: it lives in an <iframe sandbox="allow-scripts"> whose
+// origin is opaque (no cookies, localStorage, IndexedDB, Cache Storage or service worker of
+// the site) and whose CSP allows no network at all. The page fetches every file the engine
+// needs (through the service worker's cache when there is one), checks each against the
+// sha256 in manifest.json, and hands the bytes over; the frame's script (engine-frame.js,
+// allowed by its sha256) starts the worker from source text and relays messages through a
+// MessagePort. Everything that comes back is data: checked here, drawn with textContent.
+//
 // Calls run one at a time, in order; calls made while loading wait for the boot. A call that
-// runs past its timeout is first interrupted (KeyboardInterrupt through Pyodide's interrupt
-// buffer, when the page is crossOriginIsolated); if Python has not answered interruptGraceMs
-// later, the worker is terminated and booted again. Either way the call rejects with an
-// EngineError of type 'timeout'. Queued calls survive a restart.
+// runs past its timeout is first interrupted (KeyboardInterrupt through the interrupt buffer
+// the frame holds, where the page is crossOriginIsolated); if Python has not answered
+// interruptGraceMs later, the frame is removed (its worker with it) and a new one is booted.
+// Either way the call rejects with an EngineError of type 'timeout'. Queued calls survive a
+// restart.
+import { BOOT_TIMEOUT_MS, CALL_TIMEOUT_MS, INTERRUPT_GRACE_MS, MAX_ANSWER_CHARS } from "./limits.js";
 
 export class EngineError extends Error {
   constructor(type, message, extra = {}) {
@@ -21,49 +32,132 @@ export class EngineError extends Error {
 }
 
 const STATES = ["loading", "ready", "busy", "error"];
+const SITE = new URL("../", import.meta.url);
 
-// A call that failed in JavaScript rather than in Python (Python's exceptions come back with a
-// traceback): these leave Pyodide unusable, so the worker is replaced.
+// A call that failed in JavaScript rather than in Python (Python's exceptions come back as
+// answers): these leave Pyodide unusable, so the engine is replaced.
 const FATAL_JS = /fatal|Maximum call stack size exceeded|can no longer be used|memory access out of bounds|unreachable|Aborted/i;
-function fatalAnswer(msg) {
-  if (msg.ok) return false;
-  if (msg.fatal) return true;
-  const e = msg.error || {};
-  return !e.traceback && e.type !== "MemoryError" && (e.type === "RangeError" || FATAL_JS.test(String(e.message)));
-}
-const DEFAULT_WORKER_URL = new URL("./worker.js", import.meta.url);
 
-// A worker and its interrupt buffer; the init message goes out at once.
-function spawn(url) {
-  const sab = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
-    ? new SharedArrayBuffer(4) : null;
-  const worker = new Worker(url, { type: "module", name: "pe-engine" });
-  worker.postMessage({ cmd: "init", interruptBuffer: sab });
-  return { worker, sab, started: performance.now(), events: [] };
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+const base64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf)));
+
+async function fetchChecked(path, sha256, init) {
+  const r = await fetch(new URL(path, SITE), init);
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  const bytes = await r.arrayBuffer();
+  const got = hex(await crypto.subtle.digest("SHA-256", bytes));
+  if (sha256 && got !== sha256) throw new Error(`sha256 mismatch for ${path}: got ${got}, manifest.json says ${sha256}`);
+  return bytes;
 }
 
-// The boot is the long pole, so the default worker starts as soon as this module is evaluated
-// (main.js imports it first), before the rest of the page's modules run; the first
-// createEngine() adopts it, with whatever it said meanwhile. Unadopted, it is dropped after 30 s.
-let early = null;
-if (typeof document !== "undefined" && typeof Worker === "function") {
-  try {
-    early = spawn(DEFAULT_WORKER_URL);
-    early.worker.onmessage = (e) => early?.events.push(["message", e]);
-    early.worker.onerror = (e) => { e.preventDefault?.(); early?.events.push(["error", e]); };
-    setTimeout(() => { if (early) { early.worker.terminate(); early = null; } }, 30_000);
-  } catch {
-    early = null;
+// The engine's files, fetched once per page (they outlive restarts). Started as soon as this
+// module is evaluated (main.js imports it first): the boot is the long pole.
+let bundle = null;
+function engineBundle() {
+  if (bundle) return bundle;
+  const manifest = fetchChecked("manifest.json", null, { cache: "no-cache" }).then((bytes) => ({
+    bytes, data: JSON.parse(new TextDecoder().decode(bytes)),
+  }));
+  const files = manifest.then(({ data }) => Object.fromEntries(Object.entries(data.engine_files).map(
+    ([name, f]) => [name, fetchChecked(f.path, f.sha256)])));
+  bundle = { manifest, files };
+  for (const p of [manifest, files]) p.catch(() => {}); // awaited where used
+  return bundle;
+}
+if (typeof document !== "undefined") engineBundle();
+
+// The frame's document: its CSP allows only the frame script (by hash) and what Pyodide needs
+// (blob: scripts and workers, WebAssembly); no fetch, XHR, WebSocket or image reaches anything.
+function frameDocument(frameScript, scriptHash) {
+  const csp = ["default-src 'none'", `script-src '${scriptHash}' blob: 'wasm-unsafe-eval'`,
+    "worker-src blob:", "connect-src 'none'", "base-uri 'none'", "form-action 'none'"].join("; ");
+  return '<!doctype html><meta charset="utf-8">'
+    + `<meta http-equiv="Content-Security-Policy" content="${csp}"><script>${frameScript}</script>`;
+}
+
+// A new engine: the sandboxed frame, the port to it, and the files sent through the port.
+async function spawnEngine(onMessage) {
+  const { manifest, files } = engineBundle();
+  const { bytes: manifestBytes, data } = await manifest;
+  const decode = (b) => new TextDecoder().decode(b);
+  const scripts = data.engine_scripts;
+  const [frameScript, workerSource] = (await Promise.all([
+    fetchChecked(scripts.frame.path, scripts.frame.sha256),
+    fetchChecked(scripts.worker.path, scripts.worker.sha256),
+  ])).map(decode);
+  const scriptHash = `sha256-${base64(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(frameScript)))}`;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (e) => onMessage(e.data);
+  const iframe = document.createElement("iframe");
+  iframe.setAttribute("sandbox", "allow-scripts");
+  iframe.setAttribute("allow", "cross-origin-isolated *");
+  iframe.setAttribute("aria-hidden", "true");
+  iframe.setAttribute("tabindex", "-1");
+  iframe.title = "Python engine (sandboxed)";
+  iframe.hidden = true;
+  iframe.dataset.testid = "engine-frame";
+  iframe.srcdoc = frameDocument(frameScript, scriptHash);
+  const loaded = new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
+  document.body.append(iframe);
+  await loaded;
+  iframe.contentWindow.postMessage({ cmd: "init", workerSource }, "*", [channel.port2]);
+  const port = channel.port1;
+  // Each file goes over as soon as it is here and checked (a copy: the page keeps its bytes
+  // for the next engine, should this one be torn down).
+  const send = (name, bytes) => {
+    const copy = bytes.slice(0);
+    port.postMessage({ cmd: "file", name, bytes: copy }, [copy]);
+  };
+  send("manifest.json", manifestBytes);
+  const byName = await files;
+  for (const [name, p] of Object.entries(byName)) {
+    p.then((bytes) => send(name, bytes), (err) => onMessage({ type: "boot-error", error: { type: "FetchError", message: String(err.message) } }));
   }
+  return { iframe, port };
+}
+
+// What the frame relays is untrusted: only these shapes are read, and only these fields.
+function validMessage(msg) {
+  if (!msg || typeof msg !== "object" || Array.isArray(msg)) return null;
+  if (typeof msg.type === "string") return msg;
+  if (Number.isInteger(msg.id)) return msg;
+  return null;
+}
+
+function readAnswer(msg) {
+  if (typeof msg.text !== "string") {
+    const e = msg.error && typeof msg.error === "object" ? msg.error : {};
+    return { ok: false, fatal: Boolean(msg.fatal) || FATAL_JS.test(String(e.message)), error: { type: String(e.type ?? "Error"), message: String(e.message ?? "the engine failed") } };
+  }
+  if (msg.text.length > MAX_ANSWER_CHARS) {
+    return { ok: false, error: { type: "AnswerTooLarge", message: `the engine's answer has ${msg.text.length} characters, over the page's limit of ${MAX_ANSWER_CHARS}` } };
+  }
+  let answer;
+  try {
+    answer = JSON.parse(msg.text);
+  } catch {
+    return { ok: false, error: { type: "ResultNotJSON", message: "the engine's answer is not JSON" } };
+  }
+  if (!answer || typeof answer !== "object" || typeof answer.ok !== "boolean") {
+    return { ok: false, error: { type: "BadAnswer", message: "the engine's answer has no status" } };
+  }
+  if (!answer.ok) {
+    const e = answer.error && typeof answer.error === "object" ? answer.error : {};
+    return { ok: false, error: {
+      type: String(e.type ?? "Error"), message: String(e.message ?? "unknown error"),
+      lineno: Number.isInteger(e.lineno) ? e.lineno : null,
+      traceback: typeof e.traceback === "string" ? e.traceback : undefined,
+    } };
+  }
+  return { ok: true, result: answer.result };
 }
 
 export function createEngine({
-  timeoutMs = 10_000,
-  bootTimeoutMs = 120_000,
-  interruptGraceMs = 500,
-  workerURL = DEFAULT_WORKER_URL,
+  timeoutMs = CALL_TIMEOUT_MS,
+  bootTimeoutMs = BOOT_TIMEOUT_MS,
+  interruptGraceMs = INTERRUPT_GRACE_MS,
 } = {}) {
-  let worker = null;
+  let engine = null; // {iframe, port}
   let generation = 0;
   let state = "loading";
   let readyPromise;
@@ -71,7 +165,6 @@ export function createEngine({
   let readyReject;
   let bootTimer = null;
   let bootStart = 0;
-  let interrupt = null; // Int32Array over a SharedArrayBuffer, when crossOriginIsolated
   let seq = 0;
   let current = null; // the call in flight
   const queue = [];
@@ -93,31 +186,16 @@ export function createEngine({
     const gen = ++generation;
     info.stage = null;
     info.error = null;
+    info.interruptible = false;
     readyPromise = new Promise((res, rej) => { readyResolve = res; readyReject = rej; });
     readyPromise.catch(() => {}); // callers that care await it; no unhandled-rejection noise
-    const adopt = early && String(workerURL) === String(DEFAULT_WORKER_URL) ? early : null;
-    early = null;
-    const spawned = adopt ?? spawn(workerURL);
-    bootStart = spawned.started;
-    interrupt = spawned.sab ? new Int32Array(spawned.sab) : null;
-    info.interruptible = Boolean(spawned.sab);
-    worker = spawned.worker;
-    const onWorkerMessage = (e) => { if (gen === generation) onMessage(e.data); };
-    const onWorkerError = (e) => {
-      if (gen !== generation) return;
-      e.preventDefault?.();
-      const error = { type: "WorkerError", message: e.message || "the engine worker failed to load" };
-      if (state === "loading" || state === "error") bootFailed(error);
-      else crashed(error);
-    };
-    worker.onmessage = onWorkerMessage;
-    worker.onerror = onWorkerError;
-    if (adopt && adopt.events.length) {
-      // what the early worker said before this engine existed, in order, once set up below
-      queueMicrotask(() => {
-        for (const [kind, e] of adopt.events) (kind === "message" ? onWorkerMessage : onWorkerError)(e);
-      });
-    }
+    bootStart = performance.now();
+    spawnEngine((msg) => { if (gen === generation) onMessage(msg); }).then(
+      (spawned) => {
+        if (gen === generation) engine = spawned;
+        else spawned.iframe.remove();
+      },
+      (err) => { if (gen === generation) bootFailed({ type: "BootError", message: String(err.message ?? err) }); });
     clearTimeout(bootTimer);
     bootTimer = setTimeout(() => {
       if (gen === generation && state === "loading") {
@@ -128,32 +206,49 @@ export function createEngine({
   }
 
   function stop() {
-    generation++; // ignore anything the old worker still says
+    generation++; // ignore anything the old engine still says
     clearTimeout(bootTimer);
-    if (worker) worker.terminate();
-    worker = null;
+    if (engine) {
+      engine.port.postMessage({ cmd: "terminate" });
+      engine.port.close();
+      engine.iframe.remove(); // the frame's worker goes with its document
+    }
+    engine = null;
   }
 
-  function onMessage(msg) {
-    if (!msg || typeof msg !== "object") return;
-    if (msg.type === "progress") { info.stage = msg.stage; setState(state); return; }
-    if (msg.type === "csp") { info.cspViolations.push(msg.violation); console.warn("CSP violation in worker", msg.violation); return; }
-    if (msg.type === "boot-error") { bootFailed(msg.error); return; }
-    if (msg.type === "ready") { onReady(msg); return; }
-    if (msg.id !== undefined) onResponse(msg);
+  function onMessage(raw) {
+    const msg = validMessage(raw);
+    if (!msg) return;
+    if (msg.type === "frame") { info.interruptible = msg.interruptible === true; return; }
+    if (msg.type === "progress") { info.stage = String(msg.stage).slice(0, 40); setState(state); return; }
+    if (msg.type === "csp") {
+      const v = msg.violation ?? {};
+      info.cspViolations.push({ directive: String(v.directive).slice(0, 40), blockedURI: String(v.blockedURI).slice(0, 500) });
+      return;
+    }
+    if (msg.type === "boot-error" || (msg.type === "worker-error" && state === "loading")) {
+      bootFailed({ type: String(msg.error?.type ?? "WorkerError"), message: String(msg.error?.message ?? msg.message ?? "").slice(0, 2000) });
+      return;
+    }
+    if (msg.type === "worker-error") { crashed({ message: String(msg.message).slice(0, 2000) }); return; }
+    if (msg.type === "ready" && state === "loading") { onReady(msg); return; }
+    if (Number.isInteger(msg.id)) onResponse(msg);
   }
 
   function onReady(msg) {
     clearTimeout(bootTimer);
-    const t = msg.timings;
-    const toPage = (ms) => Math.round(t.workerTimeOrigin + t.workerStart + ms - performance.timeOrigin);
-    const stages = ["import", "loadPyodide", "packages", "engine", "verify"].filter((k) => k in t);
+    const t = msg.timings && typeof msg.timings === "object" ? msg.timings : {};
+    const num = (x) => (Number.isFinite(x) ? x : 0);
+    const toPage = (ms) => Math.round(num(t.workerTimeOrigin) + num(t.workerStart) + ms - performance.timeOrigin);
+    const stages = ["import", "loadPyodide", "packages", "engine", "verify"].filter((k) => Number.isFinite(t[k]));
     info.timings = {
       worker: Object.fromEntries(stages.map((k) => [k, t[k]])), // ms since the worker started
       sinceNavigation: Object.fromEntries(stages.map((k) => [k, toPage(t[k])])),
-      bootMs: Math.round(performance.now() - bootStart), // worker creation -> ready, page clock
+      bootMs: Math.round(performance.now() - bootStart), // engine start -> ready, page clock
     };
-    info.versions = msg.versions;
+    const v = msg.versions && typeof msg.versions === "object" ? msg.versions : {};
+    info.versions = Object.fromEntries(["python", "numpy", "pe_engine", "pyodide", "build"]
+      .map((k) => [k, typeof v[k] === "string" ? v[k].slice(0, 40) : null]));
     info.stage = "ready";
     setState("ready");
     readyResolve(info);
@@ -185,13 +280,12 @@ export function createEngine({
   }
 
   function pump() {
-    if (current || state !== "ready" || queue.length === 0) return;
+    if (current || state !== "ready" || queue.length === 0 || !engine) return;
     const c = queue.shift();
     current = c;
     c.id = ++seq;
     c.started = performance.now();
-    if (interrupt) Atomics.store(interrupt, 0, 0);
-    worker.postMessage({ id: c.id, cmd: "call", fn: c.fn, kwargs: c.kwargs });
+    engine.port.postMessage({ cmd: "call", id: c.id, fn: c.fn, kwargs: c.kwargs });
     c.timer = setTimeout(() => onTimeout(c), c.timeoutMs);
     setState("busy");
   }
@@ -199,9 +293,9 @@ export function createEngine({
   function onTimeout(c) {
     if (current !== c) return;
     c.timedOut = true;
-    if (interrupt && c.interrupt !== false) {
+    if (info.interruptible && c.interrupt !== false) {
       info.interrupts++;
-      Atomics.store(interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt
+      engine.port.postMessage({ cmd: "interrupt" });
       c.graceTimer = setTimeout(() => kill(c), interruptGraceMs);
     } else {
       kill(c);
@@ -216,15 +310,16 @@ export function createEngine({
       { restarted: true, timeoutMs: c.timeoutMs }));
     info.restarts++;
     stop();
-    start(); // queued calls run on the new worker once it is ready
+    start(); // queued calls run on the new engine once it is ready
   }
 
   function onResponse(msg) {
     const c = current;
     if (!c || msg.id !== c.id) return; // a stale answer
-    if (fatalAnswer(msg)) {
-      // Pyodide cannot be trusted after this (a wasm stack overflow, an abort): a new worker
-      crashed({ message: msg.error?.message || "fatal Pyodide error" });
+    const answer = readAnswer(msg);
+    if (answer.fatal) {
+      // Pyodide cannot be trusted after this (a wasm stack overflow, an abort): a new engine
+      crashed({ message: answer.error.message || "fatal Pyodide error" });
       return;
     }
     current = null;
@@ -234,13 +329,12 @@ export function createEngine({
       // the KeyboardInterrupt's traceback says where the user's code was looping
       c.reject(new EngineError("timeout",
         `${c.fn} did not finish within ${c.timeoutMs} ms and was interrupted`,
-        { interrupted: true, cause: msg.error, timeoutMs: c.timeoutMs, lineno: msg.error?.lineno ?? null }));
-    } else if (msg.ok) {
-      c.resolve(msg.result);
+        { interrupted: true, cause: answer.error, timeoutMs: c.timeoutMs, lineno: answer.error?.lineno ?? null }));
+    } else if (answer.ok) {
+      c.resolve(answer.result);
     } else {
-      const e = msg.error || {};
-      c.reject(new EngineError(e.type || "Error", e.message || "unknown error",
-        { lineno: e.lineno, traceback: e.traceback }));
+      const e = answer.error;
+      c.reject(new EngineError(e.type, e.message, { lineno: e.lineno, traceback: e.traceback }));
     }
     setState("ready");
     pump();

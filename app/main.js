@@ -17,12 +17,8 @@ import { createModes, BLURBS } from "./modes.js";
 import { jaxSnippet } from "./jax-snippet.js";
 import { initSections } from "./sections/index.js";
 
-const params = new URLSearchParams(location.search);
-// A runaway gets the interrupt first and 1.5 s to answer it (a loaded machine can be slow to
-// reach the check), then the worker is replaced.
-const engine = createEngine({
-  timeoutMs: Number(params.get("callTimeout")) || 5_000, interruptGraceMs: 1_500,
-});
+// Time per call and the interrupt's grace come from app/limits.js: never from the URL.
+const engine = createEngine();
 // For the console and the browser tests: window.peEngine.call("platform.python_version")
 window.peEngine = engine;
 // Cache this build for repeat visits (sw.js); after the boot, so it never slows the first one.

@@ -1,35 +1,61 @@
 // Service worker: keeps one build of the page (Pyodide, numpy, the engine wheel, the app) in
 // Cache Storage, so a repeat visit and a visit with the network cut load from disk without a
 // single request. build.py writes dist/sw.js from this file, filling in BUILD (the build hash)
-// and FILES (every file of the build, relative to this script); app/sw.js itself is not served.
+// and FILES ({path: sha256} of every file of the build, relative to this script); app/sw.js
+// itself is not served.
+//
+// Cache Storage belongs to the whole origin: any script of the site could write into it. So
+// a cached file is served only if its bytes still have the sha256 this very script was built
+// with (a script's own text lives in the registration, not in Cache Storage, and no page code
+// can rewrite it). An entry that does not match is deleted and the file comes from the
+// network: a poisoned entry is refetched, never run.
 //
 // - install: caches FILES into "pe-explainer-<BUILD>" (revalidating, so files the HTTP cache
-//   holds cost a 304), checks that the cached manifest.json is of this very build, and takes
-//   over at once (skipWaiting): a rebuild reaches a returning visitor on the next visit.
+//   holds cost a 304), checks every cached file against FILES, and takes over at once
+//   (skipWaiting): a rebuild reaches a returning visitor on the next visit.
 // - activate: deletes the caches of other builds; claims the open pages.
 // - fetch: GET requests for a file of the build (the query string ignored, so
 //   wheels/x.whl?v=<hash> is wheels/x.whl; a navigation to the folder is index.html) come from
-//   the cache, falling back to the network; anything else goes to the network untouched.
+//   the cache when the entry is intact, else from the network; anything else goes to the
+//   network untouched.
 // The page registers it once the engine is ready (engine-client.js, registerServiceWorker), so
 // its downloads never compete with the first boot; without it the page works the same.
 const BUILD = "dev";
-const FILES = [];
+const FILES = {};
 
 const PREFIX = "pe-explainer-";
 const CACHE = PREFIX + BUILD;
 const BASE = new URL("./", self.location.href);
-const KEYS = new Set(FILES.map((f) => new URL(f, BASE).href));
+const HASHES = new Map(Object.entries(FILES).map(([f, h]) => [new URL(f, BASE).href, h]));
 const INDEX = new URL("index.html", BASE).href;
+
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The cached response for `key` if its body still has the build's hash, else null (and the
+// entry is gone).
+async function intact(cache, key) {
+  const hit = await cache.match(key);
+  if (!hit) return null;
+  const body = await hit.arrayBuffer();
+  if (await sha256(body) === HASHES.get(key)) {
+    return new Response(body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
+  }
+  await cache.delete(key);
+  return null;
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(FILES.map((f) => new Request(new URL(f, BASE), { cache: "no-cache" })));
-    const manifest = await cache.match(new URL("manifest.json", BASE).href);
-    const got = manifest ? (await manifest.json()).build_hash : null;
-    if (got !== BUILD) {
-      await caches.delete(CACHE);
-      throw new Error(`the server has build ${got}, this service worker is for ${BUILD}`);
+    await cache.addAll([...HASHES.keys()].map((u) => new Request(u, { cache: "no-cache" })));
+    for (const key of HASHES.keys()) {
+      if (!(await intact(cache, key))) {
+        await caches.delete(CACHE);
+        throw new Error(`the server's ${key} is not the one build ${BUILD} was made with`);
+      }
     }
     await self.skipWaiting();
   })());
@@ -50,14 +76,14 @@ function cacheKey(request) {
   if (url.origin !== BASE.origin) return null;
   const key = url.origin + url.pathname;
   if (request.mode === "navigate" && key === BASE.href) return INDEX;
-  return KEYS.has(key) ? key : null;
+  return HASHES.has(key) ? key : null;
 }
 
 self.addEventListener("fetch", (event) => {
   const key = cacheKey(event.request);
   if (key === null) return;
   event.respondWith((async () => {
-    const hit = await caches.match(key, { cacheName: CACHE });
-    return hit || fetch(event.request);
+    const cache = await caches.open(CACHE);
+    return (await intact(cache, key)) || fetch(event.request);
   })());
 });

@@ -39,6 +39,8 @@ _CANONICAL = {
 
 def canonicalize_dtype(dtype: Any) -> np.dtype:
     dt = np.dtype(dtype)
+    if dt.kind not in "biufc":  # objects, strings, records: never array values here
+        raise TypeError(f"JAX only supports number, bool, and string dtypes, got dtype {dt}")
     return _CANONICAL.get(dt, dt)
 
 

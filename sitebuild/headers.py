@@ -1,31 +1,53 @@
 """The HTTP headers: one definition, sent by the dev server and written to dist/_headers."""
 from __future__ import annotations
 
+import base64
+import hashlib
 from pathlib import Path
 
-CSP = "; ".join([
-    "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "worker-src 'self'",
-    "connect-src 'self'",
-    "img-src 'self' data:",
-    # CodeMirror writes element styles and may add <style> where adoptedStyleSheets is missing
-    "style-src 'self' 'unsafe-inline'",
-    "font-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-])
+FRAME_SCRIPT = "app/engine-frame.js"  # inline in the engine's sandboxed frame, allowed by hash
 
-COMMON_HEADERS = {
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Embedder-Policy": "require-corp",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+
+def frame_script_sha256(site: Path) -> str:
+    """The base64 sha256 a CSP names the engine frame's inline script by."""
+    digest = hashlib.sha256((site / FRAME_SCRIPT).read_bytes()).digest()
+    return base64.b64encode(digest).decode()
+
+def content_security_policy(frame_script_sha256: str, *, meta: bool = False) -> str:
+    """The page's CSP. The engine's sandboxed frame (app/engine-frame.js, inline in an
+    <iframe srcdoc>) inherits it, and its worker is a blob: URL, so the page allows that one
+    script by its hash and blob: workers and scripts; the frame adds its own, stricter policy
+    (no network at all). A <meta> CSP cannot carry frame-ancestors, so the meta form leaves it
+    out."""
+    directives = [
+        "default-src 'self'",
+        f"script-src 'self' 'wasm-unsafe-eval' 'sha256-{frame_script_sha256}' blob:",
+        "worker-src 'self' blob:",
+        "connect-src 'self'",
+        "img-src 'self' data:",
+        # CodeMirror writes element styles and may add <style> where adoptedStyleSheets is
+        # missing
+        "style-src 'self' 'unsafe-inline'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+    ]
+    if not meta:
+        directives.append("frame-ancestors 'none'")
+    return "; ".join(directives)
+
+
+def common_headers(frame_script_sha256: str) -> dict[str, str]:
+    return {
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "Cross-Origin-Embedder-Policy": "require-corp",
+        "Cross-Origin-Resource-Policy": "same-origin",
+        "Content-Security-Policy": content_security_policy(frame_script_sha256),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+
 
 CACHE_IMMUTABLE = "public, max-age=31536000, immutable"
 CACHE_REVALIDATE = "no-cache"
@@ -63,13 +85,13 @@ def cache_control(relpath: str) -> str:
     return CACHE_REVALIDATE
 
 
-def headers_for(relpath: str) -> dict[str, str]:
-    return {**COMMON_HEADERS, "Cache-Control": cache_control(relpath)}
+def headers_for(relpath: str, frame_script_sha256: str) -> dict[str, str]:
+    return {**common_headers(frame_script_sha256), "Cache-Control": cache_control(relpath)}
 
 
-def write_headers_file(out: Path) -> None:
+def write_headers_file(out: Path, frame_script_sha256: str) -> None:
     lines = ["# Written by build.py: the headers `python3 build.py serve` sends.", "/*"]
-    lines += [f"  {k}: {v}" for k, v in COMMON_HEADERS.items()]
+    lines += [f"  {k}: {v}" for k, v in common_headers(frame_script_sha256).items()]
     for f in sorted(out.rglob("*")):
         if f.is_file() and f.name != "_headers":
             rel = f.relative_to(out).as_posix()

@@ -5,12 +5,13 @@ import http.server
 import os
 
 from .common import DIST
-from .headers import MIME_TYPES, headers_for
+from .headers import MIME_TYPES, frame_script_sha256, headers_for
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = MIME_TYPES
     quiet = False
+    frame_hash = ""  # of the built site's engine frame script (serve sets it)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, directory=str(DIST), **kwargs)
@@ -35,7 +36,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         rel = self._relpath()
         if rel.endswith("/"):
             rel += "index.html"
-        for k, v in headers_for(rel).items():
+        for k, v in headers_for(rel, self.frame_hash).items():
             self.send_header(k, v)
         super().end_headers()
 
@@ -46,6 +47,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
 def serve(port: int, quiet: bool) -> None:
     Handler.quiet = quiet
+    Handler.frame_hash = frame_script_sha256(DIST)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     host, real_port = server.server_address[:2]

@@ -14,7 +14,12 @@ from pathlib import Path
 
 from . import engine_wheel, frontend, pyodide
 from .common import CACHE, DIST, ENGINE_PKG, ROOT, BuildError, iter_files, log, run, sha256_file
-from .headers import write_headers_file
+from .headers import (
+    FRAME_SCRIPT,
+    content_security_policy,
+    frame_script_sha256,
+    write_headers_file,
+)
 
 # not precached by the service worker: never fetched by the page
 SW_SKIP = {"_headers", "sw.js", "pyodide/package.json"}
@@ -53,19 +58,45 @@ def precompute_first_frame(out: Path) -> None:
 
 
 def write_service_worker(out: Path, build_hash: str) -> int:
-    """dist/sw.js: app/sw.js with BUILD and FILES filled in. The file list is every file of
-    the build but those in SW_SKIP and the license texts; sw.js goes next to index.html, so its
-    scope is the whole site."""
+    """dist/sw.js: app/sw.js with BUILD and FILES ({path: sha256}) filled in. The list is
+    every file of the build but those in SW_SKIP and the license texts; the service worker
+    serves a cached file only if its bytes still have that hash. sw.js goes next to
+    index.html, so its scope is the whole site."""
     text = (ROOT / frontend.SW_TEMPLATE).read_text()
     files = sorted(f.relative_to(out).as_posix() for f in out.rglob("*") if f.is_file())
-    files = [f for f in files if f not in SW_SKIP and not f.endswith(".LICENSES.txt")]
+    hashes = {f: sha256_file(out / f) for f in files
+              if f not in SW_SKIP and not f.endswith(".LICENSES.txt")}
     for old, new in (('const BUILD = "dev";', f"const BUILD = {json.dumps(build_hash)};"),
-                     ("const FILES = [];", f"const FILES = {json.dumps(files, indent=0)};")):
+                     ("const FILES = {};", f"const FILES = {json.dumps(hashes, indent=0)};")):
         if text.count(old) != 1:
             raise BuildError(f"{frontend.SW_TEMPLATE}: expected exactly one line {old!r}")
         text = text.replace(old, new)
     (out / "sw.js").write_text(text)
-    return len(files)
+    return len(hashes)
+
+
+def engine_files(out: Path, wheel: str, pyodide_wheels: list[str]) -> dict[str, dict]:
+    """What the page sends the engine's sandboxed worker, by the name Pyodide asks for it:
+    path and sha256 (the page checks each file before handing it over)."""
+    paths = [f"pyodide/{n}" for n in (*pyodide.PYODIDE_CORE, *pyodide_wheels)
+             if n != "package.json"] + [f"wheels/{wheel}"]
+    return {p.rsplit("/", 1)[1]: {"path": p, "sha256": sha256_file(out / p)} for p in paths}
+
+
+def engine_scripts(out: Path) -> dict[str, dict]:
+    return {k: {"path": p, "sha256": sha256_file(out / p)}
+            for k, p in (("frame", FRAME_SCRIPT), ("worker", "app/engine-worker.js"))}
+
+
+def write_meta_csp(out: Path) -> None:
+    """index.html carries the CSP too, for hosts that ignore _headers."""
+    page = out / "index.html"
+    text = page.read_text()
+    marker = '<meta http-equiv="Content-Security-Policy" content="">'
+    if text.count(marker) != 1:
+        raise BuildError(f"index.html: expected exactly one {marker}")
+    csp = content_security_policy(frame_script_sha256(out), meta=True)
+    page.write_text(text.replace(marker, marker.replace('content=""', f'content="{csp}"')))
 
 
 def tree_hash(folder: Path) -> str:
@@ -98,9 +129,11 @@ def build() -> None:
         frontend.copy_page(tmp)
         frontend.build_cm6(tmp)
         precompute_first_frame(tmp)
+        write_meta_csp(tmp)
         manifest = {
             "engine_wheel": f"wheels/{wheel}",
-            "engine_wheel_sha256": sha256_file(tmp / "wheels" / wheel),
+            "engine_files": engine_files(tmp, wheel, pyodide_wheels),
+            "engine_scripts": engine_scripts(tmp),
             "build_hash": tree_hash(tmp),
             "input_hash": inputs,
             "pyodide_version": pyodide.PYODIDE_VERSION,
@@ -109,7 +142,7 @@ def build() -> None:
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
         n_cached = write_service_worker(tmp, manifest["build_hash"])
         log(f"sw.js: build {manifest['build_hash']}, {n_cached} files to cache")
-        write_headers_file(tmp)
+        write_headers_file(tmp, frame_script_sha256(tmp))
         for p in [tmp, *tmp.rglob("*")]:
             p.chmod(0o755 if p.is_dir() else 0o644)
         swap_into_place(tmp)

@@ -115,12 +115,28 @@ def test_headers_file_matches_server(tmp_path):
     (tmp_path / "pyodide").mkdir()
     (tmp_path / "pyodide" / "numpy-2.0.2-x.whl").write_bytes(b"")
     (tmp_path / "index.html").write_text("")
-    headers.write_headers_file(tmp_path)
+    headers.write_headers_file(tmp_path, "HASH")
     text = (tmp_path / "_headers").read_text()
-    assert f"Content-Security-Policy: {headers.CSP}" in text
+    assert f"Content-Security-Policy: {headers.content_security_policy('HASH')}" in text
     immutable = "Cache-Control: public, max-age=31536000, immutable"
     assert f"/pyodide/numpy-2.0.2-x.whl\n  {immutable}" in text
     assert "/index.html\n  Cache-Control: no-cache" in text
-    assert headers.headers_for("pyodide/pyodide.asm.wasm")["Cache-Control"] == "no-cache"
+    assert headers.headers_for("pyodide/pyodide.asm.wasm", "HASH")["Cache-Control"] == "no-cache"
     assert json.dumps(headers.MIME_TYPES)  # sanity: plain data
     assert headers.MIME_TYPES[".wasm"] == "application/wasm"
+
+
+def test_csp_allows_the_engine_frame_by_its_hash_and_nothing_inline():
+    """The page's CSP names the frame script by the sha256 of app/engine-frame.js, allows
+    blob: workers and scripts (the frame's worker) but neither inline script nor eval, and
+    the <meta> copy differs only by frame-ancestors (which a meta CSP cannot carry)."""
+    h = headers.frame_script_sha256(ROOT)
+    want = base64.b64encode(hashlib.sha256((ROOT / "app/engine-frame.js").read_bytes()).digest())
+    assert h == want.decode()
+    csp = dict(d.split(" ", 1) for d in headers.content_security_policy(h).split("; "))
+    assert csp["script-src"] == f"'self' 'wasm-unsafe-eval' 'sha256-{h}' blob:"
+    assert "'unsafe-inline'" not in csp["script-src"].split()
+    assert "'unsafe-eval'" not in csp["script-src"].split()
+    assert csp["connect-src"] == "'self'" and csp["frame-ancestors"] == "'none'"
+    meta = headers.content_security_policy(h, meta=True)
+    assert meta + "; frame-ancestors 'none'" == headers.content_security_policy(h)

@@ -113,10 +113,12 @@ def wait_engine_ready():
 
 
 def _wait_engine_ready(page, timeout_ms: int = BOOT_TIMEOUT_MS) -> dict:
-    page.wait_for_function(
+    # the state as it was when it left 'loading' (the page's first call may make it 'busy'
+    # a moment later)
+    state = page.wait_for_function(
         "() => { const s = document.querySelector('[data-testid=engine]')?.dataset.state;"
-        " return s === 'ready' || s === 'error'; }", timeout=timeout_ms)
-    state = page.get_attribute("[data-testid=engine]", "data-state")
+        " return (s === 'ready' || s === 'error') && s; }", timeout=timeout_ms).json_value()
     text = page.text_content("[data-testid=engine]")
-    assert state == "ready", f"engine {state}: {text}\nconsole:\n" + "\n".join(page.console_lines)
+    lines = getattr(page, "console_lines", [])
+    assert state == "ready", f"engine {state}: {text}\nconsole:\n" + "\n".join(lines)
     return page.evaluate("() => JSON.parse(JSON.stringify(window.peEngine.info))")

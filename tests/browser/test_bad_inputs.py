@@ -16,7 +16,6 @@ import base64
 import itertools
 import json
 import sys
-import urllib.request
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +35,6 @@ EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())
 DEFAULT = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])
 H = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n"  # `def` is on line 5
 XSS = "</script><img src=x onerror=window.__xss=1>"
-RUNAWAY_TIMEOUT_MS = 2000
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -52,10 +50,10 @@ def _is_local(url: str) -> bool:
 
 
 def _wait_engine_ready(pg) -> None:
-    pg.wait_for_function(
+    state = pg.wait_for_function(
         "() => { const s = document.querySelector('[data-testid=engine]')?.dataset.state;"
-        " return s === 'ready' || s === 'error'; }", timeout=120_000)
-    assert pg.get_attribute("[data-testid=engine]", "data-state") == "ready"
+        " return (s === 'ready' || s === 'error') && s; }", timeout=120_000).json_value()
+    assert state == "ready"
 
 
 def outside(pg) -> list[str]:
@@ -273,7 +271,7 @@ CODE_CASES = [
     Case("limit-recursion", body("def f(x, y):\n    return f(x, y)\n"),
          ["RecursionError"], 6),
     Case("memory-huge-list", body("def f(x, y):\n    a = [0] * 10 ** 9\n    return x\n"),
-         ["MemoryError"], 6, same_as_cpython=False),
+         ["repeating a list", "limit of 1000000 items"], 6),
 ]
 
 
@@ -347,10 +345,10 @@ def test_bad_values_typed_into_the_panel(shared):
 RUNAWAYS = [
     # (id, code, words, line, restarted)
     ("runaway-while-true", body("def f(x, y):\n    while True:\n        pass\n"),
-     ["Stopped: the trace ran longer than 2 s"], (6, 7), False),
+     ["Stopped: the trace ran longer than 5 s"], (6, 7), False),
     ("runaway-python-loop", body("def f(x, y):\n    n = 0\n    for i in range(10 ** 12):\n"
                                  "        n += i\n    return x * n\n"),
-     ["Stopped: the trace ran longer than 2 s"], (7, 8), False),
+     ["Stopped: the trace ran longer than 5 s"], (7, 8), False),
     ("runaway-c-loop", body("def f(x, y):\n    return x * sum(range(10 ** 15))\n"),
      ["Stopped", "the Python engine was restarted"], None, True),
     # This used to overflow the wasm stack inside the parser and crash Pyodide; the text
@@ -364,7 +362,7 @@ def test_runaways_and_crashes(browser, site):
     """Interrupted (KeyboardInterrupt through the interrupt buffer, the worker kept) or, when
     Python does not answer, terminated and booted again. The editor keeps the text and the
     inputs their settings; the next good function splits."""
-    pg = open_page(browser, site, f"?callTimeout={RUNAWAY_TIMEOUT_MS}")
+    pg = open_page(browser, site)  # the page's own 5 s per call (app/limits.js)
     try:
         pg.evaluate("() => window.explainer.setKnown('x', false)")
         pg.evaluate("() => window.explainer.setValue('x', '[0.5, 1.5]')")
@@ -560,76 +558,3 @@ def test_edits_survive_a_quick_reload(page, site, wait_engine_ready):
     page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
     assert page.evaluate("() => window.explainer.state().source") == \
         "def f(x):\n    return x * 3.0\n"
-
-
-# ----------------------------------------------------------------- content security policy
-
-def test_csp_header_on_the_page_and_the_worker(site):
-    for path in ["", "app/worker.js", "app/main.js"]:
-        with urllib.request.urlopen(site + path, timeout=10) as r:
-            csp = r.headers["Content-Security-Policy"]
-        assert csp, path
-        d = {x.split()[0]: x.split()[1:] for x in csp.split("; ")}
-        assert d["script-src"] == ["'self'", "'wasm-unsafe-eval'"]  # no inline, no eval
-        assert d["connect-src"] == ["'self'"] and d["default-src"] == ["'self'"]
-        assert d["worker-src"] == ["'self'"] and d["object-src"] == ["'none'"]
-
-
-OUTBOUND = [  # Python in the worker reaching for the network, every way a worker can
-    ("fetch", "import js; js.fetch('http://example.com/fetch?d=1')"),
-    ("xhr-sync", "import js\nx = js.XMLHttpRequest.new()\n"
-                 "x.open('GET', 'http://example.com/xhr-sync', False)\nx.send()"),
-    ("xhr-async", "import js\nx = js.XMLHttpRequest.new()\n"
-                  "x.open('GET', 'http://example.com/xhr-async', True)\nx.send()"),
-    ("websocket", "import js; js.WebSocket.new('ws://example.com/ws')"),
-    ("eventsource", "import js; js.EventSource.new('http://example.com/es')"),
-    ("pyodide-open-url", "from pyodide.http import open_url; open_url('http://example.com/ou')"),
-]
-
-
-def test_csp_blocks_outbound_and_inline_script(browser, site):
-    """The sandbox forbids `import js` in user code; these go around it on purpose, as a
-    compromised engine would. The worker's CSP (connect-src 'self') blocks every one before
-    it reaches the network (Chromium still reports XHR and EventSource to Playwright as
-    requests, which fail with 'csp')."""
-    pg = open_page(browser, site)
-    failed = {}
-    pg.context.on("requestfailed", lambda r: failed.setdefault(r.url, r.failure))
-    try:
-        for _name, stmt in OUTBOUND:
-            pg.evaluate("""(stmt) => window.peEngine.call('timeit.timeit', {number: 1, stmt})
-                .catch(() => null)""", stmt)
-        pg.wait_for_function("(n) => window.peEngine.info.cspViolations.length >= n",
-                             arg=len(OUTBOUND), timeout=10_000)
-        v = pg.evaluate("() => window.peEngine.info.cspViolations")
-        assert {x["directive"] for x in v} == {"connect-src"}
-        blocked = {x["blockedURI"].split("?")[0] for x in v}
-        assert blocked == {"http://example.com/fetch", "http://example.com/xhr-sync",
-                           "http://example.com/xhr-async", "ws://example.com/ws",
-                           "http://example.com/es", "http://example.com/ou"}, blocked
-        # eval is not allowed in the worker either (script-src without 'unsafe-eval')
-        err = pg.evaluate("""() => window.peEngine.call('timeit.timeit', {number: 1,
-            stmt: "from pyodide.code import run_js; run_js('self.__evaluated = 1')"})
-            .then((r) => 'ran: ' + r, (e) => e.message)""")
-        assert not err.startswith("ran:") and "EvalError" in err, err
-        # from the page
-        res = pg.evaluate("""() => fetch('http://example.com/x').then(() => 'fetched',
-            (e) => e.name)""")
-        assert res == "TypeError"
-        # inline script and inline handlers never run
-        pg.evaluate(f"""() => {{
-            const s = document.createElement('script');
-            s.textContent = 'window.__xss = 1';
-            document.body.append(s);
-            document.body.insertAdjacentHTML('beforeend',
-                '<div id=xss-probe>' + {json.dumps(XSS.replace('src=x', 'src=y'))} + '</div>');
-        }}""")
-        pg.wait_for_timeout(300)
-        assert pg.evaluate("() => window.__xss === undefined")
-        assert pg.get_attribute("[data-testid=engine]", "data-state") == "ready"
-        pg.wait_for_timeout(300)
-        seen = outside(pg)
-        assert all(failed.get(u) == "csp" for u in seen), (seen, failed)
-        pg.requests[:] = [u for u in pg.requests if u not in seen]
-    finally:
-        close_page(pg)

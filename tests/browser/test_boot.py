@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 
 import pytest
+
+from sitebuild.headers import content_security_policy, frame_script_sha256
 
 pytestmark = pytest.mark.browser
 
@@ -15,6 +18,11 @@ SETTLE = """([fn, kwargs, opts]) => window.peEngine.call(fn, kwargs, opts).then(
     (e) => ({ok: false, error: {type: e.type, message: e.message, lineno: e.lineno ?? null,
              interrupted: !!e.interrupted, restarted: !!e.restarted,
              cause: e.cause ? e.cause.type : null}}))"""
+RUN = "pe_engine.explain.run"
+
+
+def split(source: str, known: bool = True) -> dict:
+    return {"mode": "split", "source": source, "args": [{"known": known, "value": "1.0"}]}
 
 
 def test_boot_call_and_errors(page, site, wait_engine_ready):
@@ -26,34 +34,27 @@ def test_boot_call_and_errors(page, site, wait_engine_ready):
     info = wait_engine_ready(page)
     t = info["timings"]
     print(f"\nboot timings (ms since navigation): {t['sinceNavigation']}; "
-          f"worker->ready {t['bootMs']} ms")
+          f"engine start->ready {t['bootMs']} ms")
 
     assert info["versions"]["python"] == "3.12.7"
     assert info["versions"]["numpy"] == "2.0.2"
     assert info["versions"]["pyodide"] == "0.27.7"
-    assert info["versions"]["pe_engine"]
+    assert info["versions"]["pe_engine"] == "0.1.0"
     assert info["interruptible"] is True
     assert page.evaluate("crossOriginIsolated") is True
     assert wasm_types == ["application/wasm"]
 
-    assert page.evaluate(CALL, ["platform.python_version", {}, {}]) == "3.12.7"
-    # the engine was installed from its wheel, with metadata
-    assert page.evaluate(CALL, ["importlib.metadata.version",
-                                {"distribution_name": "pe_engine"}, {}]) == "0.1.0"
-    # JSON results come back parsed
-    assert page.evaluate(CALL, ["json.loads", {"s": '{"a": [1, 2.5, null]}'}, {}]) == {
-        "a": [1, 2.5, None]}
-
-    err = page.evaluate(SETTLE, ["json.loads", {"s": "not json"}, {}])
-    assert err["ok"] is False and err["error"]["type"] == "JSONDecodeError"
-    err = page.evaluate(SETTLE, ["builtins.compile",
-                                 {"source": "x = 1\ny = (", "filename": "<user>", "mode": "exec"},
-                                 {}])
-    assert err["error"]["type"] == "SyntaxError" and err["error"]["lineno"] == 2
-    err = page.evaluate(SETTLE, ["pe_engine.no_such_function", {}, {}])
-    assert err["error"]["type"] == "AttributeError"
-    err = page.evaluate(SETTLE, ["not a name", {}, {}])
-    assert err["error"]["type"] == "BadRequest"
+    rec = page.evaluate(CALL, [RUN, split("def f(x):\n    return x * 2.0\n", False), {}])
+    assert rec["unknown"]["text"] == "{ lambda ; a:f32[]. let b:f32[] = mul a 2.0:f32[] in (b,) }"
+    # a located error comes back as a record, not a rejection
+    rec = page.evaluate(CALL, [RUN, split("def f(x):\n    return x +\n"), {}])
+    assert rec["error"]["type"] == "syntax" and rec["error"]["lineno"] == 2
+    # the engine answers one entry point only: nothing else of Python can be called
+    for name in ["platform.python_version", "builtins.exec", "js.eval",
+                 "pe_engine.explain.entry.call"]:
+        err = page.evaluate(SETTLE, [name, {}, {}])
+        assert err["ok"] is False and err["error"]["type"] == "LookupError", err
+        assert "not an entry point" in err["error"]["message"]
 
     assert page.get_attribute("[data-testid=engine]", "data-state") == "ready"
     assert page.evaluate("window.__cspViolations") == []
@@ -63,46 +64,64 @@ def test_boot_call_and_errors(page, site, wait_engine_ready):
     assert any("/wheels/pe_engine-" in u for u in page.requests)
 
 
-def test_runaway_python_is_interrupted(page, site, wait_engine_ready):
-    """A Python loop past its timeout gets KeyboardInterrupt; the worker is kept."""
+def test_the_engine_runs_in_an_opaque_origin_sandbox(page, site, wait_engine_ready):
+    """The worker lives in a sandboxed srcdoc frame (no allow-same-origin): its origin is
+    'null', and it is the only worker; the page itself starts none."""
     page.goto(site)
     wait_engine_ready(page)
-    out = page.evaluate(SETTLE, ["timeit.timeit",
-                                 {"stmt": "while True: pass", "number": 1}, {"timeoutMs": 1500}])
+    frame = page.locator("iframe[data-testid=engine-frame]")
+    assert frame.get_attribute("sandbox") == "allow-scripts"
+    assert "cross-origin-isolated" in frame.get_attribute("allow")
+    assert [w.url.startswith("blob:null/") for w in page.workers] == [True]
+    assert page.workers[0].evaluate("self.origin") == "null"
+    assert page.workers[0].evaluate("typeof caches") == "undefined"
+
+
+def test_runaway_python_is_interrupted(page, site, wait_engine_ready):
+    """A Python loop past its timeout gets KeyboardInterrupt; the engine is kept."""
+    page.goto(site)
+    wait_engine_ready(page)
+    loop = "def f(x):\n    while True:\n        pass\n"
+    out = page.evaluate(SETTLE, [RUN, split(loop), {"timeoutMs": 1500}])
     assert out["ok"] is False
     e = out["error"]
     assert e["type"] == "timeout" and e["interrupted"] and not e["restarted"], e
-    assert e["cause"] == "KeyboardInterrupt"
+    assert e["cause"] == "KeyboardInterrupt" and e["lineno"] in (2, 3), e
     info = page.evaluate("window.peEngine.info")
     assert info["restarts"] == 0 and info["interrupts"] == 1
-    assert page.evaluate(CALL, ["platform.python_version", {}, {}]) == "3.12.7"
+    rec = page.evaluate(CALL, [RUN, split("def f(x):\n    return x\n"), {}])
+    assert "error" not in rec
     assert page.get_attribute("[data-testid=engine]", "data-state") == "ready"
 
 
-def test_uninterruptible_call_restarts_worker(page, site, wait_engine_ready):
-    """A C-level loop ignores the interrupt: the worker is terminated and booted again;
-    the call rejects with 'timeout' and a call queued behind it runs on the new worker."""
+def test_uninterruptible_call_restarts_the_engine(page, site, wait_engine_ready):
+    """A C-level loop ignores the interrupt: the frame and its worker are torn down and a new
+    engine boots; the call rejects with 'timeout' and a call queued behind it runs on the new
+    engine. The old worker is gone."""
     page.goto(site)
     wait_engine_ready(page)
-    page.evaluate("""() => {
+    c_loop = split("def f(x):\n    return x * sum(range(10 ** 15))\n")
+    page.evaluate("""([runaway, good]) => {
         window.__states = [];
         window.peEngine.onState((s) => window.__states.push(s));
-        window.__runaway = window.peEngine.call('timeit.timeit',
-            {stmt: 'sum(itertools.count())', setup: 'import itertools', number: 1},
+        window.__runaway = window.peEngine.call('pe_engine.explain.run', runaway,
             {timeoutMs: 1500}).then(() => 'resolved?', (e) => ({type: e.type,
                                     restarted: !!e.restarted, message: e.message}));
-        window.__queued = window.peEngine.call('platform.python_version', {});
-    }""")
+        window.__queued = window.peEngine.call('pe_engine.explain.run', good);
+    }""", [c_loop, split("def f(x):\n    return x * 3.0\n")])
     runaway = page.evaluate("window.__runaway")
     assert runaway["type"] == "timeout" and runaway["restarted"], runaway
-    assert "timeout" in runaway["message"] or "did not finish" in runaway["message"]
-    assert page.evaluate("window.__queued") == "3.12.7"
+    assert "did not finish" in runaway["message"]
+    queued = page.evaluate("window.__queued")
+    assert queued["program"]["eqns"] == ["b:f32[] = mul a 3.0:f32[]"]
     states = page.evaluate("window.__states")
     assert "loading" in states and states[-1] == "ready", states
     info = page.evaluate("window.peEngine.info")
     assert info["restarts"] == 1
     print(f"\nre-boot after terminate: {info['timings']['bootMs']} ms")
     assert page.get_attribute("[data-testid=engine]", "data-state") == "ready"
+    assert page.locator("iframe[data-testid=engine-frame]").count() == 1
+    assert len(page.workers) == 1
 
 
 def test_codemirror_bundle_under_csp(page, site):
@@ -127,7 +146,8 @@ def test_codemirror_bundle_under_csp(page, site):
 
 @pytest.mark.parametrize("path,ctype", [
     ("", "text/html"),
-    ("app/worker.js", "text/javascript"),
+    ("app/engine-worker.js", "text/javascript"),
+    ("app/engine-frame.js", "text/javascript"),
     ("app/vendor/cm6.js", "text/javascript"),
     ("pyodide/pyodide.mjs", "text/javascript"),
     ("pyodide/pyodide.asm.js", "text/javascript"),
@@ -142,10 +162,9 @@ def test_served_headers(site, path, ctype):
     assert h["Content-Type"].split(";")[0] == ctype
     assert h["Cross-Origin-Opener-Policy"] == "same-origin"
     assert h["Cross-Origin-Embedder-Policy"] == "require-corp"
-    csp = {d.split()[0]: d.split()[1:] for d in h["Content-Security-Policy"].split("; ")}
-    assert csp["script-src"] == ["'self'", "'wasm-unsafe-eval'"]
-    assert csp["worker-src"] == ["'self'"] and csp["connect-src"] == ["'self'"]
-    assert csp["object-src"] == ["'none'"] and csp["base-uri"] == ["'none'"]
+    # the same policy on every file, naming the built frame script by its hash
+    assert h["Content-Security-Policy"] == content_security_policy(
+        frame_script_sha256(Path(__file__).resolve().parents[2] / "dist"))
     assert h["Cache-Control"] == "no-cache"
 
 
@@ -174,15 +193,19 @@ def test_boot_guard_reports_missing_module(page, site):
     assert "main.js" in page.text_content("[data-testid=engine]")
 
 
-def test_boot_guard_watchdog_on_wrong_wasm_mime(page, site):
-    """pyodide.asm.wasm served as octet-stream makes loadPyodide hang forever (Pyodide 0.27.7);
-    the watchdog (?timeout=ms) turns that into a visible error."""
-    def wrong_type(route):
+def test_a_tampered_engine_file_stops_the_boot(page, site):
+    """Every file the engine is given is checked against manifest.json's sha256 first: a
+    wasm that is not the build's (a bad mirror, a poisoned cache) never runs, and the page
+    says which file it was."""
+    def tampered(route):
         resp = route.fetch()
-        route.fulfill(response=resp, headers={**resp.headers,
-                                              "content-type": "application/octet-stream"})
-    page.context.route("**/*.wasm", wrong_type)
-    page.goto(site + "?timeout=15000")
+        body = bytearray(resp.body())
+        body[-1] ^= 1
+        route.fulfill(response=resp, body=bytes(body))
+    page.context.route("**/*.wasm", tampered)
+    page.goto(site)
     page.wait_for_function("() => document.querySelector('[data-testid=engine]').dataset.state"
-                           " === 'error'", timeout=30_000)
-    assert "did not start" in page.text_content("[data-testid=engine]")
+                           " === 'error'", timeout=60_000)
+    text = page.text_content("[data-testid=engine]")
+    assert "sha256 mismatch" in text and "pyodide.asm.wasm" in text, text
+    assert page.locator("iframe[data-testid=engine-frame]").count() == 0  # torn down

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild.headers import COMMON_HEADERS
+from sitebuild.common import ROOT as SITE_ROOT
+from sitebuild.headers import common_headers, frame_script_sha256
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +37,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 def _site_headers() -> dict[str, str]:
     """The headers build.py serves the site with (CSP above all)."""
-    return dict(COMMON_HEADERS)
+    return common_headers(frame_script_sha256(SITE_ROOT))
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

@@ -1,0 +1,59 @@
+// The engine's sandbox: this script runs inline in an <iframe sandbox="allow-scripts"
+// srcdoc=...> (engine-client.js), so its origin is opaque: no cookies, storage, caches or
+// service worker of the site, and a CSP with no network. It starts the engine worker from
+// source text the page sends (a classic blob worker: module workers from blob: URLs do not
+// start in an opaque origin in Chromium), holds its interrupt buffer, and relays messages
+// between the worker and the page's MessagePort. What the worker says is passed on as data;
+// the page checks every message. The page allows this script by its sha256 (the CSP).
+"use strict";
+(() => {
+  let port = null;
+  let worker = null;
+  let interrupt = null;
+  const report = (msg) => { if (port) port.postMessage(msg); };
+
+  addEventListener("securitypolicyviolation", (e) => {
+    report({ type: "csp", violation: { directive: e.effectiveDirective, blockedURI: e.blockedURI } });
+  });
+
+  function start(workerSource) {
+    const sab = self.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+      ? new SharedArrayBuffer(4) : null;
+    interrupt = sab ? new Int32Array(sab) : null;
+    const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
+    worker = new Worker(url, { name: "pe-engine" });
+    URL.revokeObjectURL(url);
+    worker.onmessage = (e) => report(e.data);
+    worker.onmessageerror = () => report({ type: "worker-error", message: "an unreadable message" });
+    worker.onerror = (e) => {
+      e.preventDefault();
+      report({ type: "worker-error", message: String(e.message || "the engine worker failed") });
+    };
+    worker.postMessage({ cmd: "init", interruptBuffer: sab });
+    report({ type: "frame", interruptible: Boolean(sab) });
+  }
+
+  function fromPage(e) {
+    const msg = e.data;
+    if (!msg || typeof msg !== "object" || !worker) return;
+    if (msg.cmd === "interrupt") {
+      if (interrupt) Atomics.store(interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt
+    } else if (msg.cmd === "call") {
+      if (interrupt) Atomics.store(interrupt, 0, 0);
+      worker.postMessage({ cmd: "call", id: msg.id, fn: msg.fn, kwargs: msg.kwargs });
+    } else if (msg.cmd === "file") {
+      worker.postMessage({ cmd: "file", name: msg.name, bytes: msg.bytes }, [msg.bytes]);
+    } else if (msg.cmd === "terminate") {
+      worker.terminate();
+      worker = null;
+    }
+  }
+
+  addEventListener("message", (e) => {
+    // Once, from the page that made this frame: the port and the worker's source text.
+    if (port || e.source !== parent || !e.data || e.data.cmd !== "init" || !e.ports[0]) return;
+    port = e.ports[0];
+    port.onmessage = fromPage;
+    start(String(e.data.workerSource));
+  });
+})();

@@ -1,0 +1,142 @@
+// The engine worker: boots Pyodide, loads numpy, unpacks the engine wheel, answers calls into
+// Python. A classic worker started from a blob: URL inside the engine's sandboxed frame
+// (engine-frame.js), so it has an opaque origin and, by the frame's CSP, no network at all:
+// every file Pyodide asks for comes from the page, which fetched it from the site and checked
+// its sha256 against manifest.json. `fetch` and `importScripts` are mapped onto those files.
+//
+// Messages in (through the frame):
+//   {cmd: 'init', interruptBuffer: SharedArrayBuffer | null}    first, once
+//   {cmd: 'file', name, bytes: ArrayBuffer}                      each engine file, as it arrives
+//   {cmd: 'call', id, fn, kwargs}                                after 'ready'
+// Messages out (relayed to the page, which checks each one):
+//   {type: 'progress', stage}   {type: 'ready', timings, versions}   {type: 'boot-error', error}
+//   {type: 'csp', violation}    {id, text}: the JSON answer of pe_engine.explain.entry.call
+//   {id, fatal: true, error}: Pyodide itself failed (a wasm stack overflow, an abort)
+"use strict";
+
+const T0 = performance.now();
+const timings = {};
+const mark = (name) => { timings[name] = Math.round(performance.now() - T0); };
+const INDEX_URL = "https://pyodide.invalid/"; // never fetched: every request is mapped below
+const TYPES = { wasm: "application/wasm", json: "application/json", zip: "application/zip" };
+
+const files = new Map(); // name -> Promise<ArrayBuffer>
+const arrived = new Map(); // name -> resolve
+let pyodide = null;
+let entry = null;
+let booted = null;
+
+function fileNamed(name) {
+  if (!files.has(name)) files.set(name, new Promise((resolve) => arrived.set(name, resolve)));
+  return files.get(name);
+}
+const baseName = (url) => String(url).split("?")[0].split("#")[0].split("/").pop();
+
+self.addEventListener("securitypolicyviolation", (e) => {
+  self.postMessage({ type: "csp", violation: { directive: e.effectiveDirective, blockedURI: e.blockedURI } });
+});
+
+self.onmessage = async (event) => {
+  const msg = event.data || {};
+  if (msg.cmd === "file" && typeof msg.name === "string" && msg.bytes instanceof ArrayBuffer) {
+    fileNamed(msg.name);
+    arrived.get(msg.name)?.(msg.bytes);
+  } else if (msg.cmd === "init" && !booted) {
+    booted = boot(msg.interruptBuffer ? new Int32Array(msg.interruptBuffer) : null);
+    booted.catch(() => {}); // reported via 'boot-error'; calls see the rejection themselves
+  } else if (msg.cmd === "call") {
+    try {
+      await booted;
+    } catch (err) {
+      self.postMessage({ id: msg.id, fatal: false, error: { type: "EngineNotReady", message: String(err?.message ?? err) } });
+      return;
+    }
+    self.postMessage(runCall(msg));
+  }
+};
+
+function runCall({ id, fn, kwargs }) {
+  if (typeof fn !== "string") {
+    return { id, error: { type: "BadRequest", message: "fn must be a string" } };
+  }
+  try {
+    return { id, text: entry(fn, JSON.stringify(kwargs ?? {})) };
+  } catch (err) {
+    // Only reached when Python could not even run the call (a fatal Pyodide error).
+    const type = err?.type || err?.name || "Error";
+    return { id, fatal: /fatal/i.test(String(err?.message)), error: { type, message: String(err?.message ?? err) } };
+  }
+}
+
+// Pyodide's downloads, answered from the files the page sent.
+async function mappedFetch(url) {
+  const name = baseName(url);
+  const ext = name.split(".").pop();
+  const bytes = await fileNamed(name);
+  return new Response(bytes.slice(0), { headers: { "Content-Type": TYPES[ext] ?? "application/octet-stream" } });
+}
+
+async function scriptURL(name) {
+  return URL.createObjectURL(new Blob([await fileNamed(name)], { type: "text/javascript" }));
+}
+
+async function boot(interruptBuffer) {
+  const progress = (stage) => self.postMessage({ type: "progress", stage });
+  try {
+    self.fetch = mappedFetch;
+    // pyodide.mjs loads pyodide.asm.js with importScripts in a classic worker
+    const asmURL = await scriptURL("pyodide.asm.js");
+    const realImportScripts = self.importScripts.bind(self);
+    self.importScripts = (...urls) => realImportScripts(
+      ...urls.map((u) => (baseName(u) === "pyodide.asm.js" ? asmURL : u)));
+
+    progress("import");
+    const { loadPyodide } = await import(await scriptURL("pyodide.mjs"));
+    mark("import");
+
+    progress("loadPyodide");
+    pyodide = await loadPyodide({ indexURL: INDEX_URL });
+    if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+    mark("loadPyodide");
+
+    // Only numpy: the engine is unpacked from its wheel below, so neither micropip nor
+    // packaging is loaded (or shipped).
+    progress("packages");
+    const pkgErrors = [];
+    await pyodide.loadPackage(["numpy"], { messageCallback: () => {}, errorCallback: (m) => pkgErrors.push(m) });
+    if (!("numpy" in pyodide.loadedPackages)) {
+      throw new Error(`package numpy did not load: ${pkgErrors.join("; ") || "no detail"}`);
+    }
+    mark("packages");
+
+    progress("engine");
+    const manifest = JSON.parse(new TextDecoder().decode(await fileNamed("manifest.json")));
+    const wheel = await fileNamed(baseName(manifest.engine_wheel));
+    const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
+    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+    mark("engine");
+
+    progress("verify");
+    entry = pyodide.pyimport("pe_engine.explain.entry").call;
+    const versions = JSON.parse(pyodide.runPython(
+      "import json, sys, numpy, pe_engine\n" +
+      "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
+      "'pe_engine': getattr(pe_engine, '__version__', None)})"));
+    versions.pyodide = pyodide.version;
+    versions.build = manifest.build_hash;
+    mark("verify");
+
+    // Booted: nothing else is ever fetched (the frame's CSP forbids it in any case).
+    self.fetch = () => Promise.reject(new TypeError("the engine has no network"));
+    files.clear();
+    self.postMessage({
+      type: "ready",
+      timings: { ...timings, workerTimeOrigin: performance.timeOrigin, workerStart: T0 },
+      versions,
+      interrupt: Boolean(interruptBuffer),
+    });
+  } catch (err) {
+    self.postMessage({ type: "boot-error", error: { type: err?.type || err?.name || "Error", message: String(err?.message ?? err) } });
+    throw err;
+  }
+}
