@@ -18,10 +18,16 @@
 //   wheels/x.whl?v=<hash> is wheels/x.whl; a navigation to the folder is index.html) come from
 //   the cache when the entry is intact, else from the network; anything else goes to the
 //   network untouched.
+// - headers: a static host that cannot send headers serves the page without COOP/COEP (so no
+//   SharedArrayBuffer: a runaway is stopped by tearing the engine down rather than by an
+//   interrupt) and without the CSP header (index.html carries it as <meta>). From the second
+//   visit on, this worker serves index.html with HEADERS (COOP, COEP, CSP) added where the
+//   host left them out, and the page is cross-origin isolated.
 // The page registers it once the engine is ready (engine-client.js, registerServiceWorker), so
 // its downloads never compete with the first boot; without it the page works the same.
 const BUILD = "dev";
 const FILES = {};
+const HEADERS = {};
 
 const PREFIX = "pe-explainer-";
 const CACHE = PREFIX + BUILD;
@@ -45,6 +51,14 @@ async function intact(cache, key) {
   }
   await cache.delete(key);
   return null;
+}
+
+function withHeaders(response) {
+  const missing = Object.entries(HEADERS).filter(([k]) => !response.headers.has(k));
+  if (!missing.length || response.type === "opaqueredirect") return response;
+  const headers = new Headers(response.headers);
+  for (const [k, v] of missing) headers.set(k, v);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 self.addEventListener("install", (event) => {
@@ -84,6 +98,7 @@ self.addEventListener("fetch", (event) => {
   if (key === null) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
-    return (await intact(cache, key)) || fetch(event.request);
+    const response = (await intact(cache, key)) || await fetch(event.request);
+    return key === INDEX ? withHeaders(response) : response;
   })());
 });

@@ -14,6 +14,8 @@ USAGE = """Build and serve the static explainer page (Python 3.11+).
     python3 build.py --if-stale      rebuild only if an input changed since the last build
     python3 build.py serve [--port N] [--quiet]
                                      build if needed, then serve dist/ on 127.0.0.1 only
+    python3 build.py --base /docs/pe/
+                                     a build to publish under that path (only _headers changes)
 """
 
 
@@ -26,15 +28,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true", help="serve: no access log")
     ap.add_argument("--if-stale", action="store_true",
                     help="build: skip when dist/ matches the current inputs")
+    ap.add_argument("--base", default="/",
+                    help="build: the path the site is published under (default /)")
     args = ap.parse_args(argv)
+    if not (args.base.startswith("/") and args.base.endswith("/")):
+        ap.error(f"--base must start and end with '/', got {args.base!r}")
     try:
         if args.command == "serve" or args.if_stale:
-            if is_stale():
-                build()
+            if is_stale(args.base):
+                build(args.base)
             else:
                 log("dist/ is up to date")
         else:
-            build()
+            build(args.base)
     except BuildError as e:
         print(f"build.py: FATAL: {e}", file=sys.stderr)
         return 1

@@ -89,13 +89,15 @@ def headers_for(relpath: str, frame_script_sha256: str) -> dict[str, str]:
     return {**common_headers(frame_script_sha256), "Cache-Control": cache_control(relpath)}
 
 
-def write_headers_file(out: Path, frame_script_sha256: str) -> None:
-    lines = ["# Written by build.py: the headers `python3 build.py serve` sends.", "/*"]
+def write_headers_file(out: Path, frame_script_sha256: str, base: str = "/") -> None:
+    """dist/_headers (Netlify/Cloudflare Pages format): paths are site-absolute, so a site
+    published under a sub-path (`build.py --base /docs/pe/`) gets rules under that path."""
+    lines = ["# Written by build.py: the headers `python3 build.py serve` sends.", f"{base}*"]
     lines += [f"  {k}: {v}" for k, v in common_headers(frame_script_sha256).items()]
     for f in sorted(out.rglob("*")):
         if f.is_file() and f.name != "_headers":
             rel = f.relative_to(out).as_posix()
-            lines += [f"/{rel}", f"  Cache-Control: {cache_control(rel)}"]
+            lines += [f"{base}{rel}", f"  Cache-Control: {cache_control(rel)}"]
             if rel == "index.html":
-                lines += ["/", f"  Cache-Control: {cache_control(rel)}"]
+                lines += [base, f"  Cache-Control: {cache_control(rel)}"]
     (out / "_headers").write_text("\n".join(lines) + "\n")

@@ -16,6 +16,7 @@ from . import engine_wheel, frontend, pyodide
 from .common import CACHE, DIST, ENGINE_PKG, ROOT, BuildError, iter_files, log, run, sha256_file
 from .headers import (
     FRAME_SCRIPT,
+    common_headers,
     content_security_policy,
     frame_script_sha256,
     write_headers_file,
@@ -39,12 +40,12 @@ def input_hash() -> str:
     return h.hexdigest()
 
 
-def is_stale() -> bool:
+def is_stale(base: str = "/") -> bool:
     try:
         manifest = json.loads((DIST / "manifest.json").read_text())
     except (OSError, ValueError):
         return True
-    return manifest.get("input_hash") != input_hash()
+    return manifest.get("input_hash") != input_hash() or manifest.get("base", "/") != base
 
 
 def precompute_first_frame(out: Path) -> None:
@@ -66,8 +67,12 @@ def write_service_worker(out: Path, build_hash: str) -> int:
     files = sorted(f.relative_to(out).as_posix() for f in out.rglob("*") if f.is_file())
     hashes = {f: sha256_file(out / f) for f in files
               if f not in SW_SKIP and not f.endswith(".LICENSES.txt")}
+    page_headers = {k: v for k, v in common_headers(frame_script_sha256(out)).items()
+                    if k in ("Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy",
+                             "Content-Security-Policy")}
     for old, new in (('const BUILD = "dev";', f"const BUILD = {json.dumps(build_hash)};"),
-                     ("const FILES = {};", f"const FILES = {json.dumps(hashes, indent=0)};")):
+                     ("const FILES = {};", f"const FILES = {json.dumps(hashes, indent=0)};"),
+                     ("const HEADERS = {};", f"const HEADERS = {json.dumps(page_headers)};")):
         if text.count(old) != 1:
             raise BuildError(f"{frontend.SW_TEMPLATE}: expected exactly one line {old!r}")
         text = text.replace(old, new)
@@ -117,7 +122,9 @@ def swap_into_place(tmp: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def build() -> None:
+def build(base: str = "/") -> None:
+    """Assemble dist/ for a site published at `base` (a path that starts and ends with /);
+    only _headers depends on it, every URL the page uses being relative."""
     started = time.monotonic()
     CACHE.mkdir(exist_ok=True)
     inputs = input_hash()
@@ -136,13 +143,14 @@ def build() -> None:
             "engine_scripts": engine_scripts(tmp),
             "build_hash": tree_hash(tmp),
             "input_hash": inputs,
+            "base": base,
             "pyodide_version": pyodide.PYODIDE_VERSION,
             "pyodide_packages": pyodide_wheels,
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
         n_cached = write_service_worker(tmp, manifest["build_hash"])
         log(f"sw.js: build {manifest['build_hash']}, {n_cached} files to cache")
-        write_headers_file(tmp, frame_script_sha256(tmp))
+        write_headers_file(tmp, frame_script_sha256(tmp), base)
         for p in [tmp, *tmp.rglob("*")]:
             p.chmod(0o755 if p.is_dir() else 0o644)
         swap_into_place(tmp)

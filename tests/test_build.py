@@ -140,3 +140,20 @@ def test_csp_allows_the_engine_frame_by_its_hash_and_nothing_inline():
     assert csp["connect-src"] == "'self'" and csp["frame-ancestors"] == "'none'"
     meta = headers.content_security_policy(h, meta=True)
     assert meta + "; frame-ancestors 'none'" == headers.content_security_policy(h)
+
+
+def test_headers_file_under_a_base_path(tmp_path):
+    """`build.py --base /docs/pe/`: every _headers rule is under that path."""
+    (tmp_path / "index.html").write_text("")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "main.js").write_text("")
+    headers.write_headers_file(tmp_path, "HASH", "/docs/pe/")
+    rules = [line for line in (tmp_path / "_headers").read_text().splitlines()
+             if line and not line.startswith(("#", " "))]
+    assert rules == ["/docs/pe/*", "/docs/pe/app/main.js", "/docs/pe/index.html", "/docs/pe/"]
+
+
+def test_base_must_be_a_path(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--base", "docs/pe"])
+    assert "--base must start and end with '/'" in capsys.readouterr().err
