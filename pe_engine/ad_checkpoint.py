@@ -58,6 +58,7 @@ from .partial_eval import (
 from .pjit import jit_p
 from .staging import trace_to_jaxpr_dynamic
 from .tree_util import tree_flatten, tree_unflatten
+from .typecheck import check_call_operands, typecheck_rules
 
 # --------------------------------------------------------------------------- policies
 
@@ -140,6 +141,15 @@ def checkpoint_name(x: Any, name: str) -> Any:
 remat_p = Primitive("remat2", multiple_results=True)
 impl_rules[remat_p] = lambda *args, jaxpr, **_: eval_jaxpr(jaxpr, [], *args)
 abstract_eval_rules[remat_p] = lambda *avals, jaxpr, **_: list(jaxpr.out_avals)
+
+
+def _remat_typecheck(in_avals: list[ShapedArray], *, jaxpr: Jaxpr, **_: Any
+                     ) -> list[ShapedArray]:
+    check_call_operands(jaxpr, in_avals, "remat2")
+    return list(jaxpr.out_avals)
+
+
+typecheck_rules[remat_p] = _remat_typecheck
 
 
 def checkpoint(fun: Callable, *, prevent_cse: bool = True,

@@ -54,6 +54,7 @@ from .partial_eval import (
 )
 from .staging import trace_to_jaxpr_dynamic
 from .tree_util import tree_flatten, tree_unflatten
+from .typecheck import JaxprTypeError, check_call_operands, typecheck_rules
 
 scan_p = Primitive("scan", multiple_results=True)
 
@@ -86,8 +87,25 @@ def _scan_impl(*args: Any, jaxpr: ClosedJaxpr, length: int, num_consts: int, num
     return [*carry, *ys]
 
 
+def _scan_typecheck(in_avals: list[ShapedArray], *, jaxpr: ClosedJaxpr, length: int,
+                    num_consts: int, num_carry: int, **_: Any) -> list[ShapedArray]:
+    consts, carry, xs = split_list(in_avals, [num_consts, num_carry])
+    if any(not x.shape or x.shape[0] != length for x in xs):
+        raise JaxprTypeError(f"scan of length {length} over "
+                             f"{', '.join(x.str_short(True) for x in xs)}")
+    check_call_operands(jaxpr.jaxpr, [*consts, *carry, *map(_unstacked, xs)], "scan body")
+    carry_out = jaxpr.out_avals[:num_carry]
+    if [a.strip_weak_type() for a in carry_out] != [a.strip_weak_type() for a in carry]:
+        raise JaxprTypeError("scan body carry output "
+                             f"{', '.join(a.str_short(True) for a in carry_out)} does not match "
+                             f"its carry input {', '.join(a.str_short(True) for a in carry)}")
+    return _scan_abstract(jaxpr=jaxpr, length=length, num_consts=num_consts,
+                          num_carry=num_carry)
+
+
 impl_rules[scan_p] = _scan_impl
 abstract_eval_rules[scan_p] = _scan_abstract
+typecheck_rules[scan_p] = _scan_typecheck
 
 
 def _bind_scan(closed: ClosedJaxpr, consts: list, carry: list, xs: list, **params: Any) -> list:

@@ -471,6 +471,7 @@ class _Config:
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {"eager_constant_folding": False,
+                                       "jax_enable_checks": False,
                                        "jax_enable_x64": False}
 
     def update(self, name: str, value: Any) -> None:

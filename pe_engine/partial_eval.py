@@ -36,6 +36,12 @@ from .core import (
     user_source_info,
 )
 from .staging import trace_to_jaxpr_dynamic
+from .typecheck import (
+    check_custom_split_composes,
+    check_jaxpr,
+    check_split_composes,
+    checks_enabled,
+)
 
 # --------------------------------------------------------------------------- partial values
 
@@ -315,6 +321,8 @@ def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[Ja
     invars = [*env, *map(getvar, in_tracers)]
     outvars = [get_atom(t) for t in out_tracers]
     jaxpr = Jaxpr(list(consts), invars, outvars, eqns)
+    if checks_enabled():
+        check_jaxpr(ClosedJaxpr(jaxpr, list(consts.values())))
     return jaxpr, list(consts.values()), list(env.values())
 
 
@@ -386,6 +394,10 @@ def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
     known_avals = [a for a, uk in zip(in_avals, unknowns) if not uk]
     jaxpr_known = trace_to_jaxpr_dynamic(known_fun, known_avals)
     jaxpr_unknown = ClosedJaxpr(cell["jaxpr_unknown"], [])
+    if checks_enabled():
+        check_jaxpr(jaxpr_unknown)
+        check_split_composes(jaxpr, jaxpr_known, jaxpr_unknown, unknowns, cell["out_unknowns"],
+                             len(cell["res_avals"]))
     return jaxpr_known, jaxpr_unknown, cell["out_unknowns"], cell["res_avals"]
 
 
@@ -474,6 +486,11 @@ def partial_eval_jaxpr_custom(jaxpr: Jaxpr, in_unknowns: Sequence[bool],
     _, ins_staged = partition_list(in_inst, jaxpr.invars)
     _, outs_staged = partition_list(out_inst, jaxpr.outvars)
     jaxpr_staged = Jaxpr(jaxpr.constvars, [*residuals, *ins_staged], outs_staged, staged_eqns)
+    if checks_enabled():
+        check_jaxpr(jaxpr_known)
+        check_jaxpr(jaxpr_staged)
+        check_custom_split_composes(jaxpr, jaxpr_known, jaxpr_staged, in_unknowns, in_inst,
+                                    out_unknowns, out_inst, len(residuals))
     return jaxpr_known, jaxpr_staged, out_unknowns, out_inst, len(residuals)
 
 
@@ -507,4 +524,7 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool],
     used_inputs = [v in live or i for v, i in zip(jaxpr.invars, inst)]
     outvars = [v for v, u in zip(jaxpr.outvars, used_outputs) if u]
     invars = [v for v, u in zip(jaxpr.invars, used_inputs) if u]
-    return Jaxpr(jaxpr.constvars, invars, outvars, new_eqns[::-1]), used_inputs
+    dced = Jaxpr(jaxpr.constvars, invars, outvars, new_eqns[::-1])
+    if checks_enabled():
+        check_jaxpr(dced)
+    return dced, used_inputs

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import pretty
-from .core import Primitive, abstract_eval_rules, eval_jaxpr, impl_rules
+from .core import Primitive, ShapedArray, abstract_eval_rules, eval_jaxpr, impl_rules
+from .typecheck import check_call_operands, typecheck_rules
 
 jit_p = Primitive("jit", multiple_results=True)
 
@@ -17,8 +18,14 @@ def _jit_abstract(*avals: Any, jaxpr: Any, name: str) -> list[Any]:
     return list(jaxpr.out_avals)
 
 
+def _jit_typecheck(in_avals: list[ShapedArray], *, jaxpr: Any, name: str) -> list[ShapedArray]:
+    check_call_operands(jaxpr.jaxpr, in_avals, f"jit {name}")
+    return list(jaxpr.out_avals)
+
+
 impl_rules[jit_p] = _jit_impl
 abstract_eval_rules[jit_p] = _jit_abstract
+typecheck_rules[jit_p] = _jit_typecheck
 
 
 def _jit_pp(eqn: Any, ctx: pretty.PpContext) -> Any:

@@ -32,6 +32,7 @@ from .core import (
     trace_stack,
     user_source_info,
 )
+from .typecheck import check_jaxpr, checks_enabled
 
 # primitive -> rule(consts_in, params, out_avals) -> list of output constants, or None to decline
 ConstFoldRule = Callable[[list, dict, list], "list | None"]
@@ -188,4 +189,7 @@ def trace_to_jaxpr_dynamic(fun: Callable[..., Sequence[Any]], in_avals: Sequence
         outs = fun(*in_tracers)
         out_tracers = [trace.full_raise(o) for o in outs]
         del in_tracers, outs
-        return frame.to_jaxpr(out_tracers)
+        closed = frame.to_jaxpr(out_tracers)
+    if checks_enabled():
+        check_jaxpr(closed)
+    return closed
