@@ -17,8 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from . import lax
 from .core import (
     ClosedJaxpr,
@@ -34,6 +32,7 @@ from .core import (
     get_aval,
     jaxpr_as_fun,
     new_main,
+    scalar_constant,
 )
 from .partial_eval import PartialVal, trace_to_jaxpr_nounits
 from .staging import trace_to_jaxpr_dynamic
@@ -79,9 +78,8 @@ def is_undefined_primal(x: Any) -> bool:
 
 
 def zeros_like_aval(aval: ShapedArray) -> Any:
-    # A 0-d numpy zero is a literal; a bigger zero is a broadcast of it, as in JAX.
-    zero = np.zeros((), aval.dtype)
-    return zero if not aval.shape else lax.broadcast_in_dim(zero, aval.shape, ())
+    # A rank-0 zero is a literal of the aval's type; a bigger one a broadcast of it.
+    return lax.full(aval.shape, scalar_constant(0, aval.dtype, aval.weak_type))
 
 
 def instantiate_zeros(t: Any) -> Any:
@@ -263,6 +261,9 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
     """
     primal_env: dict[Var, Any] = {}
     ct_env: dict[Var, Any] = {}
+    # A linear input is typed as the caller's UndefinedPrimal says (as JAX types its
+    # accumulator), which may differ from the binder's type in weak type only.
+    linear_in = {v: x for v, x in zip(jaxpr.invars, args) if is_undefined_primal(x)}
 
     def is_linear(a: Any) -> bool:
         return type(a) is not Literal and a not in primal_env
@@ -270,7 +271,9 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
     def read_primal(a: Any) -> Any:
         if type(a) is Literal:
             return a.val
-        return primal_env.get(a, UndefinedPrimal(a.aval))
+        if a in primal_env:
+            return primal_env[a]
+        return linear_in.get(a) or UndefinedPrimal(a.aval)
 
     def write_ct(v: Any, ct: Any) -> None:
         if type(v) is Literal or ct is None or type(ct) is Zero:
@@ -400,18 +403,36 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
                 full[i] = a
             return fun(*full)
 
+        for leaf in tree_flatten(diff_args)[0]:
+            _check_input_dtype(leaf)
         res = vjp(f_partial, *diff_args, has_aux=has_aux)
         ans, f_vjp = res[0], res[1]
-        aval = get_aval(ans)
-        if aval.shape != () or aval.dtype.kind != "f":
-            raise TypeError("Gradient only defined for scalar-output functions. Output had "
-                            f"shape {aval.shape} and dtype {aval.dtype.name}.")
-        g = f_vjp(np.ones((), aval.dtype))
+        _check_output(ans)
+        g = f_vjp(lax.full_like(ans, 1, shape=()))  # the seed keeps ans's weak type
         g = g[0] if single else g
         return ((ans, res[2]), g) if has_aux else (ans, g)
 
     vg.__name__ = f"value_and_grad({getattr(fun, '__name__', 'fun')})"
     return vg
+
+
+def _check_input_dtype(x: Any) -> None:
+    dtype = get_aval(x).dtype
+    if dtype.kind in "biu":
+        raise TypeError(f"grad requires real- or complex-valued inputs (input dtype that is a "
+                        f"sub-dtype of np.inexact), but got {dtype.name}. If you want to use "
+                        "Boolean- or integer-valued inputs, use vjp or set allow_int to True.")
+
+
+def _check_output(ans: Any) -> None:
+    aval = get_aval(ans)
+    if aval.shape != ():
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output had "
+                        f"shape: {aval.shape}.")
+    if aval.dtype.kind != "f":
+        raise TypeError(f"grad requires real-valued outputs (output dtype that is a sub-dtype "
+                        f"of np.floating), but got {aval.dtype.name}. For differentiation of "
+                        "functions with integer outputs, use jax.vjp directly.")
 
 
 def grad(fun: Callable, argnums: int | Sequence[int] = 0,

@@ -19,7 +19,6 @@ from .ad import (
     is_undefined_primal,
     primitive_jvps,
     primitive_transposes,
-    zeros_like_aval,
 )
 from .core import (
     Array,
@@ -29,17 +28,39 @@ from .core import (
     bind,
     get_aval,
     impl_rules,
+    scalar_constant,
     to_numpy,
 )
+from .numpy import result_type
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _full_like(x: Any, c: float) -> Any:
-    """A constant of x's shape and dtype: a 0-d literal, or a broadcast of one."""
+def _const(x: Any, val: Any) -> Any:
+    """JAX's `_const`: a Python scalar beside a weakly typed scalar, else a typed 0-d array
+    (both print as a literal, e.g. `mul 2.0:f32[] a`)."""
     aval = get_aval(x)
-    val = np.array(c, aval.dtype)
-    return val if not aval.shape else lax.broadcast_in_dim(val, aval.shape, ())
+    return scalar_constant(val, aval.dtype, aval.weak_type and not aval.shape)
+
+
+def _one(x: Any) -> Any:
+    return lax.full_like(x, 1, shape=())
+
+
+def _zero(x: Any) -> Any:
+    return lax.full_like(x, 0, shape=())
+
+
+def _ones(x: Any) -> Any:
+    return lax.full_like(x, 1)
+
+
+def _zeros(x: Any) -> Any:
+    return lax.full_like(x, 0)
+
+
+def _twos(x: Any) -> Any:
+    return lax.full_like(x, 2)
 
 
 def _select(pred: Any, on_true: Any, on_false: Any) -> Any:
@@ -51,11 +72,21 @@ def _unbroadcast(aval: ShapedArray, ct: Any) -> Any:
     shape = get_aval(ct).shape
     if shape == aval.shape:
         return ct
-    lead = len(shape) - len(aval.shape)
-    dims = [i for i, d in enumerate(shape)
-            if i < lead or (aval.shape[i - lead] == 1 and d != 1)]
-    summed = lax.reduce_sum(ct, dims)
-    return summed if get_aval(summed).shape == aval.shape else lax.reshape(summed, aval.shape)
+    if not aval.shape:
+        return lax.reduce_sum(ct, range(len(shape)))
+    dims = [i for i, (a, b) in enumerate(zip(shape, aval.shape)) if a != b]
+    return lax.reshape(lax.reduce_sum(ct, dims) if dims else ct, aval.shape)
+
+
+def _maybe_broadcast(shape: tuple[int, ...], x: Any) -> Any:
+    """A tangent of a broadcasting sum, brought to the output's shape as JAX brings it."""
+    x_shape = get_aval(x).shape
+    if x_shape == shape:
+        return x
+    if not x_shape:
+        return lax.broadcast_in_dim(x, shape, ())
+    dims = [i for i, (a, b) in enumerate(zip(x_shape, shape)) if a == b]
+    return lax.broadcast_in_dim(lax.reshape(x, [x_shape[i] for i in dims]), shape, dims)
 
 
 def defjvp(prim: Primitive, *jvp_fns: Callable[..., Any] | None) -> None:
@@ -91,15 +122,16 @@ def deflinear(prim: Primitive, transpose: Callable[..., list[Any]]) -> None:
 defjvp(lax.sin_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.cos(x, accuracy)))
 defjvp(lax.cos_p, lambda g, ans, x, accuracy=None: lax.neg(lax.mul(g, lax.sin(x, accuracy))))
 defjvp(lax.tan_p, lambda g, ans, x, accuracy=None:
-       lax.mul(g, lax.add(_full_like(x, 1), lax.mul(ans, ans))))
+       lax.mul(g, lax.add(_const(x, 1), lax.square(ans))))
 defjvp(lax.exp_p, lambda g, ans, x, accuracy=None: lax.mul(g, ans))
 defjvp(lax.log_p, lambda g, ans, x, accuracy=None: lax.div(g, x))
 defjvp(lax.tanh_p, lambda g, ans, x, accuracy=None:
-       lax.mul(lax.add(g, lax.mul(g, ans)), lax.sub(_full_like(x, 1), ans)))
+       lax.mul(lax.add(g, lax.mul(g, ans)), lax.sub(_one(x), ans)))
 defjvp(lax.logistic_p, lambda g, ans, x, accuracy=None:
-       lax.mul(g, lax.mul(ans, lax.sub(_full_like(ans, 1), ans))))
-defjvp(lax.sqrt_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.div(_full_like(x, 0.5), ans)))
-defjvp(lax.abs_p, lambda g, ans, x: _select(lax.ge(x, _full_like(x, 0)), g, lax.neg(g)))
+       lax.mul(g, lax.mul(ans, lax.sub(_one(ans), ans))))
+defjvp(lax.sqrt_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.div(_const(x, 0.5), ans)))
+defjvp(lax.abs_p, lambda g, ans, x: _select(lax.ge(x, _zero(x)), g, lax.neg(g)))
+defjvp(lax.square_p, lambda g, ans, x: lax.mul(g, lax.mul(_const(x, 2), x)))
 defjvp_zero(lax.sign_p)
 for _cmp in (lax.gt_p, lax.lt_p, lax.ge_p, lax.le_p, lax.eq_p, lax.ne_p):
     defjvp_zero(_cmp)
@@ -110,31 +142,61 @@ defjvp(lax.div_p, lambda g, ans, x, y: lax.div(g, y),
 
 
 def _replace_zero(x: Any) -> Any:
-    return _select(lax.eq(x, _full_like(x, 0)), _full_like(x, 1), x)
+    return _select(lax.eq(x, _const(x, 0)), _ones(x), x)
 
 
-defjvp(lax.pow_p,
-       lambda g, ans, x, y: lax.mul(g, lax.mul(y, lax.pow(x, lax.sub(y, _full_like(y, 1))))),
-       lambda g, ans, x, y: lax.mul(g, lax.mul(lax.log(_replace_zero(x)), ans)))
+def _pow_jvp_lhs(g: Any, ans: Any, x: Any, y: Any) -> Any:
+    y_dtype = get_aval(y).dtype
+    dtype, _ = result_type(x, y)
+    dtype = np.dtype("int32") if dtype.kind == "b" else dtype
+    x, y = lax.convert_element_type(x, dtype), lax.convert_element_type(y, dtype)
+    if y_dtype.kind in "iu":
+        x_shape, y_shape = get_aval(x).shape, get_aval(y).shape
+        if x_shape != y_shape:
+            shape = tuple(np.broadcast_shapes(x_shape, y_shape))
+            x, y = _maybe_broadcast(shape, x), _maybe_broadcast(shape, y)
+        jac = _select(lax.eq(y, _const(y, 0)), _zeros(y),
+                      lax.mul(_replace_zero(y), lax.pow(x, lax.sub(y, _ones(y)))))
+    else:
+        jac = lax.mul(y, lax.pow(x, lax.sub(y, _ones(y))))
+    return lax.mul(g, jac)
+
+
+def _pow_jvp_rhs(g: Any, ans: Any, x: Any, y: Any) -> Any:
+    return lax.convert_element_type(lax.mul(g, lax.mul(lax.log(_replace_zero(x)), ans)),
+                                    get_aval(y).dtype)
+
+
+defjvp(lax.pow_p, _pow_jvp_lhs, _pow_jvp_rhs)
 
 
 def _integer_pow_jvp(g: Any, ans: Any, x: Any, *, y: int) -> Any:
     if y == 0:
-        return zeros_like_aval(get_aval(g))
+        return _zeros(g)
     if y == 1:
         return g
     if y == 2:
-        return lax.mul(g, lax.mul(_full_like(x, 2), x))
-    return lax.mul(g, lax.mul(_full_like(x, y), lax.integer_pow(x, y - 1)))
+        return lax.mul(g, lax.mul(_const(x, y), x))
+    return lax.mul(g, lax.mul(_const(x, y), lax.integer_pow(x, y - 1)))
 
 
 defjvp(lax.integer_pow_p, _integer_pow_jvp)
 
 
+def _eq_meet(a: Any, b: Any) -> Any:
+    a_dtype, b_dtype = get_aval(a).dtype, get_aval(b).dtype
+    if a_dtype != b_dtype:
+        if result_type(np.zeros((), a_dtype), np.zeros((), b_dtype))[0] == a_dtype:
+            a = lax.convert_element_type(a, b_dtype)
+        else:
+            b = lax.convert_element_type(b, a_dtype)
+    return lax.eq(a, b)
+
+
 def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
     # Where both operands equal the max (min), each gets half of the tangent.
-    return lax.div(_select(lax.eq(x, z), _full_like(z, 1), _full_like(z, 0)),
-                   _select(lax.eq(y, z), _full_like(z, 2), _full_like(z, 1)))
+    return lax.div(_select(_eq_meet(x, z), _ones(z), _zeros(z)),
+                   _select(_eq_meet(y, z), _twos(z), _ones(z)))
 
 
 defjvp(lax.max_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
@@ -151,8 +213,10 @@ def _add_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
     xdot, ydot = tangents
     if type(xdot) is Zero and type(ydot) is Zero:
         return ans, Zero(get_aval(ans))
-    if type(xdot) is Zero or type(ydot) is Zero:
-        return ans, ydot if type(xdot) is Zero else xdot
+    if type(xdot) is Zero:
+        return ans, _maybe_broadcast(get_aval(ans).shape, ydot)
+    if type(ydot) is Zero:
+        return ans, _maybe_broadcast(get_aval(ans).shape, xdot)
     return ans, lax.add(xdot, ydot)
 
 
@@ -162,9 +226,9 @@ def _sub_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
     if type(xdot) is Zero and type(ydot) is Zero:
         return ans, Zero(get_aval(ans))
     if type(xdot) is Zero:
-        return ans, lax.neg(ydot)
+        return ans, _maybe_broadcast(get_aval(ans).shape, lax.neg(ydot))
     if type(ydot) is Zero:
-        return ans, xdot
+        return ans, _maybe_broadcast(get_aval(ans).shape, xdot)
     return ans, lax.sub(xdot, ydot)
 
 
@@ -209,12 +273,17 @@ def _select_n_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
     case_tangents = tangents[1:]
     if all(type(t) is Zero for t in case_tangents):
         return ans, Zero(get_aval(ans))
-    return ans, lax.select_n(which, *map(instantiate_zeros, case_tangents))
+    # JAX builds the zeros before it knows whether a case needs them.
+    zeros = _zeros(next(t for t in case_tangents if type(t) is not Zero))
+    return ans, lax.select_n(which, *[zeros if type(t) is Zero else t for t in case_tangents])
 
 
 def _select_n_transpose(ct: Any, which: Any, *cases: Any) -> list[Any]:
-    zeros = zeros_like_aval(get_aval(ct))
-    return [None] + [lax.select_n(which, *[ct if j == i else zeros for j in range(len(cases))])
+    zeros = _zeros(ct)
+    if get_aval(which).dtype.kind == "b":
+        return [None, _select(which, zeros, ct) if is_undefined_primal(cases[0]) else None,
+                _select(which, ct, zeros) if is_undefined_primal(cases[1]) else None]
+    return [None] + [_select(lax.eq(which, _const(which, i)), ct, zeros)
                      if is_undefined_primal(c) else None for i, c in enumerate(cases)]
 
 
@@ -227,23 +296,24 @@ primitive_transposes[lax.select_n_p] = _select_n_transpose
 deflinear(lax.neg_p, lambda ct, x: [lax.neg(ct)])
 deflinear(lax.stage_p, lambda ct, x: [ct])
 deflinear(lax.device_put_p, lambda ct, x, **params: [bind(lax.device_put_p, ct, **params)])
+# JAX computes the kept dims with np.delete, so they print as np.int64(...) when any remain
+# (int64 by name: a 32-bit host, like Pyodide's, would otherwise print np.int32).
 deflinear(lax.reduce_sum_p, lambda ct, x, *, axes, out_sharding=None: [
     lax.broadcast_in_dim(ct, x.aval.shape,
-                         [i for i in range(len(x.aval.shape)) if i not in axes])])
+                         tuple(np.delete(np.arange(len(x.aval.shape), dtype=np.int64), axes)))])
 deflinear(lax.reshape_p, lambda ct, x, **params: [lax.reshape(ct, x.aval.shape)])
-deflinear(lax.squeeze_p, lambda ct, x, **params: [lax.reshape(ct, x.aval.shape)])
+deflinear(lax.squeeze_p, lambda ct, x, *, dimensions: [lax.expand_dims(ct, dimensions)])
 deflinear(lax.transpose_p, lambda ct, x, *, permutation: [
     lax.transpose(ct, np.argsort(permutation).tolist())])
 
 
 def _broadcast_in_dim_transpose(ct: Any, x: Any, *, shape: tuple, broadcast_dimensions: tuple,
                                 sharding: Any = None) -> list[Any]:
-    # Sum over the new dimensions and over the size-1 dimensions that were stretched.
-    in_shape = x.aval.shape
-    stretched = [d for i, d in enumerate(broadcast_dimensions) if in_shape[i] != shape[d]]
-    new = [d for d in range(len(shape)) if d not in broadcast_dimensions]
-    summed = lax.reduce_sum(ct, sorted(new + stretched))
-    return [lax.reshape(summed, in_shape) if stretched else summed]
+    # Sum over every axis the operand did not supply, then restore its size-1 axes.
+    unit_dims = [i for i, d in enumerate(x.aval.shape) if d == 1]
+    bdims = [d for i, d in enumerate(broadcast_dimensions) if i not in unit_dims]
+    axes = [d for d in range(len(shape)) if d not in bdims]
+    return [lax.expand_dims(lax.reduce_sum(ct, axes), unit_dims)]
 
 
 deflinear(lax.broadcast_in_dim_p, _broadcast_in_dim_transpose)
@@ -260,11 +330,9 @@ def _convert_jvp(primals: list, tangents: list, **params: Any) -> tuple[Any, Any
 
 
 def _convert_transpose(ct: Any, x: Any, **params: Any) -> list[Any]:
-    # A weak-type-only conversion needs no transpose: weak typing only steers
-    # promotion while tracing, and cotangents are not promoted.
-    if get_aval(ct).dtype == x.aval.dtype:
-        return [ct]
-    return [lax.convert_element_type(ct, x.aval.dtype, x.aval.weak_type)]
+    # Bound even when it changes nothing: staging forwards such a conversion away.
+    return [bind(lax.convert_element_type_p, ct, new_dtype=x.aval.dtype,
+                 weak_type=x.aval.weak_type, sharding=None)]
 
 
 primitive_jvps[lax.convert_element_type_p] = _convert_jvp
@@ -276,7 +344,8 @@ primitive_transposes[lax.convert_element_type_p] = _convert_transpose
 
 def _pad_abstract(x: ShapedArray, pad_value: ShapedArray, *, padding_config: tuple
                   ) -> ShapedArray:
-    shape = tuple(lo + d + hi for d, (lo, hi, _) in zip(x.shape, padding_config))
+    shape = tuple(lo + d + hi + max(d - 1, 0) * inner
+                  for d, (lo, hi, inner) in zip(x.shape, padding_config))
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
@@ -285,11 +354,12 @@ def _pad_impl(x: Any, pad_value: Any, *, padding_config: tuple) -> Any:
     out = np.full(_pad_abstract(get_aval(x), get_aval(pad_value),
                                 padding_config=padding_config).shape,
                   to_numpy(pad_value), xv.dtype)
-    out[tuple(slice(lo, lo + d) for d, (lo, _, _) in zip(xv.shape, padding_config))] = xv
+    out[tuple(slice(lo, lo + max(d - 1, 0) * (inner + 1) + 1, inner + 1)
+              for d, (lo, _, inner) in zip(xv.shape, padding_config))] = xv
     return Array(out, get_aval(x).weak_type)
 
 
-# `lax.pad` (edge padding only): the transpose of `slice`, and `slice` is its transpose.
+# `lax.pad` (non-negative edge and interior padding): the transpose of `slice`.
 pad_p = Primitive("pad")
 impl_rules[pad_p] = _pad_impl
 abstract_eval_rules[pad_p] = _pad_abstract
@@ -297,10 +367,13 @@ abstract_eval_rules[pad_p] = _pad_abstract
 
 def _slice_transpose(ct: Any, x: Any, *, start_indices: tuple, limit_indices: tuple,
                      strides: Any = None) -> list[Any]:
-    if strides is not None and any(s != 1 for s in strides):
-        raise NotImplementedError("transpose of a strided slice")
-    cfg = tuple((lo, d - hi, 0) for lo, hi, d in zip(start_indices, limit_indices, x.aval.shape))
-    return [bind(pad_p, ct, np.zeros((), x.aval.dtype), padding_config=cfg)]
+    # Pad the cotangent back into the operand's shape, with zeros between strided rows.
+    shape, ct_shape = x.aval.shape, get_aval(ct).shape
+    steps = strides or (1,) * len(shape)
+    ends = [lo + (1 + (n - 1) * st if n else 0)
+            for lo, n, st in zip(start_indices, ct_shape, steps)]
+    cfg = tuple((lo, d - end, st - 1) for lo, end, d, st in zip(start_indices, ends, shape, steps))
+    return [bind(pad_p, ct, _const(ct, 0), padding_config=cfg)]
 
 
 def _pad_transpose(ct: Any, x: Any, pad_value: Any, *, padding_config: tuple) -> list[Any]:
@@ -319,16 +392,18 @@ primitive_transposes[pad_p] = _pad_transpose
 # --------------------------------------------------------------------------- reductions, dot
 
 
-def _reduce_max_jvp(g: Any, ans: Any, x: Any, *, axes: tuple, out_sharding: Any = None) -> Any:
-    # The tangent is shared equally among the positions that attain the max.
+def _reduce_chooser_jvp(g: Any, ans: Any, x: Any, *, axes: tuple,
+                        out_sharding: Any = None) -> Any:
+    # The tangent is shared equally among the positions that attain the max (min),
+    # found by comparing against the result with the reduced axes kept as size 1.
     kept = [1 if i in axes else d for i, d in enumerate(get_aval(x).shape)]
-    where = lax.convert_element_type(lax.eq(x, lax.broadcast_in_dim(
-        lax.reshape(ans, kept), get_aval(x).shape, range(len(kept)))), get_aval(g).dtype)
+    where = lax.convert_element_type(_eq_meet(x, lax.reshape(ans, kept)), get_aval(g).dtype)
     counts = lax.reduce_sum(where, axes)
     return lax.div(lax.reduce_sum(lax.mul(g, where), axes), counts)
 
 
-defjvp(lax.reduce_max_p, _reduce_max_jvp)
+defjvp(lax.reduce_max_p, _reduce_chooser_jvp)
+defjvp(lax.reduce_min_p, _reduce_chooser_jvp)
 
 
 def _dot_general_jvp(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
@@ -343,39 +418,34 @@ def _dot_general_jvp(primals: list, tangents: list, **params: Any) -> tuple[Any,
     return ans, out
 
 
-def _free_dims(ndim: int, contract: Any, batch: Any) -> list[int]:
-    return [i for i in range(ndim) if i not in contract and i not in batch]
+def _dot_transpose_lhs(g: Any, x_aval: ShapedArray, y: Any, *, dimension_numbers: Any,
+                       precision: Any = None, preferred_element_type: Any = None,
+                       swap_ans: bool = False, **_: Any) -> Any:
+    """The cotangent of dot_general's left operand: g contracted with y over y's free
+    dims, then transposed back into x's axis order (JAX's operand order and steps)."""
+    (xc, yc), (xb, yb) = dimension_numbers
+    x_kept = [i for i in range(x_aval.ndim) if i not in xc and i not in xb]
+    y_kept = [i for i in range(_aval_of(y).ndim) if i not in yc and i not in yb]
+    nb = len(xb)
+    first_y = nb if swap_ans else nb + len(x_kept)
+    dims = ((list(range(first_y, first_y + len(y_kept))), y_kept), (list(range(nb)), list(yb)))
+    x_contract_by_y = [xc[i] for i in np.argsort(yc)]
+    out_axes = np.argsort([*xb, *x_kept, *x_contract_by_y]).tolist()
+    x_bar = lax.transpose(lax.dot_general(g, y, dims, precision, preferred_element_type),
+                          out_axes)
+    if get_aval(x_bar).dtype != x_aval.dtype:
+        x_bar = lax.convert_element_type(x_bar, x_aval.dtype, x_aval.weak_type)
+    return x_bar
 
 
 def _dot_transpose(ct: Any, x: Any, y: Any, *, dimension_numbers: Any, **params: Any
                    ) -> list[Any]:
-    """ct has dims (batch, x free, y free); contract it with the known operand."""
-    (xc, yc), (xb, yb) = dimension_numbers
-    x_nd, y_nd = len(_aval_of(x).shape), len(_aval_of(y).shape)
-    x_free, y_free = _free_dims(x_nd, xc, xb), _free_dims(y_nd, yc, yb)
-    nb = len(xb)
-    ct_batch = list(range(nb))
     if is_undefined_primal(x):
-        # ct . y over y's free dims gives (batch, x free, the y dims paired with xc).
-        ct_y_free = list(range(nb + len(x_free), nb + len(x_free) + len(y_free)))
-        dn = ((ct_y_free, y_free), (ct_batch, list(yb)))
-        out = lax.dot_general(ct, y, dn, params.get("precision"),
-                              params.get("preferred_element_type"))
-        paired = [xc[list(yc).index(d)] for d in sorted(yc)]
-        return [_to_order(out, [*xb, *x_free, *paired]), None]
-    # x . ct over x's free dims gives (batch, the x dims paired with yc, y free).
-    ct_x_free = list(range(nb, nb + len(x_free)))
-    dn = ((x_free, ct_x_free), (list(xb), ct_batch))
-    out = lax.dot_general(x, ct, dn, params.get("precision"),
-                          params.get("preferred_element_type"))
-    paired = [yc[list(xc).index(d)] for d in sorted(xc)]
-    return [None, _to_order(out, [*yb, *paired, *y_free])]
-
-
-def _to_order(out: Any, dims: list[int]) -> Any:
-    """`out`'s axis i is operand axis dims[i]; transpose it into the operand's order."""
-    perm = np.argsort(dims).tolist()
-    return out if perm == list(range(len(dims))) else lax.transpose(out, perm)
+        return [_dot_transpose_lhs(ct, x.aval, y, dimension_numbers=dimension_numbers,
+                                   **params), None]
+    (xc, yc), (xb, yb) = dimension_numbers
+    return [None, _dot_transpose_lhs(ct, y.aval, x, dimension_numbers=((yc, xc), (yb, xb)),
+                                     swap_ans=True, **params)]
 
 
 primitive_jvps[lax.dot_general_p] = _dot_general_jvp

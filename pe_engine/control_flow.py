@@ -296,7 +296,8 @@ def _scan_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, length: int, num_
     res_xs, _ = partition_list(xs_lin, xs)
     lin_const_avals = [c.aval for c in lin_consts]
     y_avals = jaxpr.out_avals[num_carry:]
-    carry_avals = [c.aval for c in init]
+    # The carried cotangents have the types of the values passed in, as in JAX.
+    carry_avals = [get_aval(c) for c in ct_carry]
 
     def body_t(*a: Any) -> list:
         rc, acc, ctc, cty, rx = split_list(

@@ -273,6 +273,20 @@ def to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x, dtype=aval.dtype)
 
 
+_PYTHON_SCALAR = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+_WEAK_DEFAULTS = {bool_, int32, float32, np.dtype("complex64")}
+
+
+def scalar_constant(value: Any, dtype: Any, weak_type: bool) -> Any:
+    """A rank-0 constant as JAX folds one: a Python scalar when weakly typed (it keeps its
+    weak type, and a Python float its double value, as JAX's literal does), otherwise a 0-d
+    NumPy array of `dtype` (a float64 value rounded to float32, as JAX prints it)."""
+    dtype = np.dtype(dtype)
+    if weak_type and dtype in _WEAK_DEFAULTS:
+        return _PYTHON_SCALAR[dtype.kind](value)
+    return np.asarray(value).astype(dtype)
+
+
 def is_literalable(x: Any) -> bool:
     """Python and NumPy scalars and 0-d NumPy arrays are inlined; Arrays are not."""
     if type(x) in (bool, int, float, complex) or isinstance(x, np.generic):
@@ -310,6 +324,10 @@ class Literal:
     __slots__ = ("val", "aval")
 
     def __init__(self, val: Any, aval: ShapedArray):
+        # A NumPy value enters at its canonical type (np.float64(2.1) is a float32 literal,
+        # printed 2.0999999046325684 as JAX prints it); a Python scalar keeps its value.
+        if isinstance(val, (np.ndarray, np.generic)) and val.dtype != aval.dtype:
+            val = np.asarray(val, aval.dtype)
         self.val = val
         self.aval = aval
 
@@ -671,7 +689,10 @@ def find_top_trace(xs: Sequence[Any]) -> Trace:
             if m.level > top.level:
                 top = m
     if dynamic_trace is not None and dynamic_trace.level > top.level:
-        top = dynamic_trace
+        # Under eager constant folding an operation on values alone (no tracer among its
+        # inputs) runs now and returns an array, as JAX's does.
+        if top.level or not config.values["eager_constant_folding"]:
+            top = dynamic_trace
     return top.trace_type(top)
 
 

@@ -27,9 +27,19 @@ from .core import (
     get_aval,
     impl_rules,
     is_literalable,
+    scalar_constant,
     to_numpy,
 )
-from .staging import const_fold_rules, custom_staging_rules
+from .staging import const_fold_rules, custom_staging_rules, forwarding_rules
+
+# JAX's public `jax.lax` names that the engine implements (`scan` is control_flow's).
+__all__ = [
+    "abs", "add", "bitwise_and", "bitwise_or", "broadcast_in_dim", "convert_element_type", "cos",
+    "div", "dot_general", "eq", "exp", "expand_dims", "full", "full_like", "ge", "gt",
+    "integer_pow", "le", "log", "logistic", "lt", "max", "min", "mul", "ne", "neg", "pow",
+    "reduce_max", "reduce_min", "reduce_sum", "reshape", "scan", "select_n", "sign", "sin",
+    "slice", "sqrt", "square", "squeeze", "stage", "sub", "tan", "tanh", "transpose",
+]
 
 # ----------------------------------------------------------------------------- definitions
 
@@ -186,6 +196,7 @@ sqrt_p = _unop("sqrt", np.sqrt, _FLOAT, accuracy=True)
 abs_p = _unop("abs", np.abs, _SIGNED)
 sign_p = _unop("sign", np.sign, _NUM)
 neg_p = _unop("neg", np.negative, _NUM)
+square_p = _unop("square", np.square, _NUM)
 
 add_p = _binop("add", np.add, _NUM)
 sub_p = _binop("sub", np.subtract, _NUM)
@@ -278,12 +289,15 @@ def _convert_fold(consts: list, params: dict, out_avals: list) -> list | None:
     c, = consts
     if c is not None and is_literalable(c) and np.shape(c) == ():
         aval, = out_avals
-        val = np.asarray(c, dtype=aval.dtype)
-        return [val.item() if aval.weak_type else val]
+        return [scalar_constant(c, aval.dtype, aval.weak_type)]
     return None
 
 
 const_fold_rules[convert_element_type_p] = _convert_fold
+# A conversion to the type the operand already has is its operand.
+forwarding_rules[convert_element_type_p] = lambda avals, params: [
+    0 if (avals[0].dtype, avals[0].weak_type) == (params["new_dtype"], params["weak_type"])
+    else None]
 
 
 class ArrayCopySemantics(enum.Enum):
@@ -411,6 +425,8 @@ def _broadcast_in_dim_impl(x: np.ndarray, *, shape: tuple, broadcast_dimensions:
 
 
 broadcast_in_dim_p = _def("broadcast_in_dim", _broadcast_in_dim_abstract, _broadcast_in_dim_impl)
+forwarding_rules[broadcast_in_dim_p] = lambda avals, params: [
+    0 if avals[0].shape == tuple(params["shape"]) else None]
 
 
 def _broadcast_in_dim_pp(params: dict) -> dict:
@@ -512,6 +528,7 @@ sqrt = _unary(sqrt_p, True)
 abs = _unary(abs_p)  # noqa: A001 - JAX's name
 sign = _unary(sign_p)
 neg = _unary(neg_p)
+square = _unary(square_p)
 
 
 def _binary(prim: Primitive, name: str) -> Callable[[Any, Any], Any]:
@@ -586,8 +603,30 @@ def dot_general(x: Any, y: Any, dimension_numbers: Any, precision: Any = None,
 
 
 def broadcast_in_dim(x: Any, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Any:
+    if isinstance(x, ArrayOps) and not shape and not broadcast_dimensions and not x.ndim:
+        return x  # JAX's shortcut: an array broadcast to its own rank-0 shape
     return bind(broadcast_in_dim_p, x, shape=tuple(shape),
                 broadcast_dimensions=tuple(broadcast_dimensions), sharding=None)
+
+
+def full(shape: Sequence[int], fill_value: Any, dtype: Any = None) -> Any:
+    """`lax.full`: the fill value cast to `dtype` (by default its own type, weak type kept),
+    broadcast to `shape`; a rank-0 result is the constant itself."""
+    aval = get_aval(fill_value)
+    dtype, weak = ((aval.dtype, aval.weak_type) if dtype is None
+                   else (canonicalize_dtype(dtype), False))
+    val = (scalar_constant(fill_value, dtype, weak) if is_literalable(fill_value)
+           else convert_element_type(fill_value, dtype, weak))
+    return broadcast_in_dim(val, shape, ()) if len(shape) else val
+
+
+def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+    """`lax.full_like`: a constant of x's shape (or `shape`), dtype and weak type."""
+    aval = get_aval(x)
+    weak = dtype is None and aval.weak_type
+    dtype = aval.dtype if dtype is None else canonicalize_dtype(dtype)
+    return full(aval.shape if shape is None else shape,
+                scalar_constant(fill_value, dtype, weak))
 
 
 def expand_dims(x: Any, dimensions: Sequence[int]) -> Any:
@@ -604,8 +643,9 @@ def expand_dims(x: Any, dimensions: Sequence[int]) -> Any:
 
 def reshape(x: Any, new_sizes: Sequence[int], dimensions: Any = None) -> Any:
     new_sizes = tuple(new_sizes)
-    if _is_array(x) and dimensions is None and get_aval(x).shape == new_sizes:
-        return x
+    shape = get_aval(x).shape
+    if _is_array(x) and dimensions is None and shape and shape == new_sizes:
+        return x  # JAX binds a reshape of a rank-0 array to shape () all the same
     return bind(reshape_p, x, new_sizes=new_sizes,
                 dimensions=None if dimensions is None else tuple(dimensions), sharding=None)
 

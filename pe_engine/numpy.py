@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import core, lax
 from .api import jit
-from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval
+from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval, scalar_constant
+from .staging import DynamicJaxprTrace
 
 ndarray = Array
 
@@ -80,17 +81,9 @@ def result_type(*args: Any) -> tuple[np.dtype, bool]:
     return _DEFAULT[top], True
 
 
-def _convert_scalar(x: Any, dtype: np.dtype, weak: bool) -> Any:
-    # A Python scalar stays a Python scalar of the promoted kind while the result is
-    # weakly typed and of the default width, so it prints as JAX's typed literal.
-    if weak and dtype == _DEFAULT[_KIND_RANK[dtype.kind]]:
-        return {"b": bool, "i": int, "u": int, "f": float, "c": complex}[dtype.kind](x)
-    return np.asarray(x, dtype)
-
-
 def _convert(x: Any, dtype: np.dtype, weak: bool) -> Any:
     if _is_python_scalar(x):
-        return _convert_scalar(x, dtype, weak)
+        return scalar_constant(x, dtype, weak)
     return lax.convert_element_type(x, dtype, weak_type=weak)
 
 
@@ -135,14 +128,26 @@ def _check_arraylike(*args: Any) -> None:
             raise TypeError(f"Value {a!r} with type {type(a).__name__} is not a valid JAX type")
 
 
+def _traced_together(*args: Any) -> list[Any]:
+    """JAX's jnp functions are `jit(inline=True)`: once one argument is traced, all are. So
+    under eager constant folding, what the function does to the other arguments alone (a
+    promoting cast, say) is staged rather than run now."""
+    dyn = core.dynamic_trace
+    if (dyn is None or not core.config.values["eager_constant_folding"]
+            or not any(isinstance(a, Tracer) for a in args)):
+        return list(args)
+    trace = DynamicJaxprTrace(dyn)
+    return [a if isinstance(a, Tracer) else trace.new_const(a) for a in args]
+
+
 def promote_args(*args: Any) -> list[Any]:
     _check_arraylike(*args)
-    return _promote_shapes(*_promote_dtypes(*args))
+    return _promote_shapes(*_promote_dtypes(*_traced_together(*args)))
 
 
 def _promote_args_inexact(*args: Any) -> list[Any]:
     _check_arraylike(*args)
-    return _promote_shapes(*_promote_dtypes(*args, to=_to_inexact))
+    return _promote_shapes(*_promote_dtypes(*_traced_together(*args), to=_to_inexact))
 
 
 # ----------------------------------------------------------------------------- elementwise
@@ -392,32 +397,42 @@ def _keep(out: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
     return lax.expand_dims(out, axes) if keepdims else out
 
 
-def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+def _reduction(x: Any, lax_fn: Callable[[Any, tuple[int, ...]], Any], axis: Any,
+               keepdims: bool, dtype: Any = None) -> Any:
+    """JAX's `_reduction`: the operand is cast to the computation type first, which makes a
+    weakly typed operand strong (a `convert_element_type[weak_type=False]` equation)."""
+    dtype = get_aval(x).dtype if dtype is None else _dtype(dtype)
+    x = lax.convert_element_type(x, dtype)
+    axes = _canonical_axes(axis, get_aval(x).ndim)
+    return _keep(lax_fn(x, axes), axes, keepdims)
+
+
+def sum(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Any:  # noqa: A001
     _check_arraylike(x)
     x, = _promote_dtypes(x, to=_to_numeric)  # bools are summed as int32
-    axes = _canonical_axes(axis, get_aval(x).ndim)
-    return _keep(lax.reduce_sum(x, axes), axes, keepdims)
+    return _reduction(x, lax.reduce_sum, axis, keepdims, dtype)
 
 
 def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
     _check_arraylike(x)
-    axes = _canonical_axes(axis, get_aval(x).ndim)
-    return _keep(lax.reduce_max(x, axes), axes, keepdims)
+    return _reduction(x, lax.reduce_max, axis, keepdims)
 
 
 def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
     _check_arraylike(x)
-    axes = _canonical_axes(axis, get_aval(x).ndim)
-    return _keep(lax.reduce_min(x, axes), axes, keepdims)
+    return _reduction(x, lax.reduce_min, axis, keepdims)
 
 
 def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
     _check_arraylike(x)
-    x, = _promote_dtypes(x, to=_to_inexact)
     aval = get_aval(x)
+    dtype = _to_inexact(aval.dtype)
     axes = _canonical_axes(axis, aval.ndim)
-    count = int(np.prod([aval.shape[a] for a in axes], dtype=np.int64))
-    return lax.div(sum(x, axes, keepdims), np.asarray(count, aval.dtype))
+    # The count goes through convert_element_type as JAX's does: folded to a literal while
+    # staging, an array (a constvar) under eager constant folding.
+    count = lax.convert_element_type(int(np.prod([aval.shape[a] for a in axes], dtype=np.int64)),
+                                     dtype)
+    return lax.div(sum(x, axes, keepdims, dtype=dtype), count)
 
 
 # ----------------------------------------------------------------------------- contractions
@@ -430,6 +445,7 @@ def _dot_dtype(a: Any, b: Any) -> tuple[np.dtype, bool]:
 
 def dot(a: Any, b: Any) -> Any:
     dtype, weak = _dot_dtype(a, b)
+    a, b = _traced_together(a, b)
     na, nb = get_aval(a).ndim, get_aval(b).ndim
     if na == 0 or nb == 0:
         contract: tuple = ((), ())
@@ -442,6 +458,7 @@ def dot(a: Any, b: Any) -> Any:
 def matmul(a: Any, b: Any) -> Any:
     """Batch dimensions broadcast; size-1 ones are squeezed rather than broadcast."""
     dtype, weak = _dot_dtype(a, b)
+    a, b = _traced_together(a, b)
     sa, sb = _shape(a), _shape(b)
     for i, s in enumerate((sa, sb)):
         if not s:
@@ -491,6 +508,7 @@ def einsum(subscripts: str, a: Any, b: Any) -> Any:
     """Two-operand einsum without repeated indices, lowered as JAX lowers the one
     contraction opt_einsum plans for it (the second operand taken as the left one)."""
     dtype, weak = _dot_dtype(a, b)
+    a, b = _traced_together(a, b)
     spec = subscripts.replace(" ", "")
     ins, _, result = spec.partition("->")
     a_names, b_names = ins.split(",")

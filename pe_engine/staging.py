@@ -14,7 +14,6 @@ from typing import Any
 
 from .core import (
     ClosedJaxpr,
-    EvalTrace,
     Jaxpr,
     JaxprEqn,
     Literal,
@@ -24,12 +23,10 @@ from .core import (
     Trace,
     Tracer,
     Var,
-    config,
     get_aval,
     is_literalable,
     limits,
     new_dynamic_main,
-    trace_stack,
     user_source_info,
 )
 from .typecheck import check_jaxpr, checks_enabled
@@ -37,6 +34,11 @@ from .typecheck import check_jaxpr, checks_enabled
 # primitive -> rule(consts_in, params, out_avals) -> list of output constants, or None to decline
 ConstFoldRule = Callable[[list, dict, list], "list | None"]
 const_fold_rules: dict[Primitive, ConstFoldRule] = {}
+
+# primitive -> rule(in_avals, params) -> per output, the index of the input it merely passes
+# on (None where it computes something): such an equation is not staged at all.
+ForwardingRule = Callable[[list, dict], "list[int | None]"]
+forwarding_rules: dict[Primitive, ForwardingRule] = {}
 
 # primitive -> rule(trace, tracers, params) -> output tracers, for primitives that
 # stage themselves in a special way (none of the basic ones do)
@@ -147,10 +149,6 @@ class DynamicJaxprTrace(Trace):
     lift = new_const
 
     def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
-        if config.values["eager_constant_folding"] and all(t.const is not None for t in tracers):
-            consts = [t.const for t in tracers]
-            outs = EvalTrace(trace_stack[0]).process_primitive(primitive, consts, params)
-            return [self.new_const(o) for o in outs]
         rule = custom_staging_rules.get(primitive)
         if rule is not None:
             return rule(self, tracers, params)
@@ -163,6 +161,11 @@ class DynamicJaxprTrace(Trace):
         folded = try_constant_folding(primitive, tracers, params, out_avals)
         if folded is not None:
             return [self.new_const(c) for c in folded]
+        fwd = forwarding_rules.get(primitive)
+        if fwd is not None:
+            ins = fwd(avals, params)
+            if all(i is not None for i in ins):
+                return [tracers[i] for i in ins]
         outvars = [Var(a) for a in out_avals]
         eqn = TracingEqn(list(tracers), outvars, primitive, params, user_source_info())
         self.frame.add_eqn(eqn)
