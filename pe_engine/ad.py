@@ -14,6 +14,8 @@ and `primitive_transposes`; `ad_rules` fills them for the lax primitives.
 """
 from __future__ import annotations
 
+import contextlib
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,6 +35,7 @@ from .core import (
     jaxpr_as_fun,
     new_main,
     scalar_constant,
+    weakref_lru_cache,
 )
 from .partial_eval import PartialVal, trace_to_jaxpr_nounits
 from .staging import trace_to_jaxpr_dynamic
@@ -82,8 +85,24 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
     return lax.full(aval.shape, scalar_constant(0, aval.dtype, aval.weak_type))
 
 
+# Zero tangents made into arrays (a scan's carried tangent, say), by identity. JAX's
+# direct linearize makes them on the tangent side, so saved_residuals does not count them;
+# linearizing as JVP + partial eval makes them known work, hence residuals, so they are
+# remembered here to be left out of that count.
+_instantiated_zeros: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
 def instantiate_zeros(t: Any) -> Any:
-    return zeros_like_aval(t.aval) if type(t) is Zero else t
+    if type(t) is not Zero:
+        return t
+    z = zeros_like_aval(t.aval)
+    with contextlib.suppress(TypeError):  # a literal or an array held now: never a residual
+        _instantiated_zeros[id(z)] = z
+    return z
+
+
+def is_instantiated_zero(x: Any) -> bool:
+    return _instantiated_zeros.get(id(x)) is x
 
 
 def add_tangents(x: Any, y: Any) -> Any:
@@ -156,8 +175,15 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool],
     """The JVP of a jaxpr as a jaxpr: (primals, nonzero tangents) -> (primals, tangents).
 
     Output tangents that come out zero are left out unless `instantiate` asks for
-    them; the second result says which output tangents are present.
+    them; the second result says which output tangents are present. Cached per jaxpr.
     """
+    inst = instantiate if isinstance(instantiate, bool) else tuple(instantiate)
+    return _jvp_jaxpr(closed, tuple(nonzeros), inst)
+
+
+@weakref_lru_cache
+def _jvp_jaxpr(closed: ClosedJaxpr, nonzeros: tuple[bool, ...],
+               instantiate: bool | tuple[bool, ...]) -> tuple[ClosedJaxpr, list[bool]]:
     n_out = len(closed.out_avals)
     inst = [instantiate] * n_out if isinstance(instantiate, bool) else list(instantiate)
     fun = jaxpr_as_fun(closed)
@@ -316,26 +342,49 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
             for v, x in zip(jaxpr.invars, args, strict=True)]
 
 
-def transpose_jaxpr(closed: ClosedJaxpr, undefined: Sequence[bool], ct_nonzero: Sequence[bool]
-                    ) -> ClosedJaxpr:
+def transpose_jaxpr(closed: ClosedJaxpr, undefined: Sequence[bool],
+                    ct_nonzero: Sequence[bool], instantiate: bool = True,
+                    in_avals: Sequence[ShapedArray] | None = None,
+                    ct_avals: Sequence[ShapedArray] | None = None
+                    ) -> tuple[ClosedJaxpr, list[bool]]:
     """The transpose of a jaxpr as a jaxpr, for call-like primitives (jit, checkpoint).
 
     It takes (the defined inputs, the nonzero output cotangents) and returns the
-    cotangents of the undefined inputs, zeros instantiated.
+    cotangents of the undefined inputs: all of them with `instantiate`, else only those
+    not symbolically zero (the second result says which). `in_avals` and `ct_avals` type
+    the inputs and cotangents as the values handed to it are typed (the jaxpr's own types
+    by default). Cached per jaxpr, as JAX caches it.
     """
+    in_avals = tuple(closed.in_avals if in_avals is None else in_avals)
+    ct_avals = tuple(closed.out_avals if ct_avals is None else ct_avals)
+    return _transpose_jaxpr(closed, tuple(undefined), tuple(ct_nonzero), instantiate,
+                            in_avals, ct_avals)
+
+
+@weakref_lru_cache
+def _transpose_jaxpr(closed: ClosedJaxpr, undefined: tuple[bool, ...],
+                     ct_nonzero: tuple[bool, ...], instantiate: bool,
+                     in_avals: tuple[ShapedArray, ...], ct_avals: tuple[ShapedArray, ...]
+                     ) -> tuple[ClosedJaxpr, list[bool]]:
+    out_nz: list[bool] = []
+
     def transposed(*args: Any) -> list[Any]:
         n_def = len(undefined) - sum(undefined)
         defined, cts = args[:n_def], iter(args[n_def:])
-        cts_full = [next(cts) if nz else Zero(a) for a, nz in zip(closed.out_avals, ct_nonzero)]
+        cts_full = [next(cts) if nz else Zero(a) for a, nz in zip(ct_avals, ct_nonzero)]
         it = iter(defined)
         args_full = [UndefinedPrimal(a) if u else next(it)
-                     for a, u in zip(closed.in_avals, undefined, strict=True)]
-        cts_out = backward_pass(closed.jaxpr, closed.consts, args_full, cts_full)
-        return [instantiate_zeros(c) for c, u in zip(cts_out, undefined) if u]
+                     for a, u in zip(in_avals, undefined, strict=True)]
+        cts_out = [c for c, u in zip(backward_pass(closed.jaxpr, closed.consts, args_full,
+                                                   cts_full), undefined) if u]
+        if instantiate:
+            cts_out = [instantiate_zeros(c) for c in cts_out]
+        out_nz[:] = [type(c) is not Zero for c in cts_out]
+        return [c for c in cts_out if type(c) is not Zero]
 
-    avals = ([a for a, u in zip(closed.in_avals, undefined) if not u]
-             + [a for a, nz in zip(closed.out_avals, ct_nonzero) if nz])
-    return trace_to_jaxpr_dynamic(transposed, avals)
+    avals = ([a for a, u in zip(in_avals, undefined) if not u]
+             + [a for a, nz in zip(ct_avals, ct_nonzero) if nz])
+    return trace_to_jaxpr_dynamic(transposed, avals), out_nz
 
 
 def vjp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], observer: Any = None

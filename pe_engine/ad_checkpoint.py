@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
+
 from . import lax
 from .ad import (
     Zero,
+    is_instantiated_zero,
     is_undefined_primal,
     jvp_jaxpr,
     linearize_flat,
@@ -28,16 +32,18 @@ from .ad import (
     primitive_transposes,
     transpose_jaxpr,
 )
-from .ad_rules import deflinear
-from .api import closure_convert
 from .core import (
     ClosedJaxpr,
     Jaxpr,
+    JaxprEqn,
     Literal,
     Primitive,
     ShapedArray,
+    Tracer,
+    Var,
     abstract_eval_rules,
     bind,
+    config,
     eval_jaxpr,
     get_aval,
     impl_rules,
@@ -49,6 +55,8 @@ from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
     PartialVal,
+    close_jaxpr,
+    convert_constvars_jaxpr,
     dce_jaxpr,
     new_eqn_recipe,
     partial_eval_jaxpr_custom,
@@ -92,16 +100,32 @@ dots_saveable = checkpoint_dots = DotsSaveable(False)
 dots_with_no_batch_dims_saveable = checkpoint_dots_with_no_batch_dims = DotsSaveable(True)
 
 
-def save_only_these_names(*names: str) -> Callable[..., bool]:
-    def policy(prim: Primitive, *_: Any, **params: Any) -> bool:
-        return prim is name_p and params["name"] in names
-    return policy
+@dataclass(frozen=True)
+class SaveOnlyTheseNames:
+    """Save only values named (with `checkpoint_name`) by one of these names."""
+
+    saveable_names: frozenset[str]
+
+    def __call__(self, prim: Primitive, *_: Any, **params: Any) -> bool:
+        return prim is name_p and params["name"] in self.saveable_names
 
 
-def save_any_names_but_these(*names: str) -> Callable[..., bool]:
-    def policy(prim: Primitive, *_: Any, **params: Any) -> bool:
-        return prim is name_p and params["name"] not in names
-    return policy
+@dataclass(frozen=True)
+class SaveAnyNamesButThese:
+    """Save only named values, and not those with these names."""
+
+    names: frozenset[str]
+
+    def __call__(self, prim: Primitive, *_: Any, **params: Any) -> bool:
+        return prim is name_p and params["name"] not in self.names
+
+
+def save_only_these_names(*names: str) -> SaveOnlyTheseNames:
+    return SaveOnlyTheseNames(frozenset(names))
+
+
+def save_any_names_but_these(*names: str) -> SaveAnyNamesButThese:
+    return SaveAnyNamesButThese(frozenset(names))
 
 
 def save_from_both_policies(policy_1: Callable[..., bool], policy_2: Callable[..., bool]
@@ -126,7 +150,9 @@ checkpoint_policies = SimpleNamespace(
 name_p = Primitive("name")
 impl_rules[name_p] = lambda x, *, name: x
 abstract_eval_rules[name_p] = lambda x, *, name: x
-deflinear(name_p, lambda ct, x, *, name: [ct])
+# The primal is named, not the tangent: a policy decides about primal values only.
+primitive_jvps[name_p] = lambda primals, tangents, *, name: (
+    bind(name_p, *primals, name=name), tangents[0])
 
 
 def checkpoint_name(x: Any, name: str) -> Any:
@@ -163,55 +189,76 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True,
     def wrapped(*args: Any) -> Any:
         dyn = [i for i in range(len(args)) if i not in static]
         flat, in_tree = tree_flatten(tuple(args[i] for i in dyn))
-        out_tree: list = []
-
-        def flat_fun(*leaves: Any) -> list:
-            full = list(args)
-            for i, a in zip(dyn, tree_unflatten(in_tree, leaves)):
-                full[i] = a
-            out_leaves, tree = tree_flatten(fun(*full))
-            out_tree[:] = [tree]
-            return out_leaves
-
-        closed = trace_to_jaxpr_dynamic(flat_fun, [get_aval(x) for x in flat])
-        closed, consts = closure_convert(closed)
-        outs = bind(remat_p, *consts, *flat, jaxpr=closed.jaxpr, prevent_cse=prevent_cse,
+        statics = tuple((i, args[i]) for i in range(len(args)) if i in static)
+        jaxpr, consts, out_tree = _trace_to_jaxpr(fun, statics, in_tree,
+                                                  tuple(get_aval(x) for x in flat))
+        outs = bind(remat_p, *consts, *flat, jaxpr=jaxpr, prevent_cse=prevent_cse,
                     differentiated=False, policy=policy)
-        return tree_unflatten(out_tree[0], outs)
+        return tree_unflatten(out_tree, outs)
     return wrapped
 
 
 remat = checkpoint
 
+# fun -> {(static args, in_tree, in avals, folding): (jaxpr, consts, out_tree)}: as JAX
+# caches the trace, a function checkpointed twice binds one jaxpr (printed once).
+_traces: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-def _bind_remat(jaxpr: ClosedJaxpr | Jaxpr, args: Sequence[Any], **params: Any) -> list:
-    closed = jaxpr if isinstance(jaxpr, ClosedJaxpr) else ClosedJaxpr(jaxpr, [])
-    closed, consts = closure_convert(closed)
-    return bind(remat_p, *consts, *args, jaxpr=closed.jaxpr, **params)
+
+def _trace_to_jaxpr(fun: Callable, statics: tuple, in_tree: Any, in_avals: tuple
+                    ) -> tuple[Jaxpr, list, Any]:
+    key = (_hashable(statics), in_tree, in_avals, config.values["eager_constant_folding"])
+    try:
+        per_fun = _traces.setdefault(fun, {})
+    except TypeError:  # a callable that cannot be weakly referenced: not cached
+        per_fun = {}
+    hit = per_fun.get(key)
+    if hit is not None:
+        return hit
+    out_tree: list = []
+
+    def flat_fun(*leaves: Any) -> list:
+        full = list(tree_unflatten(in_tree, leaves))
+        for i, a in statics:
+            full.insert(i, a)
+        out_leaves, tree = tree_flatten(fun(*full))
+        out_tree[:] = [tree]
+        return out_leaves
+
+    closed = trace_to_jaxpr_dynamic(flat_fun, list(in_avals))
+    hit = (convert_constvars_jaxpr(closed.jaxpr), closed.consts, out_tree[0])
+    # Constants that are tracers belong to the trace of this call only.
+    if not any(isinstance(c, Tracer) for c in closed.consts):
+        per_fun[key] = hit
+    return hit
+
+
+def _hashable(x: Any) -> Any:
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return repr(x)
 
 
 def _remat_jvp(primals: list, tangents: list, *, jaxpr: Jaxpr, **params: Any
                ) -> tuple[list, list]:
     nonzeros = [type(t) is not Zero for t in tangents]
-    jvp_closed, out_nz = jvp_jaxpr(ClosedJaxpr(jaxpr, []), nonzeros, instantiate=False)
-    outs = _bind_remat(jvp_closed, [*primals, *(t for t in tangents if type(t) is not Zero)],
-                       **params)
+    jvp_closed, out_nz = jvp_jaxpr(close_jaxpr(jaxpr), nonzeros, False)
+    outs = bind(remat_p, *jvp_closed.consts, *primals,
+                *(t for t in tangents if type(t) is not Zero),
+                jaxpr=convert_constvars_jaxpr(jvp_closed.jaxpr), **params)
     p_out, t_nz = split_list(outs, [len(jaxpr.outvars)])
     zeros = [Zero(v.aval) for v, nz in zip(jaxpr.outvars, out_nz) if not nz]
     return p_out, merge_lists(out_nz, zeros, t_nz)
 
 
 def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
-    """Split with the policy; run the known part now; stage the rest as a new remat2."""
+    """Split with the policy; run the known part now (inlined into the program being
+    traced); stage the rest as a new remat2 that reads the residuals first."""
     jaxpr = params["jaxpr"]
     policy = params["policy"] or nothing_saveable
     in_unknowns = [not t.is_known() for t in tracers]
-    obs = trace.state.observer
-    if not any(in_unknowns):
-        outs = bind(remat_p, *[t.pval.get_known() for t in tracers], **params)
-        if getattr(obs, "split", None):
-            obs.split(remat_p, params, tracers, outs, None, inner={"known": jaxpr})
-        return [trace.new_const(o) for o in outs]
     jaxpr_known, jaxpr_staged, out_unknowns, out_inst, num_res = partial_eval_jaxpr_custom(
         jaxpr, in_unknowns, True, False, False, policy)
     # Keep only the staged outputs that are unknown, then only the residuals used.
@@ -220,10 +267,12 @@ def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     used_res, used_ins = split_list(used_staged_in, [num_res])
     n_known_out = out_unknowns.count(False)
     jaxpr_known, used_known_in = dce_jaxpr(jaxpr_known, [True] * n_known_out + used_res)
+    num_res = sum(used_res)
+    jaxpr_known = _insert_reduce_precision(jaxpr_known, num_res)
     known_vals = [t.pval.get_known() for t in tracers if t.is_known()]
     outs = eval_jaxpr(jaxpr_known, [], *[v for v, u in zip(known_vals, used_known_in) if u])
     known_outs, residuals = split_list(outs, [n_known_out])
-    res_tracers = [trace.instantiate_const(trace.new_const(r)) for r in residuals]
+    res_tracers = [trace.new_instantiated_const(r) for r in residuals]
     in_tracers = [trace.instantiate_const(t) for t, u in zip(tracers, used_ins) if u]
     out_tracers = [JaxprTracer(trace, PartialVal.unknown(v.aval), None)
                    for v in jaxpr_unknown.outvars]
@@ -232,11 +281,40 @@ def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
                          staged_params)
     for t in out_tracers:
         t.recipe = eqn
+    obs = trace.state.observer
     if getattr(obs, "split", None):
-        obs.split(remat_p, params, tracers, known_outs, eqn,
+        staged = eqn if out_tracers else None
+        obs.split(remat_p, params, tracers, known_outs, staged,
                   inner={"known": ClosedJaxpr(jaxpr_known, []),
-                         "unknown": ClosedJaxpr(jaxpr_unknown, [])})
+                         **({"unknown": ClosedJaxpr(jaxpr_unknown, [])} if staged else {})})
     return merge_lists(out_unknowns, [trace.new_const(o) for o in known_outs], out_tracers)
+
+
+def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
+    """Round each saved floating residual to its own precision where it is made (a no-op
+    that keeps the compiler from saving a more precise value than the backward pass
+    recomputes, JAX's jax#22244): only for residuals the known program also reads."""
+    res_vars = jaxpr.outvars[len(jaxpr.outvars) - num_res:]
+    used = {a for e in jaxpr.eqns for a in e.invars if isinstance(a, Var)}
+    invars, eqns = list(jaxpr.invars), list(jaxpr.eqns)
+    for v in res_vars:
+        if type(v) is Literal or v.aval.dtype.kind != "f" or v not in used:
+            continue
+        rounded = Var(v.aval)
+        info = np.finfo(v.aval.dtype)
+        params = {"exponent_bits": int(info.nexp), "mantissa_bits": int(info.nmant)}
+        if v in invars:
+            invars[invars.index(v)] = rounded
+            eqns.insert(0, JaxprEqn([rounded], [v], lax.reduce_precision_p, params))
+            continue
+        i = next(i for i, e in enumerate(eqns) if v in e.outvars)
+        eqn = eqns[i]
+        if eqn.primitive is lax.reduce_precision_p and eqn.params == params:
+            continue
+        eqns[i] = eqn.replace(outvars=[rounded if o is v else o for o in eqn.outvars])
+        eqns.insert(i + 1, JaxprEqn([rounded], [v], lax.reduce_precision_p, params,
+                                    frozenset(), eqn.source_info))
+    return jaxpr.replace(invars=invars, eqns=eqns)
 
 
 def _remat_transpose(cts: list, *args: Any, jaxpr: Jaxpr, **params: Any) -> list:
@@ -244,11 +322,16 @@ def _remat_transpose(cts: list, *args: Any, jaxpr: Jaxpr, **params: Any) -> list
     # it) and is itself a remat2, so the recomputation stays a unit.
     undef = [is_undefined_primal(a) for a in args]
     ct_nz = [type(c) is not Zero for c in cts]
-    t_closed = transpose_jaxpr(ClosedJaxpr(jaxpr, []), undef, ct_nz)
+    t_closed, ct_out_nz = transpose_jaxpr(
+        close_jaxpr(jaxpr), undef, ct_nz, False,
+        [a.aval if u else get_aval(a) for a, u in zip(args, undef)],
+        [get_aval(c) if nz else c.aval for c, nz in zip(cts, ct_nz)])
     res = [a for a, u in zip(args, undef) if not u]
-    outs = _bind_remat(t_closed, [*res, *(c for c in cts if type(c) is not Zero)],
-                       **{**params, "differentiated": True})
-    return merge_lists(undef, [None] * len(res), outs)
+    outs = iter(bind(remat_p, *t_closed.consts, *res, *(c for c in cts if type(c) is not Zero),
+                     jaxpr=convert_constvars_jaxpr(t_closed.jaxpr),
+                     **{**params, "differentiated": True}))
+    return merge_lists(undef, [None] * len(res), [next(outs) if nz else None
+                                                  for nz in ct_out_nz])
 
 
 def _remat_partial_eval_custom(saveable: Callable, unks_in: Sequence[bool],
@@ -302,14 +385,17 @@ def saved_residuals(f: Callable, *args: Any) -> list[tuple[ShapedArray, str]]:
     def residuals_of(*leaves: Any) -> list:
         def flat_f(*xs: Any) -> list:
             return tree_flatten(f(*tree_unflatten(in_tree, xs)))[0]
-        return linearize_flat(flat_f, leaves)[2]
+        return [r for r in linearize_flat(flat_f, leaves)[2] if not is_instantiated_zero(r)]
 
     closed = trace_to_jaxpr_dynamic(residuals_of, [get_aval(x) for x in flat])
     jaxpr = closed.jaxpr
     producers = {v: e for e in jaxpr.eqns for v in e.outvars}
+    # A residual checkpoint rounds with reduce_precision is described by what it rounds.
+    rounded = {e.outvars[0]: e.invars[0] for e in jaxpr.eqns
+               if e.primitive is lax.reduce_precision_p}
     arg_names = _arg_names(f, args)
     out = []
-    for v in jaxpr.outvars:
+    for v in (rounded.get(v, v) for v in jaxpr.outvars):
         if type(v) is Literal:
             src = "from a literal"
         elif v in jaxpr.constvars:

@@ -294,6 +294,8 @@ primitive_transposes[lax.select_n_p] = _select_n_transpose
 # --------------------------------------------------------------------------- linear unary
 
 deflinear(lax.neg_p, lambda ct, x: [lax.neg(ct)])
+deflinear(lax.reduce_precision_p, lambda ct, x, **params: [
+    bind(lax.reduce_precision_p, ct, **params)])
 deflinear(lax.stage_p, lambda ct, x: [ct])
 deflinear(lax.device_put_p, lambda ct, x, **params: [bind(lax.device_put_p, ct, **params)])
 # JAX computes the kept dims with np.delete, so they print as np.int64(...) when any remain

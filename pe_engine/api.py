@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -57,15 +58,22 @@ def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
     return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns), []), closed.consts
 
 
+# fun -> {(static argnums, input types, ...): (closed jaxpr, consts, out tree)}
+_jit_traces: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[..., Any]:
     """Stage `fun` into a jaxpr and call it through the `jit` primitive.
 
-    Traces are cached per input types, as JAX caches them, so calling the same
-    jitted function twice binds the same jaxpr object (JAX then prints it once).
+    Traces are cached per function and input types, as JAX caches them, so calling the
+    same function under jit twice binds the same jaxpr object (JAX then prints it once).
     """
     static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
     name = getattr(fun, "__name__", "fun")
-    cache: dict[Any, tuple[ClosedJaxpr, list, Any]] = {}
+    try:
+        cache = _jit_traces.setdefault(fun, {})
+    except TypeError:  # a callable that cannot be weakly referenced: this wrapper's own cache
+        cache = {}
 
     @functools.wraps(fun)
     def call(*args: Any) -> Any:
@@ -73,16 +81,19 @@ def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[...
         flat_args, in_tree = tree_flatten(tuple(dyn_args))
         avals = tuple(get_aval(a) for a in flat_args)
         static = tuple(args[i] for i in range(len(args)) if i not in dyn_idx)
-        key = (avals, in_tree, _hashable(static), config.values["eager_constant_folding"])
+        key = (static_argnums, avals, in_tree, _hashable(static),
+               config.values["eager_constant_folding"])
         hit = cache.get(key)
         if hit is None:
             box: list = []
             closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box), avals)
-            closed, consts = closure_convert(closed)
-            hit = (closed, consts, box[0])
-            # Constants that are tracers belong to the trace of this call only.
-            if not any(isinstance(c, Tracer) for c in consts):
-                cache[key] = hit
+            # Constants stay inside the jaxpr, unless one is a tracer of an enclosing trace:
+            # then, as in JAX, all become leading arguments, and the trace is not reused.
+            if any(isinstance(c, Tracer) for c in closed.consts):
+                closed, consts = closure_convert(closed)
+                hit = (closed, consts, box[0])
+            else:
+                hit = cache[key] = (closed, [], box[0])
         closed, consts, out_tree = hit
         outs = bind(jit_p, *consts, *flat_args, jaxpr=closed, name=name)
         return tree_unflatten(out_tree, outs)

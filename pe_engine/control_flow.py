@@ -5,10 +5,13 @@ The scan equation's operands are `[*consts, *init_carry, *xs]`; its outputs
 itself splits: the body is split once per iteration of JAX's fixpoint on the
 carries (an unknown carry output makes that carry's input unknown on the next
 round), then a known scan runs now and an unknown scan is staged. Residuals the
-body makes each iteration are stacked as extra ys of the known scan.
+body makes each iteration are stacked as extra ys of the known scan, except those
+that depend on known consts alone: JAX hoists those out of the loop
+(`_scan_known_hoisting`), computing them once.
 """
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -38,19 +41,27 @@ from .core import (
     eval_jaxpr,
     get_aval,
     impl_rules,
+    jaxpr_as_fun,
     merge_lists,
     partition_list,
     split_list,
+    subs_list,
     to_numpy,
 )
-from .jit_rules import split_residuals_forwarded
+from .numpy import result_type
 from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
     PartialVal,
+    convert_constvars_jaxpr,
+    jaxpr_forwarding,
+    move_binders_to_back,
+    move_binders_to_front,
     new_eqn_recipe,
-    partial_eval_jaxpr_nounits,
+    partial_eval_jaxpr_nounits_fwd,
     partial_eval_rules,
+    prune_closed_jaxpr_outputs,
+    trace_to_jaxpr_nounits,
 )
 from .staging import trace_to_jaxpr_dynamic
 from .tree_util import tree_flatten, tree_unflatten
@@ -76,10 +87,12 @@ def _scan_abstract(*avals: ShapedArray, jaxpr: ClosedJaxpr, length: int, num_con
 def _scan_impl(*args: Any, jaxpr: ClosedJaxpr, length: int, num_consts: int, num_carry: int,
                reverse: bool, unroll: int) -> list[Any]:
     consts, carry, xs = split_list(args, [num_consts, num_carry])
-    xs = [to_numpy(x) for x in xs]
+    # A slice keeps the weak type of what it is sliced from.
+    xs = [(to_numpy(x), get_aval(x).weak_type) for x in xs]
     ys_per_step: list[list[Any]] = [[] for _ in range(length)]
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
-        out = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *consts, *carry, *(x[i] for x in xs))
+        out = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *consts, *carry,
+                         *(Array(x[i], weak) for x, weak in xs))
         carry, ys_per_step[i] = split_list(out, [num_carry])
     y_avals = jaxpr.out_avals[num_carry:]
     ys = [Array(np.stack([to_numpy(step[j]) for step in ys_per_step]) if length else
@@ -119,12 +132,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
          reverse: bool = False, unroll: int = 1) -> tuple[Any, Any]:
     """`lax.scan`: loop `f(carry, x) -> (carry, y)` over the leading axis of xs."""
     xs_flat, xs_tree = tree_flatten(xs)
-    lengths = {get_aval(x).shape[0] for x in xs_flat}
-    if length is not None:
-        lengths.add(int(length))
-    if len(lengths) != 1:
-        raise ValueError(f"scan got inconsistent or missing lengths: {sorted(lengths)}")
-    n = lengths.pop()
+    n = _scan_length(xs_flat, length)
     init_flat, init_tree = tree_flatten(init)
     out_tree: list = []
 
@@ -132,23 +140,100 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
         carry, x = split_list(args, [len(init_flat)])
         new_carry, y = f(tree_unflatten(init_tree, carry), tree_unflatten(xs_tree, x))
         c_flat, c_tree = tree_flatten(new_carry)
-        y_flat, y_tree = tree_flatten(y)
         if c_tree != init_tree:
-            raise TypeError(f"scan body carry output {c_tree} must match the input {init_tree}")
+            raise TypeError(
+                "scan body function carry input and carry output must have the same pytree "
+                f"structure, but they differ:\n\nthe input tree structure is:\n{init_tree}\nthe "
+                f"output tree structure is:\n{c_tree}\n\nRevise the function so that the carry "
+                "output has the same pytree structure as the carry input.")
+        y_flat, y_tree = tree_flatten(y)
         out_tree[:] = [y_tree]
         return [*c_flat, *y_flat]
 
-    in_avals = [get_aval(c) for c in init_flat] + [_unstacked(get_aval(x)) for x in xs_flat]
-    closed = trace_to_jaxpr_dynamic(body, in_avals)
-    for a, b in zip(closed.out_avals, in_avals):
-        if (a.shape, a.dtype) != (b.shape, b.dtype):
-            raise TypeError(f"scan carry output {a.str_short()} must match input {b.str_short()}")
-    outs = _bind_scan(closed, [], init_flat, xs_flat, length=n, reverse=reverse, unroll=unroll)
-    carry, ys = split_list(outs, [len(init_flat)])
+    x_avals = [_unstacked(get_aval(x)) for x in xs_flat]
+    closed = trace_to_jaxpr_dynamic(body, [*map(get_aval, init_flat), *x_avals])
+    # A weakly typed init whose carry comes out of another dtype is cast to it, and the
+    # body traced again (JAX's two passes).
+    promoted = [lax.convert_element_type(c, _result_type(c, out))
+                if get_aval(c).weak_type and not _typematch(get_aval(c), out) else c
+                for c, out in zip(init_flat, closed.out_avals)]
+    if any(p is not c for p, c in zip(promoted, init_flat)):
+        init_flat = promoted
+        closed = trace_to_jaxpr_dynamic(body, [*map(get_aval, init_flat), *x_avals])
+    _check_carry_type(f, [get_aval(c) for c in init_flat], closed.out_avals[:len(init_flat)])
+    closed, consts = closure_convert(closed)
+    num_carry, num_ys = len(init_flat), len(closed.out_avals) - len(init_flat)
+    # A carry the body passes through unchanged is read-only: it becomes a const.
+    carry_fwd, ext_fwd = split_list(jaxpr_forwarding(closed.jaxpr), [num_carry])
+    to_const = [f == len(consts) + i for i, f in enumerate(carry_fwd)]
+    if any(to_const):
+        closed = prune_closed_jaxpr_outputs(closed, [not m for m in to_const] + [True] * num_ys)
+        closed = move_binders_to_front(closed, [False] * len(consts) + to_const
+                                       + [False] * len(xs_flat))
+        init_flat, new_consts = partition_list(to_const, init_flat)
+        consts, num_carry = [*new_consts, *consts], num_carry - len(new_consts)
+    else:
+        new_consts = []
+    # A ys output that is just an xs input is not copied by the loop: it is that input.
+    ys_from_xs = [f - len(consts) - num_carry if f is not None and
+                  f >= len(consts) + num_carry else None for f in ext_fwd]
+    closed = prune_closed_jaxpr_outputs(closed, [True] * num_carry
+                                        + [f is None for f in ys_from_xs])
+    outs = bind(scan_p, *consts, *init_flat, *xs_flat, jaxpr=closed, length=n, reverse=reverse,
+                unroll=unroll, num_consts=len(consts), num_carry=num_carry)
+    carry, ys = split_list(outs, [num_carry])
+    ys = subs_list(ys_from_xs, xs_flat, ys)
+    if new_consts:
+        carry = merge_lists(to_const, carry, new_consts)
     return tree_unflatten(init_tree, carry), tree_unflatten(out_tree[0], ys)
 
 
+def _scan_length(xs_flat: list, length: int | None) -> int:
+    lengths = [get_aval(x).shape[0] for x in xs_flat]
+    if length is not None:
+        if any(int(length) != n for n in lengths):
+            raise ValueError(f"scan got `length` argument of {length} which disagrees with "
+                             f"leading axis sizes {lengths}.")
+        return int(length)
+    if len(set(lengths)) > 1:
+        raise ValueError("scan got values with different leading axis sizes: "
+                         f"{', '.join(map(str, lengths))}.")
+    if not lengths:
+        raise ValueError("scan got no values to scan over and `length` not provided.")
+    return lengths[0]
+
+
+def _typematch(a: ShapedArray, b: ShapedArray) -> bool:
+    return (a.shape, a.dtype) == (b.shape, b.dtype)
+
+
+def _result_type(x: Any, aval: ShapedArray) -> np.dtype:
+    return result_type(x, np.zeros(aval.shape, aval.dtype))[0]
+
+
+def _check_carry_type(f: Callable, ins: list[ShapedArray], outs: list[ShapedArray]) -> None:
+    try:
+        carry_name = next(iter(inspect.signature(f).parameters))
+    except (TypeError, ValueError, StopIteration):
+        carry_name = None
+    what = f"the input carry {carry_name}" if carry_name else "the input carry"
+    diffs = []
+    for a, b in zip(ins, outs):
+        if not _typematch(a, b):
+            why = [w for w, bad in (("the dtypes do not match", a.dtype != b.dtype),
+                                    ("the shapes do not match", a.shape != b.shape)) if bad]
+            diffs.append(f"{what} has type {a.str_short()} but the corresponding output carry "
+                         f"component has type {b.str_short()}, so {' and '.join(why)}")
+    if diffs:
+        listed = (diffs[0][0].upper() + diffs[0][1:] + ".\n" if len(diffs) == 1 else
+                  "".join(f"  * {d};\n" for d in diffs[:-1]) + f"  * {diffs[-1]}.\n")
+        raise TypeError("scan body function carry input and carry output must have equal "
+                        f"types, but they differ:\n\n{listed}\nRevise the function so that "
+                        "all output types match the corresponding input types.")
+
+
 lax.scan = scan  # offered as pe_engine.lax.scan, as jax.lax.scan
+lax.__all__.append("scan")
 
 
 # --------------------------------------------------------------------------- JVP
@@ -204,73 +289,86 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     jaxpr, length = params["jaxpr"], params["length"]
     num_consts, num_carry = params["num_consts"], params["num_carry"]
     rest = {"length": length, "reverse": params["reverse"], "unroll": params["unroll"]}
-    unknowns = [not t.is_known() for t in tracers]
-    obs = trace.state.observer
-    if not any(unknowns):
-        outs = bind(scan_p, *[t.pval.get_known() for t in tracers], **params)
-        if getattr(obs, "split", None):
-            obs.split(scan_p, params, tracers, outs, None, inner={"known": jaxpr})
-        return [trace.new_const(o) for o in outs]
-    const_uk, init_uk, xs_uk = split_list(unknowns, [num_consts, num_carry])
     num_ys = len(jaxpr.out_avals) - num_carry
+    unknowns = [not t.is_known() for t in tracers]
+    const_uk, init_uk, xs_uk = split_list(unknowns, [num_consts, num_carry])
     # JAX's fixpoint: each round promotes at least one carry to unknown, so at most
-    # num_carry rounds decide it, plus one to produce the final split.
+    # num_carry rounds decide it, plus one to produce the final split. Residuals that
+    # are known consts or xs (not carries, which change each step, nor NumPy arrays)
+    # are forwarded rather than returned by the known scan.
+    fwd = [(i < num_consts or i >= num_consts + num_carry)
+           and not isinstance(t.pval.get_known(), np.ndarray) for i, t in enumerate(tracers)]
     carry_uk = init_uk
     for _ in range(1 + num_carry):
-        jk, ju, out_uk, res_avals = partial_eval_jaxpr_nounits(
-            jaxpr, const_uk + carry_uk + xs_uk, carry_uk + [False] * num_ys)
-        carry_uk_out = out_uk[:num_carry]
-        if carry_uk_out == carry_uk:
+        unknowns = const_uk + carry_uk + xs_uk
+        jaxpr_known, jaxpr_unknown, out_uk, res_avals, in_fwd_res = \
+            partial_eval_jaxpr_nounits_fwd(jaxpr, unknowns, carry_uk + [False] * num_ys, fwd)
+        if out_uk[:num_carry] == carry_uk:
             break
-        carry_uk = [a or b for a, b in zip(carry_uk, carry_uk_out)]
-    # Residuals that are known consts or xs are passed as they are, not stacked; one
-    # that is a known carry changes every step, so the known scan stacks it.
-    n_kc, n_kcarry = const_uk.count(False), carry_uk.count(False)
-    jk, fwd = split_residuals_forwarded(jk, len(res_avals),
-                                        lambda i: i < n_kc or i >= n_kc + n_kcarry)
-    is_const_res = [f is not None and f < n_kc for f in fwd]
-    # Known init values of carries promoted to unknown go to the unknown scan only.
-    final_uk = const_uk + carry_uk + xs_uk
-    known_vals = [t.pval.get_known() for t, uk in zip(tracers, final_uk) if not uk]
-    kc, kcarry, kx = split_list(known_vals, [n_kc, n_kcarry])
-    known_outs_and_res = _bind_scan(jk, kc, kcarry, kx, **rest)
-    known_outs, stacked_res = split_list(known_outs_and_res, [out_uk.count(False)])
-    it = iter(stacked_res)
-    residuals = [known_vals[f] if f is not None else next(it) for f in fwd]
-    # Unknown scan operands: [const residuals, unknown consts, unknown carries,
-    # unknown xs, per-iteration residuals].
-    uj = ju.jaxpr
-    res_vars, uk_vars = split_list(uj.invars, [len(res_avals)])
-    const_res_vars, xs_res_vars = partition_list(
-        [not c for c in is_const_res], res_vars)
-    uc_vars, ucarry_vars, ux_vars = split_list(uk_vars, [sum(const_uk), sum(carry_uk)])
-    body_u = ClosedJaxpr(uj.replace(invars=[*const_res_vars, *uc_vars, *ucarry_vars, *ux_vars,
-                                            *xs_res_vars]), ju.consts)
-    const_res, xs_res = partition_list([not c for c in is_const_res], residuals)
-    inst = trace.instantiate_const
-    consts_t, init_t, xs_t = split_list(tracers, [num_consts, num_carry])
-    in_tracers = [*(inst(trace.new_const(r)) for r in const_res),
-                  *(t for t, u in zip(consts_t, const_uk) if u),
-                  *(inst(t) for t, u in zip(init_t, carry_uk) if u),
-                  *(t for t, u in zip(xs_t, xs_uk) if u),
-                  *(inst(trace.new_const(r)) for r in xs_res)]
-    body_u, hoisted = closure_convert(body_u)
-    in_tracers = [*(inst(trace.new_const(h)) for h in hoisted), *in_tracers]
-    out_avals = _scan_abstract(jaxpr=jaxpr, length=length, num_consts=num_consts,
-                               num_carry=num_carry)
+        carry_uk = [a or b for a, b in zip(carry_uk, out_uk[:num_carry])]
+    num_res_out = len(res_avals)
+    num_knowns_out = len(jaxpr_known.out_avals) - num_res_out
+    num_consts_known = num_consts - sum(const_uk)
+    num_carry_known = num_carry - sum(carry_uk)
+    # Known carries promoted to unknown go to the unknown scan, instantiated.
+    tracers = [trace.instantiate_const(t) if uk else t for t, uk in zip(tracers, unknowns)]
+    known_consts, known_ins = split_list([t.pval.get_known() for t in tracers if t.is_known()],
+                                         [num_consts_known])
+    jaxpr_known, known_consts_, which_hoisted, hoisted_res = _scan_known_hoisting(
+        jaxpr_known, known_consts, num_res_out)
+    # The unknown scan takes [intensive residuals, unknown inputs, extensive residuals]:
+    # a residual hoisted out of the loop or forwarded from a const is intensive.
+    hoisted_it = iter(which_hoisted)
+    res_to_move = [not next(hoisted_it) if f is None else
+                   f >= len(jaxpr.consts) + num_consts_known + num_carry_known
+                   for f in in_fwd_res]
+    num_unknown_in = len(jaxpr_unknown.in_avals) - len(in_fwd_res)
+    jaxpr_unknown = move_binders_to_back(jaxpr_unknown, res_to_move + [False] * num_unknown_in)
+    # The known scan runs only if it computes something.
+    known_outs_ext_res = bind(scan_p, *known_consts_, *known_ins, jaxpr=jaxpr_known,
+                              num_consts=len(known_consts_), num_carry=num_carry_known,
+                              **rest) if jaxpr_known.out_avals else []
+    known_outs, ext_res = split_list(known_outs_ext_res, [num_knowns_out])
+    non_fwd_res = iter(merge_lists(which_hoisted, ext_res, hoisted_res))
+    res = [next(non_fwd_res) if f is None else [*jaxpr.consts, *known_consts, *known_ins][f]
+           for f in in_fwd_res]
+    int_res, ext_res = partition_list(res_to_move, res)
+    carry_avals, y_avals = split_list(jaxpr_unknown.out_avals, [sum(carry_uk)])
     out_tracers = [JaxprTracer(trace, PartialVal.unknown(a), None)
-                   for a, uk in zip(out_avals, out_uk) if uk]
-    u_params = {"jaxpr": body_u, "length": length,
-                "num_consts": len(hoisted) + len(const_res) + sum(const_uk),
-                "num_carry": sum(carry_uk), "reverse": params["reverse"],
-                "unroll": params["unroll"]}
-    eqn = new_eqn_recipe(trace, in_tracers, out_tracers, scan_p, u_params)
+                   for a in [*carry_avals, *(_stacked(y, length) for y in y_avals)]]
+    in_tracers = [*map(trace.new_instantiated_const, int_res),
+                  *(t for t in tracers if not t.is_known()),
+                  *map(trace.new_instantiated_const, ext_res)]
+    eqn = new_eqn_recipe(trace, in_tracers, out_tracers, scan_p,
+                         {"jaxpr": jaxpr_unknown, "length": length,
+                          "num_consts": len(int_res) + sum(const_uk), "num_carry": sum(carry_uk),
+                          "reverse": params["reverse"], "unroll": params["unroll"]})
     for t in out_tracers:
         t.recipe = eqn
+    obs = trace.state.observer
     if getattr(obs, "split", None):
-        obs.split(scan_p, params, tracers, known_outs, eqn,
-                  inner={"known": jk, "unknown": body_u})
+        staged = eqn if out_tracers else None
+        obs.split(scan_p, params, tracers, known_outs, staged,
+                  inner={"known": jaxpr_known, **({"unknown": jaxpr_unknown} if staged else {})})
     return merge_lists(out_uk, [trace.new_const(o) for o in known_outs], out_tracers)
+
+
+def _scan_known_hoisting(jaxpr_known: ClosedJaxpr, known_consts: list, num_res: int
+                         ) -> tuple[ClosedJaxpr, list, list[bool], list]:
+    """Trace the known body again with its consts known: what depends on consts alone runs
+    once, outside the loop, and a residual it computes is one value, not a stack of them.
+
+    Returns the new known body (its leading inputs: the consts it still reads), those
+    consts, which residuals were hoisted, and the hoisted residuals."""
+    pvals = ([PartialVal.known(c) for c in known_consts]
+             + [PartialVal.unknown(a) for a in jaxpr_known.in_avals[len(known_consts):]])
+    num_known_outs = len(jaxpr_known.out_avals) - num_res
+    body, out_pvals, new_consts = trace_to_jaxpr_nounits(
+        jaxpr_as_fun(jaxpr_known), pvals, [True] * num_known_outs + [False] * num_res)
+    res_pvals = out_pvals[num_known_outs:]
+    return (ClosedJaxpr(convert_constvars_jaxpr(body), []), new_consts,
+            [pv.is_known() for pv in res_pvals], [pv.get_known() for pv in res_pvals
+                                                  if pv.is_known()])
 
 
 partial_eval_rules[scan_p] = _scan_partial_eval

@@ -7,9 +7,11 @@ sits underneath so that operations on plain constants are staged too (omnistagin
 """
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import sys
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -370,7 +372,7 @@ class JaxprEqn(NamedTuple):
 
 
 class Jaxpr:
-    __slots__ = ("constvars", "invars", "outvars", "eqns", "effects")
+    __slots__ = ("constvars", "invars", "outvars", "eqns", "effects", "__weakref__")
 
     def __init__(self, constvars: Sequence[Var], invars: Sequence[Var],
                  outvars: Sequence[Atom], eqns: Sequence[JaxprEqn],
@@ -390,7 +392,7 @@ class Jaxpr:
         return [v.aval for v in self.outvars]
 
     def replace(self, **kw: Any) -> Jaxpr:
-        fields = {k: getattr(self, k) for k in self.__slots__}
+        fields = {k: getattr(self, k) for k in self.__slots__ if k != "__weakref__"}
         fields.update(kw)
         return Jaxpr(**fields)
 
@@ -407,7 +409,7 @@ class Jaxpr:
 class ClosedJaxpr:
     """A jaxpr with its constvars' values."""
 
-    __slots__ = ("jaxpr", "consts")
+    __slots__ = ("jaxpr", "consts", "__weakref__")
 
     def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]):
         assert len(consts) == len(jaxpr.constvars)
@@ -427,6 +429,25 @@ class ClosedJaxpr:
 
     def pretty_print(self, **_: Any) -> str:
         return str(self.jaxpr)
+
+
+def weakref_lru_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """JAX's cache of a transformation of a jaxpr: keyed weakly on the jaxpr (its first
+    argument) and on the other, hashable arguments. Transforming the same jaxpr twice gives
+    the same result object, which is why a jit called twice prints once (`let ... in`)
+    after JVP, partial evaluation and transposition too."""
+    table: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @functools.wraps(fn)
+    def cached(jaxpr: Any, *args: Any) -> Any:
+        key = (*args, config.values["eager_constant_folding"])
+        per_jaxpr = table.setdefault(jaxpr, {})
+        if key not in per_jaxpr:
+            per_jaxpr[key] = fn(jaxpr, *args)
+        return per_jaxpr[key]
+
+    cached.cache_clear = table.clear  # type: ignore[attr-defined]
+    return cached
 
 
 # --------------------------------------------------------------------------- primitives
@@ -604,6 +625,18 @@ def new_dynamic_main(trace_type: type, global_data: Any = None) -> Iterator[Main
             dynamic_trace = prev
 
 
+@contextmanager
+def current_dynamic_trace(main: MainTrace | None) -> Iterator[None]:
+    """Make `main` the trace that operations on non-tracers go to, for a while (a partial
+    evaluator's rule binds its known work at its parent trace, as JAX's does)."""
+    global dynamic_trace
+    prev, dynamic_trace = dynamic_trace, main
+    try:
+        yield
+    finally:
+        dynamic_trace = prev
+
+
 class Trace:
     __slots__ = ("main",)
 
@@ -765,6 +798,14 @@ def partition_list(flags: Sequence[bool], xs: Sequence[Any]) -> tuple[list, list
     for f, x in zip(flags, xs, strict=True):
         (b if f else a).append(x)
     return a, b
+
+
+def subs_list(subs: Sequence[int | None], src: Sequence[Any], base: Sequence[Any]) -> list[Any]:
+    """Per position, src[i] where subs gives an index i, else the next of `base`."""
+    it = iter(base)
+    out = [src[i] if i is not None else next(it) for i in subs]
+    assert next(it, None) is None
+    return out
 
 
 def merge_lists(flags: Sequence[bool], falses: Sequence[Any], trues: Sequence[Any]) -> list[Any]:

@@ -1,14 +1,16 @@
 """Transformation rules for `jit_p`: JVP, partial evaluation and transpose.
 
 A nested jit is a unit that itself splits: its partial-evaluation rule splits the
-inner program with `partial_eval_jaxpr_nounits`, runs a known jit now and stages
-an unknown jit that reads the residuals. As in JAX's `_pjit_partial_eval`, the
-residuals go LAST among the unknown equation's inputs, although the unknown
-jaxpr produced by the splitter takes them first (jax-facts §7).
+inner program with `partial_eval_jaxpr_nounits_fwd`, runs a known jit now and stages
+an unknown jit that reads the residuals. As in JAX's `_pjit_partial_eval`, the rule
+runs even when every input is known (the known jit is then the re-traced program,
+less the outputs that merely forward an input), and the residuals go LAST among the
+unknown equation's inputs, although the unknown jaxpr produced by the splitter takes
+them first (jax-facts §7). The inner programs keep their constants, and each
+transformation of a jaxpr is cached, so a jit called twice stays one shared program.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .ad import (
@@ -19,97 +21,84 @@ from .ad import (
     primitive_transposes,
     transpose_jaxpr,
 )
-from .api import closure_convert
-from .core import ClosedJaxpr, bind, merge_lists, split_list
+from .core import ClosedJaxpr, bind, get_aval, merge_lists, split_list, subs_list
 from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
     PartialVal,
+    jaxpr_forwarding,
+    move_binders_to_back,
     new_eqn_recipe,
-    partial_eval_jaxpr_nounits,
+    partial_eval_jaxpr_nounits_fwd,
     partial_eval_rules,
+    prune_closed_jaxpr_outputs,
 )
 from .pjit import jit_p
-
-
-def call_closed(prim: Any, closed: ClosedJaxpr, args: list, **params: Any) -> list:
-    """Bind a call-like primitive on a jaxpr, hoisting its constants into leading args."""
-    closed, consts = closure_convert(closed)
-    return bind(prim, *consts, *args, jaxpr=closed, **params)
 
 
 def _jit_jvp(primals: list, tangents: list, *, jaxpr: ClosedJaxpr, name: str
              ) -> tuple[list, list]:
     nonzeros = [type(t) is not Zero for t in tangents]
-    jvp_closed, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
-    outs = call_closed(jit_p, jvp_closed, [*primals, *(t for t in tangents if type(t) is not Zero)],
-                       name=name)
+    jvp_closed, out_nz = jvp_jaxpr(jaxpr, nonzeros, False)
+    outs = bind(jit_p, *primals, *(t for t in tangents if type(t) is not Zero),
+                jaxpr=jvp_closed, name=name)
     p_out, t_nz = split_list(outs, [len(jaxpr.out_avals)])
     t_out = merge_lists(out_nz, [Zero(a) for a, nz in zip(jaxpr.out_avals, out_nz) if not nz],
                         t_nz)
     return p_out, t_out
 
 
-def split_residuals_forwarded(known: ClosedJaxpr, num_res: int,
-                              forwardable: Callable[[int], bool] = lambda i: True
-                              ) -> tuple[ClosedJaxpr, list[int | None]]:
-    """Drop residual outputs that are just known inputs (JAX forwards those instead).
-
-    Returns the pruned known jaxpr and, per residual, the index of the known input
-    it forwards (None when the known jaxpr computes it). Only inputs whose index
-    passes `forwardable` are forwarded.
-    """
-    j = known.jaxpr
-    outs, res = split_list(j.outvars, [len(j.outvars) - num_res])
-    fwd = [j.invars.index(v) if v in j.invars and forwardable(j.invars.index(v)) else None
-           for v in res]
-    kept = [v for v, f in zip(res, fwd) if f is None]
-    return ClosedJaxpr(j.replace(outvars=[*outs, *kept]), known.consts), fwd
-
-
 def _jit_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     jaxpr, name = params["jaxpr"], params["name"]
     unknowns = [not t.is_known() for t in tracers]
     known_vals = [t.pval.get_known() for t in tracers if t.is_known()]
-    obs = trace.state.observer
-    if not any(unknowns):
-        outs = bind(jit_p, *known_vals, **params)
-        if getattr(obs, "split", None):
-            obs.split(jit_p, params, tracers, outs, None, inner={"known": jaxpr})
-        return [trace.new_const(o) for o in outs]
-    known_cj, unknown_cj, out_uk, res_avals = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
-    known_cj, fwd = split_residuals_forwarded(known_cj, len(res_avals))
-    outs = call_closed(jit_p, known_cj, known_vals, name=name)
-    known_outs, computed_res = split_list(outs, [out_uk.count(False)])
+    known, unknown, out_uk, res_avals, in_fwd_res = partial_eval_jaxpr_nounits_fwd(
+        jaxpr, unknowns, False)
+    num_res = len(res_avals)
+    # Known outputs that merely forward a known input are not returned by the known jit...
+    in_fwd = jaxpr_forwarding(known.jaxpr)
+    in_fwd = [*in_fwd[:len(in_fwd) - num_res], *[None] * num_res]
+    known = prune_closed_jaxpr_outputs(known, [f is None for f in in_fwd])
+    # ...and a residual that is also a known output is returned once.
+    n_out = len(known.out_avals) - num_res
+    out_vars, res_vars = split_list(known.jaxpr.outvars, [n_out])
+    out_fwd = [None] * n_out + [next((i for i, v in enumerate(out_vars) if v is r), None)
+                                for r in res_vars]
+    known = prune_closed_jaxpr_outputs(known, [f is None for f in out_fwd])
+    outs = bind(jit_p, *known_vals, jaxpr=known, name=name)
+    outs = subs_list(in_fwd, known_vals, subs_list(out_fwd, outs, outs))
+    known_outs, computed_res = split_list(outs, [len(outs) - num_res])
     it = iter(computed_res)
-    residuals = [next(it) if f is None else known_vals[f] for f in fwd]
-    res_tracers = [trace.instantiate_const(trace.new_const(r)) for r in residuals]
-    unknown_in = [t for t, uk in zip(tracers, unknowns) if uk]
+    residuals = [next(it) if f is None else [*jaxpr.consts, *known_vals][f] for f in in_fwd_res]
+    res_tracers = [trace.new_instantiated_const(r) for r in residuals]
     # The splitter puts residual binders first; the jit equation takes them last.
-    uj = unknown_cj.jaxpr
-    res_vars, in_vars = split_list(uj.invars, [len(res_avals)])
-    unknown_closed = ClosedJaxpr(uj.replace(invars=[*in_vars, *res_vars]), unknown_cj.consts)
-    out_tracers = [JaxprTracer(trace, PartialVal.unknown(a), None)
-                   for a, uk in zip(jaxpr.out_avals, out_uk) if uk]
-    eqn = new_eqn_recipe(trace, [*unknown_in, *res_tracers], out_tracers, jit_p,
-                         {"jaxpr": unknown_closed, "name": name})
+    unknown = move_binders_to_back(unknown, [True] * len(residuals) + [False] * sum(unknowns))
+    out_tracers = [JaxprTracer(trace, PartialVal.unknown(a), None) for a in unknown.out_avals]
+    eqn = new_eqn_recipe(trace, [*(t for t, uk in zip(tracers, unknowns) if uk), *res_tracers],
+                         out_tracers, jit_p, {"jaxpr": unknown, "name": name})
     for t in out_tracers:
         t.recipe = eqn
+    obs = trace.state.observer
     if getattr(obs, "split", None):
-        obs.split(jit_p, params, tracers, known_outs, eqn,
-                  inner={"known": known_cj, "unknown": unknown_closed})
+        staged = eqn if out_tracers else None
+        obs.split(jit_p, params, tracers, known_outs, staged,
+                  inner={"known": known, **({"unknown": unknown} if staged else {})})
     return merge_lists(out_uk, [trace.new_const(o) for o in known_outs], out_tracers)
 
 
 def _jit_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, name: str) -> list:
-    # The transposed call takes the residuals first, then the nonzero cotangents.
+    # The transposed call takes the residuals, then the nonzero cotangents, and returns
+    # only the input cotangents that are not symbolically zero.
     undef = [is_undefined_primal(a) for a in args]
     ct_nz = [type(c) is not Zero for c in cts]
-    t_closed = transpose_jaxpr(jaxpr, undef, ct_nz)
+    t_closed, ct_out_nz = transpose_jaxpr(
+        jaxpr, undef, ct_nz, False, [a.aval if u else get_aval(a) for a, u in zip(args, undef)],
+        [get_aval(c) if nz else c.aval for c, nz in zip(cts, ct_nz)])
     res = [a for a, u in zip(args, undef) if not u]
-    outs = call_closed(jit_p, t_closed, [*res, *(c for c in cts if type(c) is not Zero)],
-                       name=name)
-    return merge_lists(undef, [None] * len(res), outs)
+    outs = iter(bind(jit_p, *res, *(c for c in cts if type(c) is not Zero), jaxpr=t_closed,
+                     name=name))
+    cts_in = [next(outs) if nz else None for nz in ct_out_nz]
+    return merge_lists(undef, [None] * len(res), cts_in)
 
 
 primitive_jvps[jit_p] = _jit_jvp

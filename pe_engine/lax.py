@@ -32,13 +32,13 @@ from .core import (
 )
 from .staging import const_fold_rules, custom_staging_rules, forwarding_rules
 
-# JAX's public `jax.lax` names that the engine implements (`scan` is control_flow's).
+# JAX's public `jax.lax` names that the engine implements (control_flow adds `scan`).
 __all__ = [
     "abs", "add", "bitwise_and", "bitwise_or", "broadcast_in_dim", "convert_element_type", "cos",
     "div", "dot_general", "eq", "exp", "expand_dims", "full", "full_like", "ge", "gt",
     "integer_pow", "le", "log", "logistic", "lt", "max", "min", "mul", "ne", "neg", "pow",
-    "reduce_max", "reduce_min", "reduce_sum", "reshape", "scan", "select_n", "sign", "sin",
-    "slice", "sqrt", "square", "squeeze", "stage", "sub", "tan", "tanh", "transpose",
+    "reduce_max", "reduce_min", "reduce_precision", "reduce_sum", "reshape", "select_n", "sign",
+    "sin", "slice", "sqrt", "square", "squeeze", "stage", "sub", "tan", "tanh", "transpose",
 ]
 
 # ----------------------------------------------------------------------------- definitions
@@ -327,6 +327,31 @@ const_fold_rules[device_put_p] = _device_put_fold
 # jnp.array of an array: a copy, which a jaxpr keeps as an equation.
 copy_p = _def("copy", lambda x: x, np.copy)
 
+def _reduce_precision_impl(x: np.ndarray, *, exponent_bits: int, mantissa_bits: int
+                           ) -> np.ndarray:
+    # Round the significand to `mantissa_bits` bits, then keep the exponent in range.
+    info = np.finfo(x.dtype)
+    if (exponent_bits, mantissa_bits) >= (info.nexp, info.nmant):
+        return x
+    frac, exp = np.frexp(x)
+    scale = float(2 ** (mantissa_bits + 1))
+    out = np.ldexp(np.round(frac * scale) / scale, exp)
+    top = 2 ** (exponent_bits - 1)
+    return np.where(exp > top, np.copysign(np.inf, x),
+                    np.where(exp < 2 - top, np.copysign(0.0, x), out)).astype(x.dtype)
+
+
+def _reduce_precision_abstract(x: ShapedArray, *, exponent_bits: int, mantissa_bits: int
+                               ) -> ShapedArray:
+    _check_unop_dtype("reduce_precision", x, ("floating",))
+    return x
+
+
+# Rounds to a narrower float format; the identity at the operand's own precision, which is
+# how checkpoint pins the residuals it saves.
+reduce_precision_p = _def("reduce_precision", _reduce_precision_abstract, _reduce_precision_impl)
+
+
 # lax.stage: logically the identity, lifting a value into the active trace. A staging
 # trace lifts it without an equation (JAX's stage_value); the fold rule is JAX's too.
 stage_p = _def("stage", lambda x: x, lambda x: x)
@@ -578,6 +603,11 @@ def array_copy(x: Any) -> Any:
 
 def stage(x: Any) -> Any:
     return bind(stage_p, x)
+
+
+def reduce_precision(x: Any, exponent_bits: int, mantissa_bits: int) -> Any:
+    return bind(reduce_precision_p, x, exponent_bits=int(exponent_bits),
+                mantissa_bits=int(mantissa_bits))
 
 
 def reduce_sum(x: Any, axes: Sequence[int]) -> Any:

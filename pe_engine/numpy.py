@@ -18,7 +18,6 @@ import numpy as np
 from . import core, lax
 from .api import jit
 from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval, scalar_constant
-from .staging import DynamicJaxprTrace
 
 ndarray = Array
 
@@ -136,8 +135,8 @@ def _traced_together(*args: Any) -> list[Any]:
     if (dyn is None or not core.config.values["eager_constant_folding"]
             or not any(isinstance(a, Tracer) for a in args)):
         return list(args)
-    trace = DynamicJaxprTrace(dyn)
-    return [a if isinstance(a, Tracer) else trace.new_const(a) for a in args]
+    trace = dyn.trace_type(dyn)
+    return [a if isinstance(a, Tracer) else trace.pure(a) for a in args]
 
 
 def promote_args(*args: Any) -> list[Any]:

@@ -14,12 +14,14 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from . import core
 from .core import (
     ClosedJaxpr,
     DropVar,
     Jaxpr,
     JaxprEqn,
     Literal,
+    MainTrace,
     Primitive,
     ShapedArray,
     SourceInfo,
@@ -27,15 +29,17 @@ from .core import (
     Tracer,
     Var,
     bind,
+    current_dynamic_trace,
     get_aval,
     is_literalable,
     jaxpr_as_fun,
     limits,
-    new_main,
+    new_dynamic_main,
     partition_list,
     user_source_info,
+    weakref_lru_cache,
 )
-from .staging import trace_to_jaxpr_dynamic
+from .staging import forwarding_rules, trace_to_jaxpr_dynamic
 from .typecheck import (
     check_custom_split_composes,
     check_jaxpr,
@@ -99,12 +103,15 @@ class JaxprEqnRecipe(NamedTuple):
 
 
 class PeState:
-    """Per-trace data: the tag shared by nested traces, the equation counter, observers."""
+    """Per-trace data: the tag shared by nested traces, the equation counter, observers,
+    and the parent trace (the one current before this one), where known work is bound."""
 
-    def __init__(self, observer: Any = None, tag: object | None = None):
+    def __init__(self, observer: Any = None, tag: object | None = None,
+                 parent: MainTrace | None = None):
         self.tag = tag if tag is not None else object()
         self.counter = itertools.count()
         self.observer = observer
+        self.parent = parent
 
 
 # primitive -> rule(trace, tracers, params) -> out tracers; for primitives (jit, scan,
@@ -161,6 +168,10 @@ class JaxprTrace(Trace):
             return JaxprTracer(self, PartialVal.unknown(pval.get_aval()), LambdaBinding())
         return self.new_const(const)
 
+    def new_instantiated_const(self, val: Any) -> JaxprTracer:
+        """A known value given a place in the staged jaxpr as a residual, even a scalar."""
+        return JaxprTracer(self, PartialVal.unknown(get_aval(val)), ConstVar(val))
+
     def instantiate_const(self, tracer: JaxprTracer) -> JaxprTracer:
         """Give a known value a place in the staged jaxpr: a Literal or a ConstVar."""
         const = tracer.pval.get_known()
@@ -169,13 +180,16 @@ class JaxprTrace(Trace):
         aval = get_aval(const)
         if is_literalable(const):
             return JaxprTracer(self, PartialVal.unknown(aval), Literal(const, aval))
-        return JaxprTracer(self, PartialVal.unknown(aval), ConstVar(const))
+        return self.new_instantiated_const(const)
 
     def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
-        rule = partial_eval_rules.get(primitive)
-        if rule is not None:
-            return rule(self, tracers, params)
-        return self.default_process_primitive(primitive, tracers, params)
+        # Every operation of the traced function comes here, known inputs or not (the trace
+        # is current, as in JAX), and what the rules bind on known values goes to the parent.
+        with current_dynamic_trace(self.state.parent):
+            rule = partial_eval_rules.get(primitive)
+            if rule is not None:
+                return rule(self, tracers, params)
+            return self.default_process_primitive(primitive, tracers, params)
 
     def default_process_primitive(self, primitive: Primitive, tracers: list,
                                   params: dict) -> list:
@@ -353,7 +367,7 @@ def trace_to_jaxpr_nounits(fun: Callable[..., Sequence[Any]], pvals: Sequence[Pa
     Returns the jaxpr of the unknown part (its constvars are the residuals), the
     output PartialVals, and the residual values.
     """
-    with new_main(JaxprTrace, PeState(observer)) as main:
+    with new_dynamic_main(JaxprTrace, PeState(observer, parent=core.dynamic_trace)) as main:
         trace = JaxprTrace(main)
         out, jaxpr, consts, env = trace_to_subjaxpr_nounits(trace, fun, pvals, instantiate)
         assert not env
@@ -362,9 +376,16 @@ def trace_to_jaxpr_nounits(fun: Callable[..., Sequence[Any]], pvals: Sequence[Pa
     return jaxpr, out_pvals, consts
 
 
+@weakref_lru_cache
 def convert_constvars_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
     """Expose the constant inputs as leading invars."""
     return Jaxpr([], [*jaxpr.constvars, *jaxpr.invars], jaxpr.outvars, jaxpr.eqns, jaxpr.effects)
+
+
+@weakref_lru_cache
+def close_jaxpr(jaxpr: Jaxpr) -> ClosedJaxpr:
+    """A jaxpr without constants as a closed one: the same object each time."""
+    return ClosedJaxpr(jaxpr, [])
 
 
 def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
@@ -375,6 +396,31 @@ def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
     The known jaxpr returns its known outputs followed by the residuals; the
     unknown jaxpr takes the residuals first, then the unknown inputs.
     """
+    split = (_partial_eval_jaxpr_nounits_uncached if observer is not None
+             else _partial_eval_jaxpr_nounits)
+    return split(jaxpr, tuple(unknowns), _hashable_bools(instantiate), False, observer)[:-1]
+
+
+def partial_eval_jaxpr_nounits_fwd(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
+                                   instantiate: bool | Sequence[bool],
+                                   fwd: bool | Sequence[bool] = True
+                                   ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool],
+                                              list[ShapedArray], list[int | None]]:
+    """The split, with residuals that are just known inputs (where `fwd` allows) or the
+    jaxpr's own constants left out of the known jaxpr's outputs: the last result gives,
+    per residual, its index in [*jaxpr.consts, *known inputs], or None if it is computed."""
+    return _partial_eval_jaxpr_nounits(jaxpr, tuple(unknowns), _hashable_bools(instantiate),
+                                       _hashable_bools(fwd), None)
+
+
+def _hashable_bools(x: bool | Sequence[bool]) -> bool | tuple[bool, ...]:
+    return x if isinstance(x, bool) else tuple(x)
+
+
+def _partial_eval_jaxpr_nounits_uncached(
+        jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...], instantiate: bool | tuple[bool, ...],
+        fwd: bool | tuple[bool, ...], observer: Any
+        ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], list[ShapedArray], list[int | None]]:
     fun = jaxpr_as_fun(jaxpr)
     in_avals = jaxpr.in_avals
     cell: dict[str, Any] = {}
@@ -385,20 +431,90 @@ def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
                  for a, uk in zip(in_avals, unknowns, strict=True)]
         jaxpr_unknown_, out_pvals, residuals = trace_to_jaxpr_nounits(
             fun, pvals, instantiate, observer)
+        ids = {id(c): i for i, c in enumerate(known_vals_in)}
+        fwds: list[int | None] = [ids.get(id(r)) for r in residuals]
+        if fwd is False:
+            fwds = [None] * len(residuals)
+        else:
+            if isinstance(fwd, tuple):  # forward only the inputs it allows
+                allowed = [f for f, uk in zip(fwd, unknowns) if not uk]
+                fwds = [f if f is not None and allowed[f] else None for f in fwds]
+            fwds = _include_consts_in_fwds(jaxpr.consts, fwds, residuals)
+        kept = [r for r, f in zip(residuals, fwds) if f is None]
         cell["jaxpr_unknown"] = convert_constvars_jaxpr(jaxpr_unknown_)
         cell["out_unknowns"] = [not pv.is_known() for pv in out_pvals]
-        cell["res_avals"] = [get_aval(r) for r in residuals]
+        cell["res_avals"] = [get_aval(r) for r in kept]
+        cell["fwds"] = fwds
         known_outs = [pv.get_known() for pv in out_pvals if pv.is_known()]
-        return [*known_outs, *residuals]
+        return [*known_outs, *kept]
 
     known_avals = [a for a, uk in zip(in_avals, unknowns) if not uk]
     jaxpr_known = trace_to_jaxpr_dynamic(known_fun, known_avals)
     jaxpr_unknown = ClosedJaxpr(cell["jaxpr_unknown"], [])
-    if checks_enabled():
+    if checks_enabled() and fwd is False:
         check_jaxpr(jaxpr_unknown)
         check_split_composes(jaxpr, jaxpr_known, jaxpr_unknown, unknowns, cell["out_unknowns"],
                              len(cell["res_avals"]))
-    return jaxpr_known, jaxpr_unknown, cell["out_unknowns"], cell["res_avals"]
+    return (jaxpr_known, jaxpr_unknown, cell["out_unknowns"], cell["res_avals"],
+            cell["fwds"])
+
+
+_partial_eval_jaxpr_nounits = weakref_lru_cache(_partial_eval_jaxpr_nounits_uncached)
+
+
+def _include_consts_in_fwds(consts: Sequence[Any], fwds: list[int | None],
+                            residuals: list[Any]) -> list[int | None]:
+    """Residuals that are the jaxpr's own constants are forwarded too, and input forwards
+    shift past the constants. As in JAX, only once some residual is forwarded at all."""
+    if all(f is None for f in fwds):
+        return fwds
+    index = {id(c): i for i, c in enumerate(consts)}
+    return [len(consts) + f if f is not None else index.get(id(r))
+            for r, f in zip(residuals, fwds)]
+
+
+def jaxpr_forwarding(jaxpr: Jaxpr) -> list[int | None]:
+    """Per output, the index of the input it merely passes on (seen through forwarding
+    rules, such as a no-op convert_element_type), or None."""
+    fwds: dict[Var, Any] = dict(zip(jaxpr.invars, jaxpr.invars))
+    for eqn in jaxpr.eqns:
+        rule = forwarding_rules.get(eqn.primitive)
+        if rule is not None:
+            for v, i in zip(eqn.outvars, rule([a.aval for a in eqn.invars], eqn.params)):
+                if i is not None and type(eqn.invars[i]) is not Literal:
+                    fwds[v] = fwds.get(eqn.invars[i], eqn.invars[i])
+    index = {v: i for i, v in enumerate(jaxpr.invars)}
+    return [None if type(v) is Literal else index.get(fwds.get(v)) for v in jaxpr.outvars]
+
+
+# The rearrangements below are cached like JAX's, so that rearranging the same jaxpr twice
+# gives the same object (and a jit called twice is printed once).
+
+
+def prune_closed_jaxpr_outputs(closed: ClosedJaxpr, keep: Sequence[bool]) -> ClosedJaxpr:
+    return _prune_closed_jaxpr_outputs(closed, tuple(keep))
+
+
+@weakref_lru_cache
+def _prune_closed_jaxpr_outputs(closed: ClosedJaxpr, keep: tuple[bool, ...]) -> ClosedJaxpr:
+    j = closed.jaxpr
+    return ClosedJaxpr(j.replace(outvars=[v for v, k in zip(j.outvars, keep, strict=True) if k]),
+                       closed.consts)
+
+
+def move_binders_to_front(closed: ClosedJaxpr, to_move: Sequence[bool]) -> ClosedJaxpr:
+    return _move_binders_to_front(closed, tuple(to_move))
+
+
+def move_binders_to_back(closed: ClosedJaxpr, to_move: Sequence[bool]) -> ClosedJaxpr:
+    return _move_binders_to_front(closed, tuple(not m for m in to_move))
+
+
+@weakref_lru_cache
+def _move_binders_to_front(closed: ClosedJaxpr, to_move: tuple[bool, ...]) -> ClosedJaxpr:
+    j = closed.jaxpr
+    stay, move = partition_list(list(to_move), j.invars)
+    return ClosedJaxpr(j.replace(invars=[*move, *stay]), closed.consts)
 
 
 # --------------------------------------------------------------------------- policy-driven split

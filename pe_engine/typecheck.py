@@ -147,12 +147,8 @@ def random_value(aval: ShapedArray, rng: np.random.Generator) -> np.ndarray:
 @contextmanager
 def _concretely() -> Iterator[None]:
     """Run programs on numpy now, even while a staging trace is active."""
-    prev, core.dynamic_trace = core.dynamic_trace, None
-    try:
-        with np.errstate(all="ignore"):
-            yield
-    finally:
-        core.dynamic_trace = prev
+    with core.current_dynamic_trace(None), np.errstate(all="ignore"):
+        yield
 
 
 def _concrete(*jaxprs: ClosedJaxpr) -> bool:

@@ -57,7 +57,8 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str],
     # The unknown half, closed again, is what the transpose turns around.
     linear = rec.pop("_unknown_closed")
     n_lin_out = len(linear.jaxpr.outvars)
-    backward = ad.transpose_jaxpr(linear, [False] * num_res + [True] * n, [True] * n_lin_out)
+    backward, _ = ad.transpose_jaxpr(linear, [False] * num_res + [True] * n,
+                                     [True] * n_lin_out)
     back_rec, _ = program_record(backward.jaxpr)
     saved = [{"aval": a.str_short(True), "bytes": a.nbytes,
               "description": d.replace(f"{USER_FILENAME}:", "line ")}
