@@ -233,7 +233,6 @@ def _check_carry_type(f: Callable, ins: list[ShapedArray], outs: list[ShapedArra
 
 
 lax.scan = scan  # offered as pe_engine.lax.scan, as jax.lax.scan
-lax.__all__.append("scan")
 
 
 # --------------------------------------------------------------------------- JVP

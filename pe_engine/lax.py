@@ -32,15 +32,6 @@ from .core import (
 )
 from .staging import const_fold_rules, custom_staging_rules, forwarding_rules
 
-# JAX's public `jax.lax` names that the engine implements (control_flow adds `scan`).
-__all__ = [
-    "abs", "add", "bitwise_and", "bitwise_or", "broadcast_in_dim", "convert_element_type", "cos",
-    "div", "dot_general", "eq", "exp", "expand_dims", "full", "full_like", "ge", "gt",
-    "integer_pow", "le", "log", "logistic", "lt", "max", "min", "mul", "ne", "neg", "pow",
-    "reduce_max", "reduce_min", "reduce_precision", "reduce_sum", "reshape", "select_n", "sign",
-    "sin", "slice", "sqrt", "square", "squeeze", "stage", "sub", "tan", "tanh", "transpose",
-]
-
 # ----------------------------------------------------------------------------- definitions
 
 __all__ = ["abs", "add", "bitwise_and", "bitwise_or", "broadcast_in_dim", "convert_element_type",
@@ -48,6 +39,7 @@ __all__ = ["abs", "add", "bitwise_and", "bitwise_or", "broadcast_in_dim", "conve
            "le", "log", "logistic", "lt", "max", "min", "mul", "ne", "neg", "pow", "reduce_max",
            "reduce_min", "reduce_sum", "reshape", "select_n", "sign", "sin", "slice",
            "sqrt", "squeeze", "sub", "tan", "tanh", "transpose"]
+__all__ += ["full", "full_like", "reduce_precision", "square"]
 __all__ += ["scan"]  # noqa: F822 (installed by control_flow.py, which builds on this module)
 
 
