@@ -37,7 +37,7 @@ from .core import (
     scalar_constant,
     weakref_lru_cache,
 )
-from .partial_eval import PartialVal, trace_to_jaxpr_nounits
+from .partial_eval import JaxprTracer, PartialVal, trace_to_jaxpr_nounits
 from .staging import trace_to_jaxpr_dynamic
 from .tree_util import tree_flatten, tree_unflatten
 
@@ -65,12 +65,15 @@ class Zero:
 
 
 class UndefinedPrimal:
-    """A linear input of a jaxpr being transposed: only its aval is known."""
+    """A linear input of a jaxpr being transposed: only its aval is known. Its cotangent
+    may start from a value (JAX's `ValAccum(aval, val)`): what the backward pass finds for
+    it is added to that, as it is found."""
 
-    __slots__ = ("aval",)
+    __slots__ = ("aval", "ct")
 
-    def __init__(self, aval: ShapedArray):
+    def __init__(self, aval: ShapedArray, ct: Any = None):
         self.aval = aval
+        self.ct = ct
 
     def __repr__(self) -> str:
         return f"UndefinedPrimal({self.aval.str_short()})"
@@ -128,6 +131,14 @@ class JVPTracer(Tracer):
     @property
     def aval(self) -> ShapedArray:
         return get_aval(self.primal)
+
+    def to_concrete_value(self) -> Any:
+        p = self.primal
+        return p.to_concrete_value() if isinstance(p, Tracer) else p
+
+    def note_decision(self, kind: str, value: Any) -> None:
+        if isinstance(self.primal, Tracer):
+            self.primal.note_decision(kind, value)
 
     def full_lower(self) -> Any:
         # A value with a zero tangent no longer needs this trace.
@@ -315,6 +326,8 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
     for v, x in zip(jaxpr.invars, args, strict=True):
         if not is_undefined_primal(x):
             primal_env[v] = x
+        elif x.ct is not None:
+            ct_env[v] = x.ct
     linear_eqns = []
     for eqn in jaxpr.eqns:
         if any(is_linear(a) for a in eqn.invars):
@@ -417,7 +430,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     f_vjp.jaxpr = jaxpr  # type: ignore[attr-defined]
     f_vjp.residuals = residuals  # type: ignore[attr-defined]
     result = tree_unflatten(out_tree[0], out)
-    return (result, f_vjp, _lower_tree(aux_box[0])) if has_aux else (result, f_vjp)
+    return (result, f_vjp, _primal_tree(aux_box[0])) if has_aux else (result, f_vjp)
 
 
 def _split_aux(fun: Callable, box: list) -> Callable:
@@ -428,9 +441,21 @@ def _split_aux(fun: Callable, box: list) -> Callable:
     return main_only
 
 
-def _lower_tree(tree: Any) -> Any:
+def _primal_tree(tree: Any) -> Any:
+    """The auxiliary output as a plain value: aux is computed from the primals alone, so
+    it is the primal of each JVP tracer, known to the partial evaluator (JAX returns it
+    without any tracer of the differentiation)."""
+    def primal(x: Any) -> Any:
+        while isinstance(x, (JVPTracer, JaxprTracer)):
+            if isinstance(x, JVPTracer):
+                x = x.primal
+            elif x.is_known():
+                x = x.pval.get_known()
+            else:
+                break
+        return x
     leaves, treedef = tree_flatten(tree)
-    return tree_unflatten(treedef, [_lower(x) for x in leaves])
+    return tree_unflatten(treedef, [primal(x) for x in leaves])
 
 
 # --------------------------------------------------------------------------- grad

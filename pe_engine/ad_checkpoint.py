@@ -12,7 +12,6 @@ on), `checkpoint_policies`, and `saved_residuals` / `print_saved_residuals`.
 from __future__ import annotations
 
 import functools
-import inspect
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from .ad import (
     primitive_transposes,
     transpose_jaxpr,
 )
+from .api import arg_names
 from .core import (
     ClosedJaxpr,
     Jaxpr,
@@ -354,32 +354,15 @@ partial_eval_jaxpr_custom_rules[remat_p] = _remat_partial_eval_custom
 # --------------------------------------------------------------------------- saved residuals
 
 
-def _arg_names(fun: Callable, args: tuple) -> list[str]:
-    """One name per flattened argument leaf: `x`, `params['w']`, `xs[0]`."""
-    try:
-        params = list(inspect.signature(fun).parameters.values())
-    except (TypeError, ValueError):
-        params = []
-    star = next((k for k, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), len(params))
-    var = params[star].name if star < len(params) else "args"
-    names = []
-    for i, a in enumerate(args):
-        # Arguments caught by `*args` are named args[j], as JAX names them.
-        base = params[i].name if i < star else f"{var}[{i - star}]"
-        names.extend(base + p for p in _leaf_paths(a))
-    return names
-
-
-def _leaf_paths(tree: Any) -> list[str]:
-    if isinstance(tree, (tuple, list)):
-        return [f"[{i}]" + p for i, c in enumerate(tree) for p in _leaf_paths(c)]
-    if isinstance(tree, dict):
-        return [f"[{k!r}]" + p for k in sorted(tree) for p in _leaf_paths(tree[k])]
-    return [] if tree is None else [""]
-
-
 def saved_residuals(f: Callable, *args: Any) -> list[tuple[ShapedArray, str]]:
     """What reverse-mode differentiation of `f` at `args` keeps: (aval, where from) pairs."""
+    return saved_residuals_at(f, args, held=False)
+
+
+def saved_residuals_at(f: Callable, args: tuple, held: bool) -> list[tuple[ShapedArray, str]]:
+    """saved_residuals; with `held`, the trace holds the arguments' values, as reverse mode
+    holds the primals, so Python control flow on them is decided (JAX's saved_residuals
+    traces them abstractly)."""
     flat, in_tree = tree_flatten(args)
 
     def residuals_of(*leaves: Any) -> list:
@@ -387,13 +370,14 @@ def saved_residuals(f: Callable, *args: Any) -> list[tuple[ShapedArray, str]]:
             return tree_flatten(f(*tree_unflatten(in_tree, xs)))[0]
         return [r for r in linearize_flat(flat_f, leaves)[2] if not is_instantiated_zero(r)]
 
-    closed = trace_to_jaxpr_dynamic(residuals_of, [get_aval(x) for x in flat])
+    closed = trace_to_jaxpr_dynamic(residuals_of, [get_aval(x) for x in flat],
+                                    held=flat if held else None)
     jaxpr = closed.jaxpr
     producers = {v: e for e in jaxpr.eqns for v in e.outvars}
     # A residual checkpoint rounds with reduce_precision is described by what it rounds.
     rounded = {e.outvars[0]: e.invars[0] for e in jaxpr.eqns
                if e.primitive is lax.reduce_precision_p}
-    arg_names = _arg_names(f, args)
+    names = arg_names(f, args)
     out = []
     for v in (rounded.get(v, v) for v in jaxpr.outvars):
         if type(v) is Literal:
@@ -401,7 +385,7 @@ def saved_residuals(f: Callable, *args: Any) -> list[tuple[ShapedArray, str]]:
         elif v in jaxpr.constvars:
             src = "from a constant"
         elif v in jaxpr.invars:
-            src = f"from the argument {arg_names[jaxpr.invars.index(v)]}"
+            src = f"from the argument {names[jaxpr.invars.index(v)]}"
         else:
             src = _describe_eqn(producers[v])
         out.append((v.aval, src))

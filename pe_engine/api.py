@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .core import ClosedJaxpr, Jaxpr, Tracer, bind, config, get_aval
 from .pjit import jit_p
-from .staging import trace_to_jaxpr_dynamic
+from .staging import TraceDebug, trace_to_jaxpr_dynamic
 from .tree_util import tree_flatten, tree_unflatten
 
 
@@ -32,6 +33,28 @@ def _flat_fun(fun: Callable, args: tuple, dyn_idx: list[int], in_tree: Any,
     return flat
 
 
+def trace_to_jaxpr(fun: Callable, args: tuple, static_argnums: Sequence[int] = (),
+                   held: Sequence[bool] | None = None, decisions: list | None = None,
+                   traced_for: str = "jit") -> tuple[ClosedJaxpr, Any]:
+    """Stage `fun` at `args`: (closed jaxpr, output tree). With `held` (per argument), those
+    arguments are known, values held, as JAX's partial evaluator holds known inputs:
+    Python control flow on them works, and is logged in `decisions`."""
+    dyn_idx, dyn_args = _static_split(args, static_argnums)
+    flat_args, in_tree = tree_flatten(tuple(dyn_args))
+    box: list = []
+    held_flat = None
+    if held is not None:
+        held_flat = [x if h else None
+                     for a, h in zip(dyn_args, (held[i] for i in dyn_idx))
+                     for x in tree_flatten(a)[0]]
+    debug = None if held is not None else TraceDebug(
+        func_src_info(fun), traced_for, arg_names(fun, args, static_argnums))
+    closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box),
+                                    [get_aval(a) for a in flat_args], debug=debug,
+                                    held=held_flat, decisions=decisions)
+    return closed, box[0]
+
+
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
                return_shape: bool = False) -> Callable[..., Any]:
     """Stage `fun` under DynamicJaxprTrace and return its closed jaxpr, as JAX does."""
@@ -39,15 +62,49 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
 
     @functools.wraps(fun)
     def make(*args: Any) -> Any:
-        dyn_idx, dyn_args = _static_split(args, static_argnums)
-        flat_args, in_tree = tree_flatten(tuple(dyn_args))
-        box: list = []
-        closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box),
-                                        [get_aval(a) for a in flat_args])
+        closed, out_tree = trace_to_jaxpr(fun, args, static_argnums)
         if return_shape:
-            return closed, tree_unflatten(box[0], closed.out_avals)
+            return closed, tree_unflatten(out_tree, closed.out_avals)
         return closed
     return make
+
+
+def func_src_info(fun: Callable) -> str:
+    """`f at file.py:12`, as JAX names a traced function in its errors."""
+    while isinstance(fun, functools.partial):
+        fun = fun.func
+    fun = inspect.unwrap(fun)
+    try:
+        return f"{fun.__name__} at {fun.__code__.co_filename}:{fun.__code__.co_firstlineno}"
+    except AttributeError:
+        return getattr(fun, "__name__", "<unknown>")
+
+
+def arg_names(fun: Callable, args: tuple, static_argnums: Sequence[int] = ()) -> list[str]:
+    """One name per flattened argument leaf: `x`, `params['w']`, `xs[0]`, as JAX names them."""
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    star = next((k for k, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), len(params))
+    var = params[star].name if star < len(params) else "args"
+    static = {i % len(args) if args else i for i in static_argnums}
+    names = []
+    for i, a in enumerate(args):
+        if i in static:
+            continue
+        # Arguments caught by `*args` are named args[j], as JAX names them.
+        base = params[i].name if i < star else f"{var}[{i - star}]"
+        names.extend(base + p for p in _leaf_paths(a))
+    return names
+
+
+def _leaf_paths(tree: Any) -> list[str]:
+    if isinstance(tree, (tuple, list)):
+        return [f"[{i}]" + p for i, c in enumerate(tree) for p in _leaf_paths(c)]
+    if isinstance(tree, dict):
+        return [f"[{k!r}]" + p for k in sorted(tree) for p in _leaf_paths(tree[k])]
+    return [] if tree is None else [""]
 
 
 def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
@@ -86,7 +143,9 @@ def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[...
         hit = cache.get(key)
         if hit is None:
             box: list = []
-            closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box), avals)
+            debug = TraceDebug(func_src_info(fun), "jit", arg_names(fun, args, static_argnums))
+            closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box), avals,
+                                            debug=debug)
             # Constants stay inside the jaxpr, unless one is a tracer of an enclosing trace:
             # then, as in JAX, all become leading arguments, and the trace is not reused.
             if any(isinstance(c, Tracer) for c in closed.consts):

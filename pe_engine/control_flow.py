@@ -21,7 +21,6 @@ from . import lax
 from .ad import (
     UndefinedPrimal,
     Zero,
-    add_tangents,
     backward_pass,
     instantiate_zeros,
     is_undefined_primal,
@@ -400,7 +399,9 @@ def _scan_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, length: int, num_
         rc, acc, ctc, cty, rx = split_list(
             a, [len(res_consts), len(lin_consts), num_carry, sum(ys_nz)])
         cty_full = merge_lists(ys_nz, [Zero(av) for av, n in zip(y_avals, ys_nz) if not n], cty)
-        consts_full = merge_lists(const_lin, rc, [UndefinedPrimal(av) for av in lin_const_avals])
+        # A linear const's cotangent accumulates into the carried sum as it is found.
+        consts_full = merge_lists(const_lin, rc, [UndefinedPrimal(av, s)
+                                                  for av, s in zip(lin_const_avals, acc)])
         x_avals = [_unstacked(x.aval) for x in xs if is_undefined_primal(x)]
         xs_full = merge_lists(xs_lin, rx, [UndefinedPrimal(av) for av in x_avals])
         carry_full = [UndefinedPrimal(av) for av in carry_avals]
@@ -409,8 +410,8 @@ def _scan_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, length: int, num_
         ct_c, ct_init, ct_x = split_list(ct_in, [num_consts, num_carry])
         _, ct_c_lin = partition_list(const_lin, ct_c)
         _, ct_x_lin = partition_list(xs_lin, ct_x)
-        new_acc = [instantiate_zeros(add_tangents(s, c)) for s, c in zip(acc, ct_c_lin)]
-        return [*new_acc, *map(instantiate_zeros, ct_init), *map(instantiate_zeros, ct_x_lin)]
+        return [*map(instantiate_zeros, ct_c_lin), *map(instantiate_zeros, ct_init),
+                *map(instantiate_zeros, ct_x_lin)]
 
     in_avals = ([get_aval(r) for r in res_consts] + lin_const_avals + carry_avals
                 + [a for a, n in zip(y_avals, ys_nz) if n]

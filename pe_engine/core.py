@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import operator
 import os
 import sys
 import weakref
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
+
+from . import errors
 
 # --------------------------------------------------------------------------- dtypes
 
@@ -347,9 +350,12 @@ class SourceInfo:
     filename: str
     lineno: int
     function: str
+    column: int = 0  # of the expression that issued it
 
     def summarize(self) -> str:
-        return f"{self.filename}:{self.lineno} ({self.function})"
+        """As JAX's source_info_util summarizes a frame (the column when there is one)."""
+        col = f":{self.column}" if self.column else ""
+        return f"{self.filename}:{self.lineno}{col} ({self.function})"
 
 
 NO_SOURCE = SourceInfo("", 0, "")
@@ -565,12 +571,19 @@ def user_source_info() -> SourceInfo:
             fn = code.co_filename
             internal = _internal_code[code] = fn.startswith(_PKG_DIR) or "contextlib" in fn
         if not internal:
-            return SourceInfo(code.co_filename, f.f_lineno, code.co_name)
+            positions = _positions.get(code)
+            if positions is None:
+                if len(_positions) > 5_000:
+                    _positions.clear()
+                positions = _positions[code] = list(code.co_positions())
+            line, _, col, _ = positions[f.f_lasti // 2]
+            return SourceInfo(code.co_filename, line or f.f_lineno, code.co_name, col or 0)
         f = f.f_back
     return NO_SOURCE
 
 
 _internal_code: dict[Any, bool] = {}  # code object -> is it the engine's (or contextlib's)
+_positions: dict[Any, list] = {}  # code object -> per instruction (line, end, col, end col)
 
 
 # --------------------------------------------------------------------------- traces
@@ -673,27 +686,66 @@ class Tracer(ArrayOps):
     def full_lower(self) -> Any:
         return self
 
-    def __bool__(self):
-        raise ConcretizationTypeError(self, "The truth value of a traced array")
+    def to_concrete_value(self) -> Any:
+        """The value this tracer stands for, where it is held now (known), else None."""
+        return None
 
-    def __float__(self):
-        raise ConcretizationTypeError(self, "float() of a traced array")
+    # Python control flow needs a concrete value: a held one decides it (JAX's
+    # `is_concrete`), otherwise JAX's error, worded as JAX words it.
 
-    def __int__(self):
-        raise ConcretizationTypeError(self, "int() of a traced array")
+    def note_decision(self, kind: str, value: Any) -> None:
+        """Python control flow was decided by this tracer's held value: a trace that logs
+        such decisions (for the explainer) hears of it here."""
 
-    __index__ = __int__
+    def __bool__(self) -> bool:
+        c = self.to_concrete_value()
+        if c is not None:
+            self.note_decision("bool", bool(c))
+            return bool(c)
+        if self.aval.size != 1:
+            raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > "
+                             "0` to check that an array is not empty." if not self.aval.size else
+                             "The truth value of an array with more than one element is "
+                             "ambiguous. Use a.any() or a.all()")
+        raise errors.TracerBoolConversionError(self)
+
+    def __int__(self) -> int:
+        c = self.to_concrete_value()
+        if c is not None:
+            self.note_decision("int", int(c))
+            return int(c)
+        self._check_scalar()
+        raise errors.ConcretizationTypeError(self, errors.conversion_context(int))
+
+    def __float__(self) -> float:
+        self._check_scalar()
+        raise errors.ConcretizationTypeError(self, errors.conversion_context(float))
+
+    def __index__(self) -> int:
+        c = self.to_concrete_value()
+        if c is not None:
+            self.note_decision("index", operator.index(c))
+            return operator.index(c)
+        if self.aval.shape or self.aval.dtype.kind not in "iu":
+            raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
+        raise errors.TracerIntegerConversionError(self)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise errors.TracerArrayConversionError(self)
+
+    def _check_scalar(self) -> None:
+        if self.aval.ndim:
+            raise TypeError("Only scalar arrays can be converted to Python scalars; got "
+                            f"arr.ndim={self.aval.ndim}")
+
+    def _error_repr(self) -> str:
+        return f"traced array with shape {self.aval.str_short()}"
+
+    def _origin_msg(self) -> str:
+        return ""
 
     def __repr__(self) -> str:
         return f"Traced<{self.aval}>with<{type(self._trace).__name__}>"
-
-
-class ConcretizationTypeError(TypeError):
-    def __init__(self, tracer: Tracer, what: str):
-        super().__init__(
-            f"Abstract tracer value encountered where concrete value is expected: "
-            f"{what} depends on a value that is not known now ({tracer.aval.str_short(True)}). "
-            "Use jnp.where or lax.select_n instead of Python control flow on traced values.")
 
 
 class EvalTrace(Trace):

@@ -138,6 +138,16 @@ class JaxprTracer(Tracer):
     def is_known(self) -> bool:
         return self.pval.is_known()
 
+    def to_concrete_value(self) -> Any:
+        # A known value is held, as a plain array is in JAX's partial evaluator.
+        known = self.pval.get_known()
+        return known.to_concrete_value() if isinstance(known, Tracer) else known
+
+    def note_decision(self, kind: str, value: Any) -> None:
+        known = self.pval.get_known()
+        if isinstance(known, Tracer):
+            known.note_decision(kind, value)
+
     def full_lower(self) -> Any:
         known = self.pval.get_known()
         return self if known is None else known

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from .core import (
     ClosedJaxpr,
@@ -23,12 +25,15 @@ from .core import (
     Trace,
     Tracer,
     Var,
+    current_dynamic_trace,
     get_aval,
+    impl_rules,
     is_literalable,
     limits,
     new_dynamic_main,
     user_source_info,
 )
+from .pretty import pp_eqn_text
 from .typecheck import check_jaxpr, checks_enabled
 
 # primitive -> rule(consts_in, params, out_avals) -> list of output constants, or None to decline
@@ -63,10 +68,27 @@ class TracingEqn:
                         self.params, frozenset(), self.source_info)
 
 
-class JaxprStackFrame:
-    """Where a staging trace appends equations, constants and inputs."""
+class TraceDebug(NamedTuple):
+    """What JAX's errors say of the function being traced."""
 
-    def __init__(self, auto_dce: bool = False):
+    func_src_info: str  # "f at file.py:12"
+    traced_for: str  # "jit"
+    arg_names: list[str]
+
+
+class JaxprStackFrame:
+    """Where a staging trace appends equations, constants and inputs.
+
+    A frame that `holds` also keeps, for every tracer computed from held inputs and
+    constants alone, its value: those tracers are known, as JaxprTrace's known values
+    are, so Python control flow on them works, and each such decision is logged.
+    """
+
+    def __init__(self, auto_dce: bool = False, debug: TraceDebug | None = None,
+                 holds: bool = False):
+        self.debug = debug
+        self.holds = holds
+        self.decisions: list[dict] = []
         self.tracing_eqns: list[Any] = []
         self.constvar_to_val: dict[Var, Any] = {}
         self.constid_to_tracer: dict[int, DynamicJaxprTracer] = {}
@@ -89,6 +111,22 @@ class JaxprStackFrame:
                 out.append(e.to_jaxpr_eqn())
         return out
 
+    def find_progenitors(self, tracer: DynamicJaxprTracer) -> tuple[list[int], list[JaxprEqn]]:
+        """The inputs a tracer depends on, or else the equations that made it from constants."""
+        if type(tracer.atom) is Literal:
+            return [], []
+        eqns = self.eqns()
+        active = {tracer.atom}
+        for eqn in reversed(eqns):
+            made = active.intersection(eqn.outvars)
+            if made:
+                active.difference_update(made)
+                active.update(a for a in eqn.invars if type(a) is not Literal)
+        consts = active.intersection(self.constvar_to_val)
+        return ([i for i, v in enumerate(self.invars) if v in active],
+                [e for e in eqns if any(a in consts if type(a) is not Literal else True
+                                        for a in e.invars)])
+
     def to_jaxpr(self, out_tracers: Sequence[DynamicJaxprTracer]) -> ClosedJaxpr:
         eqns = self.eqns()
         outvars = [t.atom for t in out_tracers]
@@ -100,18 +138,66 @@ class JaxprStackFrame:
 
 
 class DynamicJaxprTracer(Tracer):
-    __slots__ = ("aval", "atom", "const", "parent", "__weakref__")
+    __slots__ = ("aval", "atom", "const", "held", "parent", "__weakref__")
 
     def __init__(self, trace: DynamicJaxprTrace, aval: ShapedArray, atom: Any,
-                 const: Any = None, parent: TracingEqn | None = None):
+                 const: Any = None, parent: TracingEqn | None = None, held: Any = None):
         self._trace = trace
         self.aval = aval
         self.atom = atom
         self.const = const  # the value, when this tracer stands for a constant
+        self.held = held  # the value, when a holding frame knows it
         self.parent = parent
 
     def get_const(self) -> Any:
         return self.const
+
+    def to_concrete_value(self) -> Any:
+        if self.held is not None:
+            return self.held
+        if self.const is not None and self._trace.frame.holds:
+            return self.const
+        return None
+
+    def note_decision(self, kind: str, value: Any) -> None:
+        src = user_source_info()
+        self._trace.frame.decisions.append({"kind": kind, "line": src.lineno, "value": value,
+                                            "filename": src.filename, "atom": self.atom})
+
+    def __float__(self) -> float:
+        # A held value is known: as in JAX's partial evaluator, it is a plain array.
+        c = self.to_concrete_value()
+        return float(c) if c is not None else super().__float__()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        c = self.to_concrete_value()
+        if c is None:
+            return super().__array__(dtype, copy)
+        return np.asarray(c) if dtype is None else np.asarray(c, dtype)
+
+    def _origin_msg(self) -> str:
+        debug = self._trace.frame.debug
+        if debug is None:
+            return ""
+        origin = (f"The error occurred while tracing the function {debug.func_src_info} for "
+                  f"{debug.traced_for}. ")
+        positions, const_eqns = self._trace.frame.find_progenitors(self)
+        if positions:
+            names = [debug.arg_names[i] if i < len(debug.arg_names) else "unknown"
+                     for i in positions]
+            which = (f"the argument {names[0]}" if len(names) == 1 else
+                     f"the arguments {names[0]} and {names[1]}" if len(names) == 2 else
+                     f"the arguments {', '.join(names[:-1])}, and {names[-1]}")
+            origin += ("This concrete value was not available in Python because it depends "
+                       f"on the value{'s' if len(names) > 1 else ''} of {which}.")
+        elif const_eqns:
+            lines = [f"  operation {pp_eqn_text(e)}\n    from line "
+                     f"{e.source_info.summarize()}" for e in const_eqns[:5]]
+            origin += ("This value became a tracer due to JAX operations on these lines:\n\n"
+                       + "\n\n".join(lines))
+            if len(const_eqns) > 5:
+                origin += "\n\n(Additional originating lines are not shown.)"
+        return "\n" + origin
 
 
 class DynamicJaxprTrace(Trace):
@@ -121,10 +207,10 @@ class DynamicJaxprTrace(Trace):
     def frame(self) -> JaxprStackFrame:
         return self.main.global_data
 
-    def new_arg(self, aval: ShapedArray) -> DynamicJaxprTracer:
+    def new_arg(self, aval: ShapedArray, held: Any = None) -> DynamicJaxprTracer:
         v = Var(aval)
         self.frame.invars.append(v)
-        return DynamicJaxprTracer(self, aval, v)
+        return DynamicJaxprTracer(self, aval, v, held=held)
 
     def new_const(self, val: Any) -> DynamicJaxprTracer:
         """A known value entering the jaxpr: inlined as a Literal or carried as a constvar."""
@@ -169,7 +255,19 @@ class DynamicJaxprTrace(Trace):
         outvars = [Var(a) for a in out_avals]
         eqn = TracingEqn(list(tracers), outvars, primitive, params, user_source_info())
         self.frame.add_eqn(eqn)
-        return [DynamicJaxprTracer(self, a, v, parent=eqn) for a, v in zip(out_avals, outvars)]
+        held = self._held_outputs(primitive, tracers, params) if self.frame.holds else None
+        return [DynamicJaxprTracer(self, a, v, parent=eqn, held=None if held is None else h)
+                for a, v, h in zip(out_avals, outvars, held or out_avals)]
+
+    def _held_outputs(self, primitive: Primitive, tracers: list, params: dict
+                      ) -> list | None:
+        """What the equation computes, when every input is known: run it now."""
+        vals = [t.to_concrete_value() for t in tracers]
+        if any(v is None for v in vals):
+            return None
+        with current_dynamic_trace(None):
+            outs = impl_rules[primitive](*vals, **params)
+        return list(outs) if primitive.multiple_results else [outs]
 
 
 def try_constant_folding(primitive: Primitive, tracers: list, params: dict,
@@ -183,12 +281,22 @@ def try_constant_folding(primitive: Primitive, tracers: list, params: dict,
 
 
 def trace_to_jaxpr_dynamic(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray],
-                           auto_dce: bool = False) -> ClosedJaxpr:
-    """Stage `fun` (taking and returning flat lists) into a closed jaxpr."""
-    frame = JaxprStackFrame(auto_dce)
+                           auto_dce: bool = False, debug: TraceDebug | None = None,
+                           held: Sequence[Any] | None = None,
+                           decisions: list | None = None) -> ClosedJaxpr:
+    """Stage `fun` (taking and returning flat lists) into a closed jaxpr.
+
+    `held` gives, per input, the value it holds (None: unknown), see JaxprStackFrame;
+    the decisions Python control flow took on held values are appended to `decisions`.
+    `debug` names the function and its arguments in the errors of control flow on
+    values that are not held."""
+    frame = JaxprStackFrame(auto_dce, debug, held is not None)
+    if decisions is not None:
+        frame.decisions = decisions
     with new_dynamic_main(DynamicJaxprTrace, frame) as main:
         trace = DynamicJaxprTrace(main)
-        in_tracers = [trace.new_arg(a) for a in in_avals]
+        in_tracers = [trace.new_arg(a, None if held is None else h)
+                      for a, h in zip(in_avals, held or in_avals)]
         outs = fun(*in_tracers)
         out_tracers = [trace.full_raise(o) for o in outs]
         del in_tracers, outs

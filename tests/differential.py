@@ -151,6 +151,16 @@ def grad_values(M: Any, fn: Fn, args: Sequence[Any]) -> str:
     return "\n".join(_describe(x) for x in [v, *g])
 
 
+def aux_values(M: Any, fn: Fn, args: Sequence[Any]) -> str:
+    """value_and_grad(has_aux=True), run now and under jit: the aux comes back as plain
+    values, never a tracer of the differentiation."""
+    out = []
+    for wrap in (lambda g: g, M.jit):
+        (v, aux), g = wrap(M.value_and_grad(_bound(M, fn), has_aux=True))(*args)
+        out += [_describe(x) for x in [v, *M.tree_leaves(aux), *M.tree_leaves(g)]]
+    return "\n".join(out)
+
+
 def saved(M: Any, fn: Fn, args: Sequence[Any]) -> str:
     """saved_residuals: what reverse mode keeps, and where it comes from (line numbers
     stripped: the engine names the user's frame, JAX its own file's), as a sorted list:

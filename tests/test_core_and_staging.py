@@ -156,11 +156,36 @@ def test_jit_runs_eagerly_outside_a_trace():
     assert np.isclose(float(out), 2 * np.sin(1.0))
 
 
-def test_bool_of_a_tracer_explains_itself():
-    def f(x):
-        return x if x > 0 else -x
-    with pytest.raises(TypeError, match="not known now"):
-        pe_engine.make_jaxpr(f)(1.0)
+def _branchy(x, y):
+    return x if y > 0 else -x
+
+
+def _int_of(x, y):
+    return x * int(y)
+
+
+def _from_constants(x):
+    return x if jnp.sin(1.0) > 0 else -x
+
+
+@pytest.mark.parametrize("fun,args", [(_branchy, (1.0, 2.0)), (_int_of, (1.0, 2.0)),
+                                      (_from_constants, (1.0,))])
+def test_control_flow_on_a_tracer_raises_jaxs_error(fun, args):
+    # The same function traced by both: same error type, same words (JAX's file and line
+    # for the function, the argument the value depends on, or the lines that made it).
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jjnp
+    with pytest.raises(TypeError) as ours:
+        pe_engine.make_jaxpr(fun)(*args)
+    with pytest.raises(TypeError) as theirs:
+        jax.make_jaxpr(fun)(*args) if fun is not _from_constants else jax.make_jaxpr(
+            lambda x: x if jjnp.sin(1.0) > 0 else -x)(*args)
+    assert type(ours.value).__name__ == type(theirs.value).__name__
+    if fun is not _from_constants:
+        assert str(ours.value) == str(theirs.value)
+    else:  # a different function object, so only the frame line differs
+        assert str(ours.value).split("operation", 1)[1].split("from line")[0] == \
+            str(theirs.value).split("operation", 1)[1].split("from line")[0]
 
 
 def test_config_rejects_unknown_options():

@@ -106,14 +106,42 @@ def test_jit_record_keeps_sin_of_a_literal_and_folding_removes_it():
     ("def f(x):\n    return x\n", [{"value": "[1, [2]]"}], "value", None, "input x"),
     ("import jax.numpy as jnp\ndef f(x):\n    y = jnp.sin(x)\n    return y + jnp.ones(4)\n",
      [{"value": "[1.0, 2.0, 3.0]"}], "trace", 4, "incompatible shapes"),
-    ("def f(x):\n    if x > 0:\n        return x\n    return -x\n", [{"value": "1.0"}], "trace", 2,
-     "not known now"),
+    ("def f(x):\n    if x > 0:\n        return x\n    return -x\n",
+     [{"value": "1.0", "known": False}], "trace", 2,
+     "TracerBoolConversionError: Attempted boolean conversion of traced array with shape "
+     "bool[].\nSee https://docs.jax.dev/en/latest/errors.html#jax.errors."
+     "TracerBoolConversionError"),
 ])
 def test_errors_are_located_in_the_users_code(source, args, kind, line, words):
     rec = explain.run("split", source=source, args=args)
     assert rec["error"]["type"] == kind
     assert rec["error"]["lineno"] == line
     assert words in rec["error"]["message"]
+
+
+BRANCH = """import jax.numpy as jnp
+
+def f(x, y):
+    s = jnp.sum(x)
+    if s > 0:
+        return jnp.sin(x) * y
+    return y * 2.0
+"""
+
+
+@pytest.mark.parametrize("mode", ["split", "grad"])
+@pytest.mark.parametrize("x,taken", [("[1.0, 2.0]", True), ("[-1.0, -2.0]", False)])
+def test_a_known_value_decides_python_control_flow(mode, x, taken):
+    # As in JAX's partial evaluator (and jax.linearize), a known input is held: the branch
+    # its value selects is traced, and the record says which value decided it, where.
+    rec = explain.run(mode, source=BRANCH, args=[{"value": x}, {"value": "3.0",
+                                                                 "known": mode == "grad"}])
+    assert "error" not in rec, rec.get("error")
+    (d,) = rec["decisions"]
+    assert (d["line"], d["kind"], d["value"]) == (5, "bool", taken)
+    assert rec["events"][d["event"]]["primitive"] == "gt"
+    assert rec["events"][d["event"]]["side"] in ("known", "known-dropped")
+    assert ("sin" in rec["program"]["text"]) == taken  # only the branch taken is traced
 
 
 def test_unknown_mode_is_an_error_not_a_crash():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from differential import (
+    aux_values,
     compare,
     folded,
     grad_program,
@@ -301,6 +302,29 @@ def folded_constants(M, x):
 @workload(V3, views=(staged, folded, *AUTODIFF))
 def float64_scalars(M, x):
     return x * np.float64(2.1) + np.float64(0.1)
+
+
+# --------------------------------------------------------------------------- 7 aux, zero tangents
+
+
+@workload(M34, V4, views=(aux_values,))
+def loss_with_stats(M, w, x):
+    h = M.jnp.tanh(w @ x)
+    return M.jnp.sum(h ** 2), {"h": h, "peak": M.jnp.max(h)}
+
+
+@workload(V3, views=(aux_values,))
+def aux_is_a_tuple(M, x):
+    y = M.jnp.sin(x)
+    return M.jnp.mean(y), (y * 2.0, M.jnp.cos(x))
+
+
+@workload(M34[:, :3], XS43, views=(grad_record, grad_values, saved))
+def scan_from_zeros_like(M, w, xs):
+    def step(h, x):
+        return M.jnp.sin(h * x) + w @ h, None
+    h, _ = M.lax.scan(step, M.jnp.zeros_like(xs[0]), xs)
+    return M.jnp.sum(h)
 
 
 # --------------------------------------------------------------------------- the tests

@@ -8,6 +8,7 @@ function under every policy, each a predicate handed to the same splitter.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,7 +19,13 @@ from ..core import Jaxpr, Var
 from ..pretty import jaxprs_in_params
 from ..tree_util import tree_leaves
 from .programs import program_record
-from .requests import RECORD_VERSION, args_record, load_request, trace_user
+from .requests import (
+    RECORD_VERSION,
+    args_record,
+    decisions_record,
+    load_request,
+    trace_user,
+)
 from .sandbox import USER_FILENAME, UserCodeError
 from .split import split_record
 from .values import format_value
@@ -50,7 +57,9 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str],
         p_out, t_out = ad.jvp(fun, tuple(xs[:n]), tuple(xs[n:]))
         return [*tree_leaves(p_out), *tree_leaves(t_out)]
 
-    jvp_closed = trace_user(jvp_program, [*values, *map(_zero_tangent, values)])
+    decisions: list = []
+    jvp_closed = trace_user(jvp_program, [*values, *map(_zero_tangent, values)],
+                            [True] * n + [False] * n, decisions)
     rec = split_record(jvp_closed, [False] * n + [True] * n,
                        [*params, *(f"{p}\u0307" for p in params)], [*values, *values])
     num_res = len(rec["residuals"])
@@ -61,10 +70,11 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str],
                                      [True] * n_lin_out)
     back_rec, _ = program_record(backward.jaxpr)
     saved = [{"aval": a.str_short(True), "bytes": a.nbytes,
-              "description": d.replace(f"{USER_FILENAME}:", "line ")}
-             for a, d in ad_checkpoint.saved_residuals(fun, *values)]
+              "description": re.sub(rf"{re.escape(USER_FILENAME)}:(\d+)(:\d+)?", r"line \1", d)}
+             for a, d in ad_checkpoint.saved_residuals_at(fun, tuple(values), held=True)]
     rec.pop("_known_closed")
-    return {**rec, "backward": back_rec, "saved_residuals": saved,
+    return {**rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr), "backward": back_rec,
+            "saved_residuals": saved,
             "saved_bytes": sum(r["bytes"] for r in saved),
             "recomputed": _count_recomputed(linear.jaxpr, num_res),
             "panes": [{"id": "forward", "title": "Forward (known)", "program": rec["known"]},
@@ -95,7 +105,7 @@ def grad(source: str, args: Sequence[dict], fn: str | None = None) -> dict:
     """Reverse mode as the seed tells it: forward program, linear program, transpose."""
     lf, values, params = load_request(source, fn, args)
     _check_differentiable(params, values)
-    closed = trace_user(lf.fn, values)
+    closed = trace_user(lf.fn, values, [True] * len(values))
     rec = _autodiff_record(lf.fn, params, values)
     grads = None
     if len(closed.out_avals) == 1 and closed.out_avals[0].shape == ():
@@ -129,7 +139,7 @@ def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
     """The same function under each policy: what may be a residual, what is recomputed."""
     lf, values, params = load_request(source, fn, args)
     _check_differentiable(params, values)
-    closed = trace_user(lf.fn, values)
+    closed = trace_user(lf.fn, values, [True] * len(values))
     names = sorted({e.params["name"] for e in closed.jaxpr.eqns
                     if e.primitive is ad_checkpoint.name_p})
     _policy(policy, names)  # an unknown name is the user's error, reported before the work

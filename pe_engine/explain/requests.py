@@ -6,11 +6,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import core
-from ..api import make_jaxpr
-from ..core import ClosedJaxpr
+from ..api import trace_to_jaxpr
+from ..core import ClosedJaxpr, Jaxpr
 from .guards import NestingError
 from .limits import MAX_TRACED_EQNS
-from .sandbox import UserCodeError, error_kind, load_function, user_lineno
+from .sandbox import USER_FILENAME, UserCodeError, error_kind, load_function, user_lineno
 from .values import ValueParseError, format_value, parse_value
 
 RECORD_VERSION = 1
@@ -31,9 +31,13 @@ def load_request(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any
     return lf, values, lf.params
 
 
-def trace_user(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
+def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | None = None,
+               decisions: list | None = None) -> ClosedJaxpr:
+    """Trace the user's function. With `known`, the known inputs' values are held, as the
+    partial evaluator holds them: Python control flow on them is decided now, and each
+    decision is appended to `decisions` (see `decisions_record`)."""
     try:
-        closed = make_jaxpr(fun)(*values)
+        closed, _ = trace_to_jaxpr(fun, tuple(values), held=known, decisions=decisions)
     except UserCodeError:
         raise
     except RecursionError as e:
@@ -52,6 +56,16 @@ def trace_user(fun: Callable[..., Any], values: list) -> ClosedJaxpr:
         raise UserCodeError(f"the traced program has {len(closed.jaxpr.eqns)} equations, over "
                             f"the page's limit of {MAX_TRACED_EQNS}", None, "limit")
     return closed
+
+
+def decisions_record(decisions: Sequence[dict], program: Jaxpr) -> list[dict]:
+    """Python control flow decided by known values: for each `if` (kind `bool`), `int()` or
+    index, the line of the user's code, the value that decided it, and the event (the
+    traced equation) that computed that value, or None when it is an input itself."""
+    made_by = {v: i for i, e in enumerate(program.eqns) for v in e.outvars}
+    return [{"line": d["line"] if d["filename"] == USER_FILENAME else None,
+             "kind": d["kind"], "value": d["value"], "event": made_by.get(d["atom"])}
+            for d in decisions]
 
 
 def args_record(params: list[str], args: Sequence[dict], values: list) -> list[dict]:

@@ -17,7 +17,13 @@ from ..core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from ..partial_eval import ConstVar, partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
-from .requests import RECORD_VERSION, args_record, load_request, trace_user
+from .requests import (
+    RECORD_VERSION,
+    args_record,
+    decisions_record,
+    load_request,
+    trace_user,
+)
 from .values import format_value
 
 # --------------------------------------------------------------------------- observing the split
@@ -61,12 +67,14 @@ def split(source: str, args: Sequence[dict], fn: str | None = None,
           instantiate: bool = False) -> dict:
     """Partially evaluate the user's function with the given known/unknown mask."""
     lf, values, params = load_request(source, fn, args)
-    closed = trace_user(lf.fn, values)
     unknowns = [not bool(a.get("known", True)) for a in args]
+    decisions: list = []
+    closed = trace_user(lf.fn, values, [not uk for uk in unknowns], decisions)
     rec = split_record(closed, unknowns, params, values, instantiate)
     del rec["_known_closed"], rec["_unknown_closed"]
     return {"version": RECORD_VERSION, "mode": "split", "fn": lf.name,
-            "args": args_record(params, args, values), **rec}
+            "args": args_record(params, args, values),
+            "decisions": decisions_record(decisions, closed.jaxpr), **rec}
 
 
 def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str],

@@ -243,7 +243,7 @@ CODE_CASES = [
          ["lax.add requires arguments to have the same dtypes"], 6),
     Case("concretization", body("def f(x, y):\n    if y > 0:\n        return x\n"
                                 "    return y\n"),
-         ["ConcretizationTypeError", "jnp.where"], 6),
+         ["TracerBoolConversionError", "Attempted boolean conversion"], 6),
     Case("xss-in-error-message", body(f"def f(x, y):\n    return x + \"{XSS}\"\n"),
          ["is not a valid JAX type", XSS], 6),
     Case("xss-in-code-comment", body(f"def f(x, y):\n    # {XSS}\n    return zz\n"),
