@@ -50,6 +50,7 @@ from .core import (
     merge_lists,
     partition_list,
     split_list,
+    weakref_lru_cache,
 )
 from .partial_eval import (
     JaxprTrace,
@@ -290,6 +291,7 @@ def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     return merge_lists(out_unknowns, [trace.new_const(o) for o in known_outs], out_tracers)
 
 
+@weakref_lru_cache
 def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
     """Round each saved floating residual to its own precision where it is made (a no-op
     that keeps the compiler from saving a more precise value than the backward pass

@@ -370,11 +370,16 @@ abstract_eval_rules[pad_p] = _pad_abstract
 def _slice_transpose(ct: Any, x: Any, *, start_indices: tuple, limit_indices: tuple,
                      strides: Any = None) -> list[Any]:
     # Pad the cotangent back into the operand's shape, with zeros between strided rows.
-    shape, ct_shape = x.aval.shape, get_aval(ct).shape
-    steps = strides or (1,) * len(shape)
-    ends = [lo + (1 + (n - 1) * st if n else 0)
-            for lo, n, st in zip(start_indices, ct_shape, steps)]
-    cfg = tuple((lo, d - end, st - 1) for lo, end, d, st in zip(start_indices, ends, shape, steps))
+    # JAX computes the padding with NumPy, so it prints np.int64(...) (named at 64 bits,
+    # as on a workstation, also on a 32-bit host such as Pyodide's).
+    shape = np.array(x.aval.shape, np.int64)
+    if strides is None or all(s == 1 for s in strides):
+        cfg = tuple(zip(start_indices, np.subtract(shape, limit_indices), (0,) * len(shape)))
+    else:
+        n = np.array(get_aval(ct).shape, np.int64)
+        ends = np.add(start_indices, np.where(n == 0, 0, 1 + (n - 1) * np.array(strides)))
+        cfg = tuple(zip(start_indices, np.subtract(shape, ends),
+                        np.subtract(np.array(strides, np.int64), 1)))
     return [bind(pad_p, ct, _const(ct, 0), padding_config=cfg)]
 
 

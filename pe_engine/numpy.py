@@ -284,6 +284,8 @@ def array(obj: Any, dtype: Any = None) -> Any:
         raise NotImplementedError("jnp.array of a list of traced values (JAX concatenates "
                                   "them); build the array with jnp operations instead")
     if dtype is None:
+        if isinstance(obj, (int, float, complex, np.number, np.ndarray)):
+            return lax.stage(obj)  # JAX's fast path: a Python scalar stays weakly typed
         val = np.asarray(obj)
         val = np.asarray(val, canonicalize_dtype(val.dtype))
     else:

@@ -554,8 +554,20 @@ def partial_eval_jaxpr_custom(jaxpr: Jaxpr, in_unknowns: Sequence[bool],
 
     The known jaxpr takes the known inputs and returns the known outputs followed
     by the residuals; the staged jaxpr takes the residuals followed by the
-    instantiated inputs and returns the instantiated outputs.
+    instantiated inputs and returns the instantiated outputs. Cached per jaxpr.
     """
+    return _partial_eval_jaxpr_custom(
+        jaxpr, tuple(in_unknowns), _hashable_bools(in_inst),
+        _hashable_bools(ensure_out_unknowns), _hashable_bools(ensure_out_inst), saveable)
+
+
+@weakref_lru_cache
+def _partial_eval_jaxpr_custom(jaxpr: Jaxpr, in_unknowns: tuple[bool, ...],
+                               in_inst: bool | tuple[bool, ...],
+                               ensure_out_unknowns: bool | tuple[bool, ...],
+                               ensure_out_inst: bool | tuple[bool, ...],
+                               saveable: Callable[..., bool]
+                               ) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int]:
     in_inst = _bools(in_inst, len(jaxpr.invars))
     ensure_out_unknowns = _bools(ensure_out_unknowns, len(jaxpr.outvars))
     ensure_out_inst = _bools(ensure_out_inst, len(jaxpr.outvars))
@@ -629,7 +641,14 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool],
     """Drop equations whose outputs nothing needs; returns (jaxpr, used inputs).
 
     Inputs are kept (so the signature stays) unless unused and not instantiated.
+    Cached per jaxpr.
     """
+    return _dce_jaxpr(jaxpr, tuple(used_outputs), _hashable_bools(instantiate))
+
+
+@weakref_lru_cache
+def _dce_jaxpr(jaxpr: Jaxpr, used_outputs: tuple[bool, ...],
+               instantiate: bool | tuple[bool, ...]) -> tuple[Jaxpr, list[bool]]:
     inst = _bools(instantiate, len(jaxpr.invars))
     live: set[Var] = {v for v, u in zip(jaxpr.outvars, used_outputs, strict=True)
                       if u and type(v) is not Literal}

@@ -118,19 +118,27 @@ def jvp_program(M: Any, fn: Fn, args: Sequence[Any]) -> str:
     return str(M.make_jaxpr(prog)(*args, *map(_zero, args)))
 
 
-def grad_record(M: Any, fn: Fn, args: Sequence[Any]) -> str:
-    """The page's grad mode: the JVP program split with primals known and tangents unknown
-    (forward and linear programs), then the linear program transposed (backward)."""
+def _grad_split(M: Any, fn: Fn, args: Sequence[Any]) -> tuple:
     n = len(args)
 
     def prog(*xs: Any) -> list:
         p, t = M.jvp(_bound(M, fn), tuple(xs[:n]), tuple(xs[n:]))
         return [*M.tree_leaves(p), *M.tree_leaves(t)]
     closed = M.make_jaxpr(prog)(*args, *map(_zero, args))
-    known, linear, out_uk, res = M.partial_eval_jaxpr_nounits(
-        closed, [False] * n + [True] * n, False)
-    backward = M.backward(linear, len(res))
-    return f"forward: {known}\nlinear: {linear}\n{out_uk}\nbackward: {backward}"
+    return M.partial_eval_jaxpr_nounits(closed, [False] * n + [True] * n, False)
+
+
+def grad_record(M: Any, fn: Fn, args: Sequence[Any]) -> str:
+    """The page's grad mode: the JVP program split with primals known and tangents unknown,
+    the forward and the linear programs."""
+    known, linear, out_uk, _ = _grad_split(M, fn, args)
+    return f"forward: {known}\nlinear: {linear}\n{out_uk}"
+
+
+def backward(M: Any, fn: Fn, args: Sequence[Any]) -> str:
+    """The page's grad mode, last pane: the linear program transposed."""
+    _, linear, _, res = _grad_split(M, fn, args)
+    return str(M.backward(linear, len(res)))
 
 
 def grad_program(M: Any, fn: Fn, args: Sequence[Any]) -> str:
@@ -164,10 +172,12 @@ def aux_values(M: Any, fn: Fn, args: Sequence[Any]) -> str:
 def saved(M: Any, fn: Fn, args: Sequence[Any]) -> str:
     """saved_residuals: what reverse mode keeps, and where it comes from (line numbers
     stripped: the engine names the user's frame, JAX its own file's), as a sorted list:
-    JAX's direct linearize orders them by its own traversal."""
+    JAX's direct linearize orders them by its own traversal, and can save a Python scalar
+    ("from a literal") that linearizing as JVP + partial eval inlines as a literal."""
     out = []
     for aval, src in M.saved_residuals(_bound(M, fn), *args):
-        out.append(f"{aval.str_short(short_dtypes=True)} {re.sub(r' from .*', '', src)}")
+        if src != "from a literal":
+            out.append(f"{aval.str_short(short_dtypes=True)} {re.sub(r' from .*', '', src)}")
     return "\n".join(sorted(out))
 
 
