@@ -31,7 +31,7 @@ from .ad import (
     primitive_transposes,
     transpose_jaxpr,
 )
-from .api import arg_names
+from .api import arg_names, hashable_key
 from .core import (
     ClosedJaxpr,
     Jaxpr,
@@ -208,7 +208,7 @@ _traces: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _trace_to_jaxpr(fun: Callable, statics: tuple, in_tree: Any, in_avals: tuple
                     ) -> tuple[Jaxpr, list, Any]:
-    key = (_hashable(statics), in_tree, in_avals, config.values["eager_constant_folding"])
+    key = (hashable_key(statics), in_tree, in_avals, config.values["eager_constant_folding"])
     try:
         per_fun = _traces.setdefault(fun, {})
     except TypeError:  # a callable that cannot be weakly referenced: not cached
@@ -232,14 +232,6 @@ def _trace_to_jaxpr(fun: Callable, statics: tuple, in_tree: Any, in_avals: tuple
     if not any(isinstance(c, Tracer) for c in closed.consts):
         per_fun[key] = hit
     return hit
-
-
-def _hashable(x: Any) -> Any:
-    try:
-        hash(x)
-        return x
-    except TypeError:
-        return repr(x)
 
 
 def _remat_jvp(primals: list, tangents: list, *, jaxpr: Jaxpr, **params: Any

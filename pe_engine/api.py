@@ -138,7 +138,7 @@ def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[...
         flat_args, in_tree = tree_flatten(tuple(dyn_args))
         avals = tuple(get_aval(a) for a in flat_args)
         static = tuple(args[i] for i in range(len(args)) if i not in dyn_idx)
-        key = (static_argnums, avals, in_tree, _hashable(static),
+        key = (static_argnums, avals, in_tree, hashable_key(static),
                config.values["eager_constant_folding"])
         hit = cache.get(key)
         if hit is None:
@@ -159,7 +159,8 @@ def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[...
     return call
 
 
-def _hashable(x: Any) -> Any:
+def hashable_key(x: Any) -> Any:
+    """Static arguments as part of a cache key (by repr when they do not hash)."""
     try:
         hash(x)
         return x

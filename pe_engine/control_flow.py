@@ -153,7 +153,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
     closed = trace_to_jaxpr_dynamic(body, [*map(get_aval, init_flat), *x_avals])
     # A weakly typed init whose carry comes out of another dtype is cast to it, and the
     # body traced again (JAX's two passes).
-    promoted = [lax.convert_element_type(c, _result_type(c, out))
+    promoted = [lax.convert_element_type(c, result_type(c, np.zeros(out.shape, out.dtype))[0])
                 if get_aval(c).weak_type and not _typematch(get_aval(c), out) else c
                 for c, out in zip(init_flat, closed.out_avals)]
     if any(p is not c for p, c in zip(promoted, init_flat)):
@@ -204,10 +204,6 @@ def _scan_length(xs_flat: list, length: int | None) -> int:
 
 def _typematch(a: ShapedArray, b: ShapedArray) -> bool:
     return (a.shape, a.dtype) == (b.shape, b.dtype)
-
-
-def _result_type(x: Any, aval: ShapedArray) -> np.dtype:
-    return result_type(x, np.zeros(aval.shape, aval.dtype))[0]
 
 
 def _check_carry_type(f: Callable, ins: list[ShapedArray], outs: list[ShapedArray]) -> None:
