@@ -321,6 +321,11 @@ def aux_is_a_tuple(M, x):
     return M.jnp.mean(y), (y * 2.0, M.jnp.cos(x))
 
 
+@workload(2.0, views=(aux_values,))
+def aux_from_a_python_float(M, a):
+    return a * a, a + 1.0
+
+
 @workload(M34[:, :3], XS43, views=(grad_record, backward, grad_values, saved))
 def scan_from_zeros_like(M, w, xs):
     def step(h, x):
@@ -472,6 +477,20 @@ def jit_in_a_loop(M, x):
     for _ in range(3):
         x = step(x)
     return M.jnp.sum(x)
+
+
+@workload(V3, V3, views=(staged, split, *AUTODIFF))
+def jit_with_static_scale(M, x, y):
+    f = M.jit(lambda a, b, k: M.jnp.sin(a * k) * b, static_argnums=(2,))
+    return M.jnp.sum(f(x, y, 2.0) + f(y, x, 2.0))
+
+
+@workload(M34, V4, views=(staged, split, *AUTODIFF))
+def jit_of_a_dict(M, w, x):
+    @M.jit
+    def layer(params, v):
+        return M.jnp.tanh(params["w"] @ v + params["b"])
+    return M.jnp.sum(layer({"w": w, "b": BIAS3}, x))
 
 
 @workload(V3, views=(staged, folded, *AUTODIFF))
