@@ -452,7 +452,6 @@ def weakref_lru_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
             per_jaxpr[key] = fn(jaxpr, *args)
         return per_jaxpr[key]
 
-    cached.cache_clear = table.clear  # type: ignore[attr-defined]
     return cached
 
 

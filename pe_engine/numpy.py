@@ -18,6 +18,7 @@ import numpy as np
 from . import core, lax
 from .api import jit
 from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval, scalar_constant
+from .tree_util import tree_leaves
 
 ndarray = Array
 
@@ -279,8 +280,8 @@ def array(obj: Any, dtype: Any = None) -> Any:
     if isinstance(obj, ArrayOps):
         out = lax.array_copy(obj)
         return out if dtype is None else astype(out, dtype)
-    if isinstance(obj, (list, tuple)) and any(isinstance(o, ArrayOps) for o in np.ravel(
-            np.asarray(obj, dtype=object))):
+    if isinstance(obj, (list, tuple)) and any(isinstance(o, ArrayOps)
+                                              for o in tree_leaves(list(obj))):
         raise NotImplementedError("jnp.array of a list of traced values (JAX concatenates "
                                   "them); build the array with jnp operations instead")
     if dtype is None:
