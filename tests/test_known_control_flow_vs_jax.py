@@ -21,7 +21,13 @@ from jax._src.interpreters import partial_eval as jax_pe  # noqa: E402
 
 import pe_engine  # noqa: E402
 from pe_engine.api import trace_to_jaxpr  # noqa: E402
-from pe_engine.partial_eval import partial_eval_jaxpr_nounits  # noqa: E402
+from pe_engine.core import get_aval  # noqa: E402
+from pe_engine.partial_eval import (  # noqa: E402
+    PartialVal,
+    convert_constvars_jaxpr,
+    partial_eval_jaxpr_nounits,
+    trace_to_jaxpr_nounits,
+)
 
 V3 = np.array([0.5, -1.5, 2.0], np.float32)
 NEG3 = -np.abs(V3)
@@ -80,6 +86,21 @@ def _jax_split(fn, args, known, M=JAX):
     unknown = jax_pe.convert_constvars_jaxpr(jaxpr)
     return (f"{unknown}\n{[not pv.is_known() for pv in out_pvals]}\n"
             f"{[repr(jax_core.typeof(r)) for r in res]}")
+
+
+def _engine_trace_to_jaxpr_nounits(fn, args, known):
+    f = lambda *a: [fn(ENGINE, *a)]
+    pvals = [PartialVal.known(a) if k else PartialVal.unknown(get_aval(a))
+             for a, k in zip(args, known)]
+    jaxpr, out_pvals, res = trace_to_jaxpr_nounits(f, pvals)
+    return (f"{convert_constvars_jaxpr(jaxpr)}\n{[not pv.is_known() for pv in out_pvals]}\n"
+            f"{[repr(get_aval(r)) for r in res]}")
+
+
+@pytest.mark.parametrize("name", sorted(SPLITS))
+def test_the_engines_partial_evaluator_holds_known_inputs_too(name):
+    fn, args, known = SPLITS[name]
+    assert _engine_trace_to_jaxpr_nounits(fn, args, known) == _jax_split(fn, args, known)
 
 
 @pytest.mark.parametrize("impl", ["engine", "jax"])
