@@ -447,6 +447,8 @@ def weakref_lru_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def cached(jaxpr: Any, *args: Any) -> Any:
         key = (*args, config.values["eager_constant_folding"])
+        if jaxpr not in table and len(table) > 4096:
+            table.clear()  # bounded, as JAX's LRU is: a result may hold its own jaxpr alive
         per_jaxpr = table.setdefault(jaxpr, {})
         if key not in per_jaxpr:
             per_jaxpr[key] = fn(jaxpr, *args)
