@@ -543,7 +543,7 @@ def test_edits_survive_a_quick_reload(page, site, wait_engine_ready):
     assert src.rstrip().endswith("# first and second")
     assert page.evaluate("() => location.hash") == first_hash  # not caught up yet
     page.reload()  # within the second
-    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     s = page.evaluate("() => window.explainer.state()")
     assert s["source"] == src and s["mask"]["x"] is False
     assert page.evaluate("() => window.explainer.openedFrom") == "local"
@@ -552,9 +552,9 @@ def test_edits_survive_a_quick_reload(page, site, wait_engine_ready):
     link = site + good_link("def f(x):\n    return x * 3.0\n")
     page.goto("about:blank")
     page.goto(link)
-    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     assert page.evaluate("() => window.explainer.openedFrom") == "link"
     page.reload()
-    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     assert page.evaluate("() => window.explainer.state().source") == \
         "def f(x):\n    return x * 3.0\n"

@@ -68,7 +68,7 @@ def state(page) -> dict:
 
 def open_page(page, site, hash_: str = "", ready: bool = True, wait_engine_ready=None):
     page.goto(site + hash_)
-    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     if ready:
         wait_engine_ready(page)
         page.evaluate("() => window.explainer.settled()")
@@ -308,7 +308,7 @@ def test_bad_permalink_opens_default_with_message(page, site, bad):
 def test_bad_but_decodable_permalinks(page, site):
     """Valid base64url + deflate, but not a page state: still the default and a message."""
     page.goto(site)
-    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     hashes = page.evaluate("""async () => {
         const enc = async (text) => {
           const s = new Blob([new TextEncoder().encode(text)]).stream()
@@ -350,7 +350,7 @@ def test_address_bar_debounced_and_local_storage(page, site, wait_engine_ready):
 
     # reload without the hash: localStorage brings the code back
     page.goto(site)
-    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     assert state(page)["source"] == src
     assert page.evaluate("() => window.explainer.openedFrom") == "local"
 
@@ -364,11 +364,11 @@ def test_address_bar_debounced_and_local_storage(page, site, wait_engine_ready):
     mine = state(page)["source"]
     page.goto("about:blank")
     page.goto(link)
-    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     assert state(page)["mode"] == "jit"
     page.wait_for_timeout(1500)
     page.goto(site)
-    page.wait_for_function("() => window.explainer !== undefined", timeout=30_000)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     assert state(page)["source"] == mine
 
 
