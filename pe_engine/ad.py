@@ -467,7 +467,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
     single = isinstance(argnums, int)
     nums = (argnums,) if single else tuple(argnums)
 
-    def vg(*args: Any) -> Any:
+    def vg(*args: Any, **kwargs: Any) -> Any:
         nums_ = tuple(i % len(args) for i in nums)
         diff_args = tuple(args[i] for i in nums_)
 
@@ -475,7 +475,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
             full = list(args)
             for i, a in zip(nums_, dargs):
                 full[i] = a
-            return fun(*full)
+            return fun(*full, **kwargs)  # keyword arguments are not differentiated, as in JAX
 
         for leaf in tree_flatten(diff_args)[0]:
             _check_input_dtype(leaf)
@@ -514,8 +514,8 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0,
     """`jax.grad`: the gradient of a scalar function w.r.t. the `argnums` arguments."""
     vg = value_and_grad(fun, argnums, has_aux)
 
-    def g(*args: Any) -> Any:
-        (ans, grads) = vg(*args)
+    def g(*args: Any, **kwargs: Any) -> Any:
+        (ans, grads) = vg(*args, **kwargs)
         return (grads, ans[1]) if has_aux else grads
 
     g.__name__ = f"grad({getattr(fun, '__name__', 'fun')})"

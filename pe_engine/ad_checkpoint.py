@@ -62,6 +62,7 @@ from .partial_eval import (
     new_eqn_recipe,
     partial_eval_jaxpr_custom,
     partial_eval_jaxpr_custom_rules,
+    partial_eval_jaxpr_nounits,
     partial_eval_rules,
 )
 from .pjit import jit_p
@@ -144,6 +145,28 @@ checkpoint_policies = SimpleNamespace(
     save_only_these_names=save_only_these_names,
     save_any_names_but_these=save_any_names_but_these,
     save_from_both_policies=save_from_both_policies)
+
+
+def save_anything_except_these_names(*names_not_to_save: str) -> Callable[..., bool]:
+    """As JAX 0.10.2 defines it: every value may be saved, whatever the names (its source
+    notes the names are not consulted)."""
+    return lambda *_, **__: True
+
+
+def _offload_policy(name: str) -> Callable[..., Any]:
+    def make(*_: Any, **__: Any) -> Callable[..., bool]:
+        raise NotImplementedError(
+            f"checkpoint_policies.{name} offloads residuals to another memory space "
+            "(host memory); this engine models one memory space, so it has no offloading")
+    make.__name__ = name
+    return make
+
+
+checkpoint_policies.save_anything_except_these_names = save_anything_except_these_names
+checkpoint_policies.offload_dot_with_no_batch_dims = _offload_policy(
+    "offload_dot_with_no_batch_dims")
+checkpoint_policies.save_and_offload_only_these_names = _offload_policy(
+    "save_and_offload_only_these_names")
 
 
 # --------------------------------------------------------------------------- checkpoint_name
@@ -311,13 +334,31 @@ def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
     return jaxpr.replace(invars=invars, eqns=eqns)
 
 
+@weakref_lru_cache
+def _recompute_then_linear(closed: ClosedJaxpr, undef: tuple[bool, ...]) -> ClosedJaxpr:
+    """The same function, its recomputation first and its linear work after, as JAX's
+    remat transpose separates them by partial evaluation: one equation (a cond, a scan)
+    may yield both a recomputed value and a tangent, which no transpose rule takes apart."""
+    known, lin, out_uk, res_avals = partial_eval_jaxpr_nounits(closed, list(undef), False)
+
+    def separated(*args: Any) -> list:
+        defined = [a for a, u in zip(args, undef) if not u]
+        linear = [a for a, u in zip(args, undef) if u]
+        outs = eval_jaxpr(known.jaxpr, known.consts, *defined)
+        known_outs, res = split_list(outs, [len(outs) - len(res_avals)])
+        return merge_lists(out_uk, known_outs,
+                           eval_jaxpr(lin.jaxpr, lin.consts, *res, *linear))
+
+    return trace_to_jaxpr_dynamic(separated, closed.in_avals)
+
+
 def _remat_transpose(cts: list, *args: Any, jaxpr: Jaxpr, **params: Any) -> list:
-    # The backward program recomputes (the non-linear equations run forwards inside
-    # it) and is itself a remat2, so the recomputation stays a unit.
+    # The backward program recomputes (the known part of the jaxpr runs inside it) and
+    # is itself a remat2, so the recomputation stays a unit.
     undef = [is_undefined_primal(a) for a in args]
     ct_nz = [type(c) is not Zero for c in cts]
     t_closed, ct_out_nz = transpose_jaxpr(
-        close_jaxpr(jaxpr), undef, ct_nz, False,
+        _recompute_then_linear(close_jaxpr(jaxpr), tuple(undef)), undef, ct_nz, False,
         [a.aval if u else get_aval(a) for a, u in zip(args, undef)],
         [get_aval(c) if nz else c.aval for c, nz in zip(cts, ct_nz)])
     res = [a for a, u in zip(args, undef) if not u]

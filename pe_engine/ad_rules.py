@@ -303,7 +303,16 @@ deflinear(lax.device_put_p, lambda ct, x, **params: [bind(lax.device_put_p, ct, 
 deflinear(lax.reduce_sum_p, lambda ct, x, *, axes, out_sharding=None: [
     lax.broadcast_in_dim(ct, x.aval.shape,
                          tuple(np.delete(np.arange(len(x.aval.shape), dtype=np.int64), axes)))])
-deflinear(lax.reshape_p, lambda ct, x, **params: [lax.reshape(ct, x.aval.shape)])
+
+
+def _reshape_transpose(ct: Any, x: Any, *, dimensions: Any = None, **params: Any) -> list[Any]:
+    if dimensions is None:
+        return [lax.reshape(ct, x.aval.shape)]
+    permuted = lax.reshape(ct, tuple(np.take(x.aval.shape, dimensions)))
+    return [lax.transpose(permuted, np.argsort(dimensions).tolist())]
+
+
+deflinear(lax.reshape_p, _reshape_transpose)
 deflinear(lax.squeeze_p, lambda ct, x, *, dimensions: [lax.expand_dims(ct, dimensions)])
 deflinear(lax.transpose_p, lambda ct, x, *, permutation: [
     lax.transpose(ct, np.argsort(permutation).tolist())])
@@ -346,22 +355,31 @@ primitive_transposes[lax.convert_element_type_p] = _convert_transpose
 
 def _pad_abstract(x: ShapedArray, pad_value: ShapedArray, *, padding_config: tuple
                   ) -> ShapedArray:
-    shape = tuple(lo + d + hi + max(d - 1, 0) * inner
+    shape = tuple(lo + hi + d + max(d - 1, 0) * inner
                   for d, (lo, hi, inner) in zip(x.shape, padding_config))
+    if any(d < 0 for d in shape):
+        raise ValueError(f"Dimension size after padding is not at least 0, got result shape "
+                         f"{shape}, for padding_config {padding_config} and operand shape "
+                         f"{x.shape}")
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
 def _pad_impl(x: Any, pad_value: Any, *, padding_config: tuple) -> Any:
+    # Interior padding spreads the operand out; negative edge padding then crops it.
     xv = to_numpy(x)
-    out = np.full(_pad_abstract(get_aval(x), get_aval(pad_value),
-                                padding_config=padding_config).shape,
-                  to_numpy(pad_value), xv.dtype)
-    out[tuple(slice(lo, lo + max(d - 1, 0) * (inner + 1) + 1, inner + 1)
-              for d, (lo, _, inner) in zip(xv.shape, padding_config))] = xv
+    spread = tuple(d + max(d - 1, 0) * inner for d, (_, _, inner) in zip(xv.shape,
+                                                                         padding_config))
+    big = tuple(max(lo, 0) + d + max(hi, 0) for d, (lo, hi, _) in zip(spread, padding_config))
+    out = np.full(big, to_numpy(pad_value), xv.dtype)
+    out[tuple(slice(max(lo, 0), max(lo, 0) + d, inner + 1)
+              for d, (lo, _, inner) in zip(spread, padding_config))] = xv
+    out = out[tuple(slice(max(-lo, 0), n - max(-hi, 0))
+                    for n, (lo, hi, _) in zip(big, padding_config))]
     return Array(out, get_aval(x).weak_type)
 
 
-# `lax.pad` (non-negative edge and interior padding): the transpose of `slice`.
+# `lax.pad`: the transpose of `slice`, and `slice` (of a `pad` with negated edges) is its
+# transpose.
 pad_p = Primitive("pad")
 impl_rules[pad_p] = _pad_impl
 abstract_eval_rules[pad_p] = _pad_abstract
@@ -383,10 +401,20 @@ def _slice_transpose(ct: Any, x: Any, *, start_indices: tuple, limit_indices: tu
     return [bind(pad_p, ct, _const(ct, 0), padding_config=cfg)]
 
 
+def pad(x: Any, pad_value: Any, padding_config: Any) -> Any:
+    return bind(pad_p, x, pad_value, padding_config=tuple(map(tuple, padding_config)))
+
+
 def _pad_transpose(ct: Any, x: Any, pad_value: Any, *, padding_config: tuple) -> list[Any]:
-    shape = get_aval(ct).shape
-    return [lax.slice(ct, [lo for lo, _, _ in padding_config],
-                      [d - hi for d, (_, hi, _) in zip(shape, padding_config)]), None]
+    lo, hi, inner = (np.asarray(v, np.int64) for v in zip(*padding_config))
+    unpadded = pad(ct, np.zeros((), get_aval(ct).dtype),
+                   tuple(zip(np.negative(lo), np.negative(hi), np.zeros_like(inner))))
+    t_x = lax.slice(unpadded, list(np.zeros_like(lo)), get_aval(unpadded).shape,
+                    list(np.add(inner, 1)))
+    if not is_undefined_primal(pad_value):
+        return [t_x, None]
+    total = lambda v: lax.reduce_sum(v, list(range(get_aval(v).ndim)))  # noqa: E731
+    return [t_x, lax.sub(total(ct), total(t_x))]
 
 
 deflinear(lax.slice_p, _slice_transpose)

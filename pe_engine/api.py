@@ -14,7 +14,8 @@ from .tree_util import tree_flatten, tree_unflatten
 
 
 def _static_split(args: tuple, static_argnums: Sequence[int]) -> tuple[list[int], list[Any]]:
-    static = {i % len(args) if args else i for i in static_argnums}
+    # Static positions past the arguments given (defaults, keywords) are not static here.
+    static = {i % len(args) for i in static_argnums if -len(args) <= i < len(args)}
     dyn = [i for i in range(len(args)) if i not in static]
     return dyn, [args[i] for i in dyn]
 
@@ -88,7 +89,8 @@ def arg_names(fun: Callable, args: tuple, static_argnums: Sequence[int] = ()) ->
         params = []
     star = next((k for k, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), len(params))
     var = params[star].name if star < len(params) else "args"
-    static = {i % len(args) if args else i for i in static_argnums}
+    # Static positions past the arguments given (defaults, keywords) are not static here.
+    static = {i % len(args) for i in static_argnums if -len(args) <= i < len(args)}
     names = []
     for i, a in enumerate(args):
         if i in static:
@@ -119,13 +121,23 @@ def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
 _jit_traces: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[..., Any]:
+def jit(fun: Callable | None = None, static_argnums: int | Sequence[int] | None = None, *,
+        static_argnames: str | Sequence[str] | None = None, inline: bool = False,
+        **_options: Any) -> Any:
     """Stage `fun` into a jaxpr and call it through the `jit` primitive.
 
-    Traces are cached per function and input types, as JAX caches them, so calling the
-    same function under jit twice binds the same jaxpr object (JAX then prints it once).
+    Traces are cached per function and input types (and static values), as JAX caches
+    them, so calling the same function under jit twice binds the same jaxpr object (JAX
+    then prints it once). With `inline=True` the function is traced into its caller, as
+    JAX inlines such a jit. Called without `fun`, it is a decorator factory. Sharding and
+    donation options are accepted and have no effect on one CPU.
     """
-    static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    if fun is None:
+        return lambda f: jit(f, static_argnums, static_argnames=static_argnames,
+                             inline=inline, **_options)
+    nums, names = _static_args(fun, static_argnums, static_argnames)
+    if inline:
+        return fun
     name = getattr(fun, "__name__", "fun")
     try:
         cache = _jit_traces.setdefault(fun, {})
@@ -133,19 +145,30 @@ def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[...
         cache = {}
 
     @functools.wraps(fun)
-    def call(*args: Any) -> Any:
-        dyn_idx, dyn_args = _static_split(args, static_argnums)
-        flat_args, in_tree = tree_flatten(tuple(dyn_args))
+    def call(*args: Any, **kwargs: Any) -> Any:
+        dyn_idx, dyn_args = _static_split(args, nums)
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in names}
+        flat_args, in_tree = tree_flatten((tuple(dyn_args), dyn_kwargs))
         avals = tuple(get_aval(a) for a in flat_args)
-        static = tuple(args[i] for i in range(len(args)) if i not in dyn_idx)
-        key = (static_argnums, avals, in_tree, hashable_key(static),
+        static = (tuple(args[i] for i in range(len(args)) if i not in dyn_idx),
+                  tuple(sorted((k, v) for k, v in kwargs.items() if k in names)))
+        key = (nums, avals, in_tree, hashable_key(static),
                config.values["eager_constant_folding"])
         hit = cache.get(key)
         if hit is None:
             box: list = []
-            debug = TraceDebug(func_src_info(fun), "jit", arg_names(fun, args, static_argnums))
-            closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box), avals,
-                                            debug=debug)
+
+            def flat(*leaves: Any) -> list:
+                dyn, kw = tree_unflatten(in_tree, leaves)
+                full = list(args)
+                for i, a in zip(dyn_idx, dyn):
+                    full[i] = a
+                out_leaves, tree = tree_flatten(fun(*full, **{**kwargs, **kw}))
+                box.append(tree)
+                return out_leaves
+
+            debug = TraceDebug(func_src_info(fun), "jit", arg_names(fun, args, nums))
+            closed = trace_to_jaxpr_dynamic(flat, avals, debug=debug)
             # Constants stay inside the jaxpr, unless one is a tracer of an enclosing trace:
             # then, as in JAX, all become leading arguments, and the trace is not reused.
             if any(isinstance(c, Tracer) for c in closed.consts):
@@ -157,6 +180,27 @@ def jit(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable[...
         outs = bind(jit_p, *consts, *flat_args, jaxpr=closed, name=name)
         return tree_unflatten(out_tree, outs)
     return call
+
+
+def _static_args(fun: Callable, nums: int | Sequence[int] | None,
+                 names: str | Sequence[str] | None) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """JAX's rule: static_argnums and static_argnames each imply the other through the
+    signature, when only one of them is given."""
+    nums_t = () if nums is None else (nums,) if isinstance(nums, int) else tuple(nums)
+    names_t = () if names is None else (names,) if isinstance(names, str) else tuple(names)
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return nums_t, names_t
+    positional = [p.name for p in params
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if nums is None and names_t:
+        nums_t = tuple(positional.index(n) for n in names_t if n in positional)
+    elif names is None and nums_t:
+        names_t = tuple(positional[i] for i in nums_t if -len(positional) <= i < len(positional)
+                        and params[positional.index(positional[i])].kind
+                        is not inspect.Parameter.POSITIONAL_ONLY)
+    return nums_t, names_t
 
 
 def hashable_key(x: Any) -> Any:

@@ -192,6 +192,18 @@ class ArrayOps:
     def __eq__(self, o): return self._jnp.equal(self, o)  # type: ignore[override]
     def __ne__(self, o): return self._jnp.not_equal(self, o)  # type: ignore[override]
     def __getitem__(self, idx): return self._jnp._getitem(self, idx)
+    def __and__(self, o): return self._jnp.bitwise_and(self, o)
+    def __rand__(self, o): return self._jnp.bitwise_and(o, self)
+    def __or__(self, o): return self._jnp.bitwise_or(self, o)
+    def __ror__(self, o): return self._jnp.bitwise_or(o, self)
+    def __xor__(self, o): return self._jnp.bitwise_xor(self, o)
+    def __rxor__(self, o): return self._jnp.bitwise_xor(o, self)
+    def __invert__(self): return self._jnp.invert(self)
+    def __floordiv__(self, o): return self._jnp.floor_divide(self, o)
+    def __rfloordiv__(self, o): return self._jnp.floor_divide(o, self)
+    def __mod__(self, o): return self._jnp.remainder(self, o)
+    def __rmod__(self, o): return self._jnp.remainder(o, self)
+    at = property(lambda self: self._jnp._IndexUpdateHelper(self))
     __hash__ = None  # type: ignore[assignment]
 
     def sum(self, axis=None, keepdims=False): return self._jnp.sum(self, axis, keepdims=keepdims)
@@ -204,6 +216,18 @@ class ArrayOps:
     def transpose(self, *axes): return self._jnp.transpose(self, axes or None)
     def squeeze(self, axis=None): return self._jnp.squeeze(self, axis)
     def astype(self, dtype): return self._jnp.astype(self, dtype)
+    def prod(self, axis=None, keepdims=False): return self._jnp.prod(self, axis, keepdims=keepdims)
+    def var(self, axis=None, ddof=0, keepdims=False):
+        return self._jnp.var(self, axis, ddof=ddof, keepdims=keepdims)
+    def std(self, axis=None, ddof=0, keepdims=False):
+        return self._jnp.std(self, axis, ddof=ddof, keepdims=keepdims)
+    def argmax(self, axis=None, keepdims=False): return self._jnp.argmax(self, axis, keepdims)
+    def argmin(self, axis=None, keepdims=False): return self._jnp.argmin(self, axis, keepdims)
+    def cumsum(self, axis=None): return self._jnp.cumsum(self, axis)
+    def clip(self, min=None, max=None): return self._jnp.clip(self, min, max)  # noqa: A002
+    def round(self, decimals=0): return self._jnp.round(self, decimals)
+    def ravel(self): return self._jnp.ravel(self)
+    flatten = ravel
     T = property(lambda self: self._jnp.transpose(self))
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)

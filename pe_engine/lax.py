@@ -665,6 +665,8 @@ def expand_dims(x: Any, dimensions: Sequence[int]) -> Any:
 
 def reshape(x: Any, new_sizes: Sequence[int], dimensions: Any = None) -> Any:
     new_sizes = tuple(new_sizes)
+    if dimensions is not None and tuple(dimensions) == tuple(range(get_aval(x).ndim)):
+        dimensions = None  # JAX drops an identity permutation
     shape = get_aval(x).shape
     if _is_array(x) and dimensions is None and shape and shape == new_sizes:
         return x  # JAX binds a reshape of a rank-0 array to shape () all the same
@@ -692,3 +694,68 @@ def slice(x: Any, start_indices: Sequence[int], limit_indices: Sequence[int],  #
     return bind(slice_p, x, start_indices=tuple(start_indices),
                 limit_indices=tuple(limit_indices),
                 strides=None if strides is None else tuple(strides))
+
+
+# ----------------------------------------------------------------------------- more of jax.lax
+# Primitives with a module of their own, offered here under JAX's lax names (those
+# modules import this one, so these imports come last).
+
+from . import numpy as _jnp  # noqa: E402, F401 (ad_rules reads jnp as it loads: jnp first)
+from .ad_rules import pad  # noqa: E402
+from .conditionals import cond, switch  # noqa: E402
+from .control_flow import scan  # noqa: E402
+from .elementwise import (  # noqa: E402
+    RoundingMethod,
+    atan2,
+    bitwise_not,
+    bitwise_xor,
+    ceil,
+    clamp,
+    erf,
+    erfc,
+    expm1,
+    floor,
+    is_finite,
+    log1p,
+    rem,
+    round,  # noqa: A004 - JAX's name
+    rsqrt,
+    select,
+    stop_gradient,
+)
+from .loops import fori_loop, map, while_loop  # noqa: A004, E402
+from .slicing import (  # noqa: E402
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    ScatterDimensionNumbers,
+    dynamic_index_in_dim,
+    dynamic_slice,
+    dynamic_update_slice,
+    gather,
+    scatter,
+    scatter_add,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+)
+from .structural import (  # noqa: E402
+    argmax,
+    argmin,
+    broadcasted_iota,
+    concatenate,
+    cumsum,
+    iota,
+    reduce_prod,
+    rev,
+    split,
+)
+
+__all__ += [
+    "GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers",
+    "dynamic_index_in_dim", "dynamic_slice", "dynamic_update_slice", "gather", "scatter",
+    "scatter_add", "scatter_max", "scatter_min", "scatter_mul", "fori_loop", "map",
+    "while_loop", "RoundingMethod", "argmax", "argmin", "atan2", "bitwise_not", "bitwise_xor",
+    "broadcasted_iota", "ceil", "clamp", "concatenate", "cond", "switch", "cumsum",
+    "erf", "erfc", "expm1", "floor", "iota", "is_finite", "log1p", "pad",
+    "reduce_prod", "rem", "rev", "round", "rsqrt", "select", "split", "stop_gradient"
+]

@@ -61,6 +61,8 @@ bool_ = _scalar_type("bool_", "bool")
 
 
 def _dtype(dtype: Any) -> np.dtype:
+    if isinstance(dtype, type) and issubclass(dtype, np.generic):  # np.float32 and the like
+        return canonicalize_dtype(dtype)
     return canonicalize_dtype(getattr(dtype, "dtype", dtype))
 
 
@@ -415,14 +417,28 @@ def sum(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> 
     return _reduction(x, lax.reduce_sum, axis, keepdims, dtype)
 
 
-def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+def max(x: Any, axis: Any = None, keepdims: bool = False,  # noqa: A001
+        initial: Any = None) -> Any:
     _check_arraylike(x)
-    return _reduction(x, lax.reduce_max, axis, keepdims)
+    return _reduction(x, _with_initial(lax.reduce_max, lax.max, initial), axis, keepdims)
 
 
-def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+def min(x: Any, axis: Any = None, keepdims: bool = False,  # noqa: A001
+        initial: Any = None) -> Any:
     _check_arraylike(x)
-    return _reduction(x, lax.reduce_min, axis, keepdims)
+    return _reduction(x, _with_initial(lax.reduce_min, lax.min, initial), axis, keepdims)
+
+
+def _with_initial(reduce_fn: Callable[[Any, tuple[int, ...]], Any],
+                  op: Callable[[Any, Any], Any], initial: Any
+                  ) -> Callable[[Any, tuple[int, ...]], Any]:
+    """JAX folds `initial` in after the reduction, cast to the operand's dtype."""
+    if initial is None:
+        return reduce_fn
+
+    def reduce(x: Any, axes: tuple[int, ...]) -> Any:
+        return op(lax.convert_element_type(initial, get_aval(x).dtype), reduce_fn(x, axes))
+    return reduce
 
 
 def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -566,61 +582,75 @@ def _einsum_sum_uniques(x: Any, names: str, other_names: str, contracted: Sequen
     return x, "".join(n for n in names if n not in uniques)
 
 
-# ----------------------------------------------------------------------------- indexing
-
-
-def _getitem(x: Any, idx: Any) -> Any:
-    """Basic indexing (ints, slices with positive steps, None, Ellipsis), lowered as
-    JAX lowers it: one slice, then a squeeze of the integer-indexed axes, then a
-    broadcast_in_dim for the new axes."""
-    idx = idx if isinstance(idx, tuple) else (idx,)
-    shape = _shape(x)
-    if builtins.sum(i is Ellipsis for i in idx) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    n_real = builtins.sum(i is not None and i is not Ellipsis for i in idx)
-    if n_real > len(shape):
-        raise IndexError(f"Too many indices: {len(shape)}-dimensional array indexed with "
-                         f"{n_real} regular indices.")
-    if Ellipsis in idx:
-        e = idx.index(Ellipsis)
-        idx = idx[:e] + (builtins.slice(None),) * (len(shape) - n_real) + idx[e + 1:]
-    else:
-        idx = idx + (builtins.slice(None),) * (len(shape) - n_real)
-    starts, limits, strides, squeezed, new_axes = [], [], [], [], []
-    dim = out_dim = 0
-    for i in idx:
-        if i is None:
-            new_axes.append(out_dim)
-            out_dim += 1
-            continue
-        n = shape[dim]
-        if isinstance(i, builtins.slice):
-            start, stop, step = i.indices(n)
-            if step < 1:
-                raise NotImplementedError("slices with a negative step (JAX lowers them "
-                                          "with `rev`)")
-            starts.append(start)
-            limits.append(builtins.max(start, stop))
-            strides.append(step)
-            out_dim += 1
-        else:
-            k = _concrete_int(i)
-            if k is None:
-                raise TypeError(f"Indexing with {i!r} is not supported: only Python ints, "
-                                "slices, None and ... (JAX lowers traced indices with "
-                                "dynamic_slice)")
-            if not -n <= k < n:
-                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
-            starts.append(k % n)
-            limits.append(k % n + 1)
-            strides.append(1)
-            squeezed.append(dim)
-        dim += 1
-    if any((lo, hi, s) != (0, n, 1) for lo, hi, s, n in zip(starts, limits, strides, shape)):
-        x = lax.slice(x, starts, limits,
-                      None if all(s == 1 for s in strides) else strides)
-    x = lax.squeeze(x, squeezed)
-    return lax.expand_dims(x, new_axes)
-
-
 ArrayOps._jnp = __import__(__name__, fromlist=["_"])
+
+# ----------------------------------------------------------------------------- the rest of jnp
+# Functions with a module of their own (those modules import this one, so they come last).
+
+from . import linalg  # noqa: E402
+from .indexing import IndexUpdateHelper as _IndexUpdateHelper  # noqa: E402, F401
+from .indexing import getitem as _getitem  # noqa: E402, F401
+from .jnp_arrays import (  # noqa: E402
+    arange,
+    argmax,
+    argmin,
+    concatenate,
+    cumsum,
+    empty,
+    eye,
+    flip,
+    fliplr,
+    flipud,
+    full,
+    full_like,
+    identity,
+    outer,
+    prod,
+    ravel,
+    repeat,
+    roll,
+    split,
+    stack,
+    std,
+    tile,
+    var,
+)
+from .jnp_ufuncs import (  # noqa: E402
+    arctan2,
+    around,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    ceil,
+    clip,
+    expm1,
+    floor,
+    floor_divide,
+    invert,
+    isfinite,
+    log1p,
+    logaddexp,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    mod,
+    remainder,
+    round,  # noqa: A004 - JAX's name
+    square,
+)
+
+pi, e, inf, nan = np.pi, np.e, np.inf, np.nan
+newaxis = None
+amax, amin, absolute = max, min, abs
+
+__all__ += [
+    "absolute", "amax", "amin", "arange", "arctan2", "argmax", "argmin", "around",
+    "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "ceil", "clip", "concatenate",
+    "cumsum", "e", "empty", "expm1", "eye", "flip", "fliplr", "flipud", "floor", "floor_divide",
+    "full", "full_like", "identity", "inf", "invert", "isfinite", "linalg", "log1p",
+    "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "mod", "nan",
+    "newaxis", "outer", "pi", "prod", "ravel", "remainder", "repeat", "roll", "round", "split",
+    "square", "stack", "std", "tile", "var"
+]

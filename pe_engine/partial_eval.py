@@ -659,10 +659,12 @@ def _dce_jaxpr(jaxpr: Jaxpr, used_outputs: tuple[bool, ...],
             continue
         rule = dce_rules.get(eqn.primitive)
         if rule is not None:
+            # used_ins refers to the equation's inputs before the rule pruned them.
+            invars = eqn.invars
             used_ins, eqn = rule(used_outs, eqn)
             if eqn is None:
                 continue
-            live.update(v for v, u in zip(eqn.invars, used_ins) if u and type(v) is not Literal)
+            live.update(v for v, u in zip(invars, used_ins) if u and type(v) is not Literal)
         else:
             live.update(v for v in eqn.invars if type(v) is not Literal)
         new_eqns.append(eqn)

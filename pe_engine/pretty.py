@@ -188,8 +188,9 @@ def pp_param_value(v: Any, ctx: PpContext) -> Any:
     if isinstance(v, (Jaxpr, ClosedJaxpr)):
         return pp_jaxpr_doc(v.jaxpr if isinstance(v, ClosedJaxpr) else v, ctx)
     if type(v) is tuple and v and all(isinstance(j, (Jaxpr, ClosedJaxpr)) for j in v):
-        return concat(Text("("), Nest(2, concat(Brk(""), join(concat(Text(","), Brk(" ")),
-                      [pp_param_value(j, ctx) for j in v]))), Brk(""), Text(")"))
+        # JAX's pp_jaxprs: the jaxprs one per line (or all on one), no commas between.
+        return Group(concat(Nest(2, concat(Text("("), Brk(""), join(
+            Brk(" "), [pp_param_value(j, ctx) for j in v]))), Brk(""), Text(")")))
     if isinstance(v, np.dtype):
         return Text(v.name)
     if isinstance(v, type) and issubclass(v, np.generic):

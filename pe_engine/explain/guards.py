@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 
 from ..core import Array, ArrayOps, ShapedArray
+from ..custom_derivatives import custom_jvp
+from ..indexing import IndexUpdateRef
 from .facades import ConfigView, Facade
 from .limits import (
     MAX_FORMAT_WIDTH,
@@ -54,6 +56,8 @@ ATTRIBUTES: dict[type, frozenset[str]] = {
     ArrayOps: _ARRAY_ATTRS,
     Array: _ARRAY_ATTRS,
     ShapedArray: frozenset({"shape", "dtype", "ndim", "size", "weak_type"}),
+    IndexUpdateRef: _public(IndexUpdateRef),  # x.at[i].set(...) and the other updates
+    custom_jvp: frozenset({"defjvp", "defjvps"}),
     LimitedArray: frozenset({
         "shape", "dtype", "ndim", "size", "T", "reshape", "astype", "sum", "mean", "max",
         "min", "prod", "std", "var", "argmax", "argmin", "cumsum", "clip", "round", "any",

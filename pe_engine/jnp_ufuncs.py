@@ -1,0 +1,219 @@
+"""More of `jax.numpy`'s elementwise functions, lowered as JAX 0.10.2 lowers them.
+
+Those JAX wraps in a plain `jit` (floor_divide, remainder, clip, round) are wrapped in
+this engine's `jit` too, so they print as a `jit` equation of the same name; JAX's
+`jit(inline=True)` functions are traced straight into their caller.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import lax
+from .ad import zeros_like_aval
+from .api import jit
+from .core import get_aval
+from .custom_derivatives import custom_jvp
+from .numpy import (
+    _check_arraylike,
+    _promote_args_inexact,
+    _promote_dtypes,
+    _to_numeric,
+    _where_jit,
+    asarray,
+    maximum,
+    minimum,
+    promote_args,
+)
+
+
+def _promote_numeric(*args: Any) -> list[Any]:
+    _check_arraylike(*args)
+    return promote_args(*_promote_dtypes(*args, to=_to_numeric))
+
+
+def square(x: Any) -> Any:
+    _check_arraylike(x)
+    x, = _promote_dtypes(x, to=_to_numeric)
+    return lax.square(x)
+
+
+def log1p(x: Any) -> Any:
+    return lax.log1p(*_promote_args_inexact(x))
+
+
+def expm1(x: Any) -> Any:
+    return lax.expm1(*_promote_args_inexact(x))
+
+
+def arctan2(x1: Any, x2: Any) -> Any:
+    return lax.atan2(*_promote_args_inexact(x1, x2))
+
+
+def floor(x: Any) -> Any:
+    _check_arraylike(x)
+    if get_aval(x).dtype.kind in "biu":
+        return x
+    return lax.floor(*_promote_args_inexact(x))
+
+
+def ceil(x: Any) -> Any:
+    _check_arraylike(x)
+    if get_aval(x).dtype.kind in "biu":
+        return asarray(x)
+    return lax.ceil(*_promote_args_inexact(x))
+
+
+def isfinite(x: Any) -> Any:
+    _check_arraylike(x)
+    aval = get_aval(x)
+    if aval.dtype.kind == "f":
+        return lax.is_finite(x)
+    return lax.broadcast_in_dim(np.bool_(True), aval.shape, ()) if aval.shape else np.bool_(True)
+
+
+@jit(static_argnames=("decimals",))
+def round(a: Any, decimals: int = 0) -> Any:  # noqa: A001 - JAX's name
+    _check_arraylike(a)
+    dtype = get_aval(a).dtype
+    if dtype.kind in "iub":
+        return a
+    if decimals == 0:
+        return lax.round(a, lax.RoundingMethod.TO_NEAREST_EVEN)
+    factor = np.array(10 ** decimals, dtype)
+    return lax.div(lax.round(lax.mul(a, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
+
+
+around = round
+
+
+@jit
+def clip(arr: Any, min: Any = None, max: Any = None) -> Any:  # noqa: A002 - JAX's names
+    _check_arraylike(arr)
+    if min is not None:
+        arr = maximum(min, arr)
+    if max is not None:
+        arr = minimum(max, arr)
+    return asarray(arr)
+
+
+def _float_divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
+    mod = lax.rem(x1, x2)
+    x1_corrected = _where_jit(x2 == 0, x1, lax.sub(x1, mod))
+    div = lax.div(x1_corrected, x2)
+    ind = lax.bitwise_and(mod != 0, lax.sign(x2) != lax.sign(mod))
+    mod = lax.select(ind, mod + x2, mod)
+    div = lax.select(ind, div - 1.0, div)
+    return lax.round(div), mod
+
+
+@jit
+def floor_divide(x1: Any, x2: Any) -> Any:
+    x1, x2 = _promote_numeric(x1, x2)
+    kind = get_aval(x1).dtype.kind
+    if kind == "u":
+        return lax.div(x1, x2)
+    if kind in "ib":
+        quotient = lax.div(x1, x2)
+        select = logical_and(lax.sign(x1) != lax.sign(x2), lax.rem(x1, x2) != 0)
+        return _where_jit(select, quotient - 1, quotient)
+    return _float_divmod(x1, x2)[0]
+
+
+@jit
+def remainder(x1: Any, x2: Any) -> Any:
+    x1, x2 = _promote_numeric(x1, x2)
+    zero = np.zeros((), get_aval(x1).dtype)
+    if get_aval(x2).dtype.kind in "iu":
+        ones = lax.broadcast_in_dim(np.ones((), get_aval(x2).dtype), get_aval(x2).shape, ()) \
+            if get_aval(x2).shape else np.ones((), get_aval(x2).dtype)
+        x2 = _where_jit(x2 == 0, ones, x2)
+    trunc_mod = lax.rem(x1, x2)
+    trunc_mod_not_zero = lax.ne(trunc_mod, zero)
+    do_plus = lax.bitwise_and(lax.ne(lax.lt(trunc_mod, zero), lax.lt(x2, zero)),
+                              trunc_mod_not_zero)
+    return lax.select(do_plus, lax.add(trunc_mod, x2), trunc_mod)
+
+
+mod = remainder
+
+
+def _to_bool(x: Any) -> Any:
+    return x if get_aval(x).dtype == np.bool_ else lax.ne(x, np.zeros((), get_aval(x).dtype))
+
+
+def logical_and(x: Any, y: Any) -> Any:
+    return lax.bitwise_and(*map(_to_bool, promote_args(x, y)))
+
+
+def logical_or(x: Any, y: Any) -> Any:
+    return lax.bitwise_or(*map(_to_bool, promote_args(x, y)))
+
+
+def logical_xor(x: Any, y: Any) -> Any:
+    return lax.bitwise_xor(*map(_to_bool, promote_args(x, y)))
+
+
+def logical_not(x: Any) -> Any:
+    return lax.bitwise_not(*map(_to_bool, promote_args(x)))
+
+
+def bitwise_and(x: Any, y: Any) -> Any:
+    return lax.bitwise_and(*promote_args(x, y))
+
+
+def bitwise_or(x: Any, y: Any) -> Any:
+    return lax.bitwise_or(*promote_args(x, y))
+
+
+def bitwise_xor(x: Any, y: Any) -> Any:
+    return lax.bitwise_xor(*promote_args(x, y))
+
+
+def bitwise_not(x: Any) -> Any:
+    return lax.bitwise_not(*promote_args(x))
+
+
+invert = bitwise_not
+
+
+# --------------------------------------------------------------------------- logaddexp
+
+
+def _replace_inf(x: Any) -> Any:
+    aval = get_aval(x)
+    is_posinf = lax.eq(x, np.array(np.inf, aval.dtype))
+    return lax.select(is_posinf, zeros_like_aval(aval), x)
+
+
+def _logaddexp_primal(x1: Any, x2: Any) -> Any:
+    amax = lax.max(x1, x2)
+    delta = lax.sub(x1, x2)
+    return lax.select(lax.ne(delta, delta), lax.add(x1, x2),
+                      lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))))
+
+
+_logaddexp_primal.__name__ = "logaddexp"  # the name its custom_jvp_call prints
+_logaddexp = custom_jvp(_logaddexp_primal)
+
+
+@_logaddexp.defjvp
+def _logaddexp_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+    x1, x2 = primals
+    t1, t2 = tangents
+    primal_out = _logaddexp(x1, x2)
+    tangent_out = lax.add(
+        lax.mul(t1, lax.exp(lax.sub(_replace_inf(x1), _replace_inf(primal_out)))),
+        lax.mul(t2, lax.exp(lax.sub(_replace_inf(x2), _replace_inf(primal_out)))))
+    return primal_out, tangent_out
+
+
+def logaddexp(x1: Any, x2: Any) -> Any:
+    return _logaddexp(*_promote_args_inexact(x1, x2))
+
+
+__all__ = ["arctan2", "around", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
+           "ceil", "clip", "expm1", "floor", "floor_divide", "invert", "isfinite", "log1p",
+           "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "mod",
+           "remainder", "round", "square"]
