@@ -335,7 +335,7 @@ def _cond_transpose(cts: list, index: Any, *ops: Any, branches: tuple) -> list:
     # and return the cotangents of the linear operands, so they stay one type.
     undefined = [is_undefined_primal(x) for x in ops]
     cts = [instantiate_zeros(c) for c in cts]
-    trans = tuple(transpose_jaxpr(b, undefined, [True] * len(cts)) for b in branches)
+    trans = tuple(transpose_jaxpr(b, undefined, [True] * len(cts))[0] for b in branches)
     defined = [x for x in ops if not is_undefined_primal(x)]
     outs = bind(cond_p, index, *defined, *cts, branches=trans)
     return [None, *merge_lists(undefined, [None] * len(defined), outs)]

@@ -153,29 +153,14 @@ W_INT: dict[str, tuple] = {
 }
 ALL = {**W, **W_INT}
 
-# Differences from JAX in rules that predate this file, being fixed under issue 10 (JVP
-# literal forms §1, jit sharing §4). Strict: once fixed there, these tests fail until the
-# entry is removed here.
-ISSUE_10 = {
-    "logistic's JVP": ["sigmoid", "silu_swish"],
-    "tanh and integer_pow JVPs": ["gelu_tanh"],
-    "sqrt's JVP": ["norm_axis"],
-    "select_n's JVP (jnp.where)": ["bool_ops", "lax_select", "float_floordiv_mod"],
-    "reduce_max's JVP": ["min_max_grad", "softmax", "softmax_axis0", "log_softmax", "logsumexp",
-                         "logsumexp_axis", "mlp_nn"],
-    "a jit called twice, shared": ["var_std"],
-}
-JIT_SHARING_SPLIT = ["silu_swish", "var_std", "relu_twice"]
-
-
-def _expect_issue_10(request, name, ours, check):
-    """Mark the engine's issue-10 cases xfail (strict); JAX against itself must pass."""
-    reasons = {n: r for r, ns in ISSUE_10.items() for n in ns}
-    if check == "split":
-        reasons = {n: "a jit called twice, shared" for n in JIT_SHARING_SPLIT}
-    if ours.name == "engine" and name in reasons:
+# JAX derives a jit's JVP afresh when that jit is called inside another jit (jnp.std calls
+# jnp.var's jit): it prints `_var` and `_var1`, where the engine shares one JVP. Strict, so
+# the marker goes once the engine caches as JAX does.
+def _jvp_shared_unlike_jax(request, name, ours):
+    if ours.name == "engine" and name == "var_std":
         request.applymarker(pytest.mark.xfail(
-            strict=True, reason=f"issue 10: {reasons[name]} differs from JAX"))
+            strict=True, reason="JAX re-derives the JVP of a jit called inside another jit "
+                                "(jnp.std's jnp.var); the engine shares one"))
 
 
 def _float_argnums(args):
@@ -251,14 +236,13 @@ def test_gradients(name, ours, theirs):
 @pytest.mark.parametrize("ours,theirs", PAIRS)
 @pytest.mark.parametrize("name", [n for n in DIFF if n in W])
 def test_jvp_program_text(name, ours, theirs, request):
-    _expect_issue_10(request, name, ours, "jvp")
+    _jvp_shared_unlike_jax(request, name, ours)
     assert str(_jvp_traced(ours, name)) == str(_jvp_traced(theirs, name))
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
 @pytest.mark.parametrize("name", sorted(ALL))
-def test_split_under_masks(name, ours, theirs, request):
-    _expect_issue_10(request, name, ours, "split")
+def test_split_under_masks(name, ours, theirs):
     jo, jt = _traced(ours, name), _traced(theirs, name)
     for mask in masks(len(ALL[name][1])):
         assert split_text(ours, jo, mask) == split_text(theirs, jt, mask), mask
@@ -268,7 +252,7 @@ def test_split_under_masks(name, ours, theirs, request):
 @pytest.mark.parametrize("name", [n for n in DIFF if n in W])
 def test_grad_mode_split(name, ours, theirs, request):
     """The page's grad mode: the JVP program split with primals known, tangents unknown."""
-    _expect_issue_10(request, name, ours, "jvp")
+    _jvp_shared_unlike_jax(request, name, ours)
     n = len(ALL[name][1])
     mask = [False] * n + [True] * n
     assert split_text(ours, _jvp_traced(ours, name), mask) == \

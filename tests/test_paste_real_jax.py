@@ -123,14 +123,7 @@ def _split_texts(closed, mask):
     return str(k), str(u)
 
 
-# Scan's partial eval (hoisting loop invariants, dropping an empty known scan): issue 10 §2.
-SPLIT_ISSUE_10 = {"fori_loop": "scan's loop-invariant residuals", "scan_map": "scan's empty "
-                  "known side"}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"issue 10: {SPLIT_ISSUE_10[n]}"))
-    if n in SPLIT_ISSUE_10 else n for n in sorted(SNIPPETS)])
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_split_mode_shows_jax_programs(name):
     rec = explain.run("split", source=_source(name), args=_args(name))
     fn, vals = _jax_fn(name), _values(name)
@@ -139,15 +132,7 @@ def test_split_mode_shows_jax_programs(name):
     assert (rec["known"]["text"], rec["unknown"]["text"]) == (known, unknown)
 
 
-# Differences in rules that predate issue 11, fixed under issue 10 (JVP literal forms).
-GRAD_ISSUE_10 = {"mlp_nn": "reduce_max's JVP", "fori_loop": "tanh's JVP",
-                 "vmap_in_grad": "tanh's JVP", "scan_map": "reduce_max's JVP",
-                 "switch": "tanh's JVP"}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"issue 10: {GRAD_ISSUE_10[n]}"))
-    if n in GRAD_ISSUE_10 else n for n in sorted(SNIPPETS)])
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_grad_mode_shows_jax_programs(name):
     rec = explain.run("grad", source=_source(name), args=_args(name))
     if name == "while_loop":

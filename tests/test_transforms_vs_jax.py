@@ -49,27 +49,13 @@ CF = {
     "stop_gradient": (lambda M, x: x * M.lax.stop_gradient(M.jnp.exp(x)), (V,), True),
 }
 
-# Known differences in rules that predate issue 11 (issue 10 §1 and §2).
-CF_ISSUE_10 = {("split", "map"): "scan's empty known side",
-               ("text", "map"): "scan's ys checked against its xs",
-               ("jvp", "map"): "scan's ys checked against its xs",
-               ("grad", "map"): "scan's ys checked against its xs"}
-
-
 def _run(M, f):
     return lambda *a: f(M, *a)
 
 
-def _xfail(request, ours, key):
-    if ours.name == "engine" and key in CF_ISSUE_10:
-        request.applymarker(pytest.mark.xfail(strict=True,
-                                              reason=f"issue 10: {CF_ISSUE_10[key]}"))
-
-
 @pytest.mark.parametrize("ours,theirs", PAIRS)
 @pytest.mark.parametrize("name", sorted(CF))
-def test_control_flow_text_and_values(name, ours, theirs, request):
-    _xfail(request, ours, ("text", name))
+def test_control_flow_text_and_values(name, ours, theirs):
     f, args, _ = CF[name]
     assert str(ours.make_jaxpr(_run(ours, f))(*args)) == \
         str(theirs.make_jaxpr(_run(theirs, f))(*args))
@@ -78,8 +64,7 @@ def test_control_flow_text_and_values(name, ours, theirs, request):
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
 @pytest.mark.parametrize("name", sorted(CF))
-def test_control_flow_split(name, ours, theirs, request):
-    _xfail(request, ours, ("split", name))
+def test_control_flow_split(name, ours, theirs):
     f, args, _ = CF[name]
     jo, jt = ours.make_jaxpr(_run(ours, f))(*args), theirs.make_jaxpr(_run(theirs, f))(*args)
     for mask in masks(len(args), limit=8):
@@ -92,8 +77,7 @@ def _float_args(args):
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
 @pytest.mark.parametrize("name", sorted(CF))
-def test_control_flow_jvp_and_grad_mode(name, ours, theirs, request):
-    _xfail(request, ours, ("jvp", name))
+def test_control_flow_jvp_and_grad_mode(name, ours, theirs):
     f, args, _ = CF[name]
     fl = _float_args(args)
     if len(fl) != len(args):  # integer inputs have float0 tangents in JAX: close over them
@@ -120,8 +104,7 @@ def test_control_flow_jvp_and_grad_mode(name, ours, theirs, request):
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
 @pytest.mark.parametrize("name", sorted(n for n, (_, _, rev) in CF.items() if rev))
-def test_control_flow_gradients(name, ours, theirs, request):
-    _xfail(request, ours, ("grad", name))
+def test_control_flow_gradients(name, ours, theirs):
     f, args, _ = CF[name]
     nums = tuple(_float_args(args))
 
