@@ -217,14 +217,14 @@ CODE_CASES = [
     # unsupported operations: named, with what is supported
     Case("unsupported-jnp-sinh", body("def f(x, y):\n    return jnp.sinh(x) * y\n"),
          ["AttributeError: module 'jax.numpy' has no attribute 'sinh'", "Did you mean: sin",
-          "Supported: abs, add"], 6, typed=True),
-    Case("unsupported-vmap", body("def f(x, y):\n    return jax.vmap(jnp.sin)(x) * y\n"),
-         ["has no attribute 'vmap'", "Supported:", "grad", "jit"], 6),
-    Case("unsupported-import", body("from jax import vmap\ndef f(x, y):\n    return x\n"),
-         ["cannot import name 'vmap' from 'jax'", "Supported:"], 5),
-    Case("unsupported-while-loop", body("def f(x, y):\n    return jax.lax.while_loop("
-                                        "lambda c: c < 3, lambda c: c + 1, x)\n"),
-         ["has no attribute 'while_loop'", "scan"], 6),
+          "Supported: abs, "], 6, typed=True),
+    Case("unsupported-pmap", body("def f(x, y):\n    return jax.pmap(jnp.sin)(x) * y\n"),
+         ["has no attribute 'pmap'", "Supported:", "grad", "jit", "vmap"], 6),
+    Case("unsupported-import", body("from jax import pmap\ndef f(x, y):\n    return x\n"),
+         ["cannot import name 'pmap' from 'jax'", "Supported:"], 5),
+    Case("unsupported-associative-scan", body(
+        "def f(x, y):\n    return jax.lax.associative_scan(jnp.add, x)\n"),
+         ["has no attribute 'associative_scan'", "scan", "while_loop"], 6),
     Case("unsupported-array-of-tracers", body("def f(x, y):\n    return jnp.array([x, y])\n"),
          ["NotImplementedError", "jnp.array of a list of traced values"], 6),
     # shapes and dtypes, in JAX's words
@@ -237,8 +237,8 @@ CODE_CASES = [
           "got (3,) and (4,)."], 6),
     Case("shape-reshape", body("def f(x, y):\n    return jnp.reshape(x * y, (7,))\n"),
          ["reshape total size must be unchanged"], 6),
-    Case("shape-index", body("def f(x, y):\n    return (jnp.ones((2, 3)) * y)[5]\n"),
-         ["index 5 is out of bounds for axis 0 with size 2"], 6),
+    Case("shape-index", body("def f(x, y):\n    return (jnp.ones((2, 3)) * y)[0, 0, 0]\n"),
+         ["Too many indices"], 6),
     Case("dtype-lax-add", body("def f(x, y):\n    return jax.lax.add(y, 1)\n"),
          ["lax.add requires arguments to have the same dtypes"], 6),
     Case("concretization", body("def f(x, y):\n    if y > 0:\n        return x\n"
