@@ -15,7 +15,6 @@ import sys
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -43,10 +42,16 @@ _CANONICAL = {
 
 
 def canonicalize_dtype(dtype: Any) -> np.dtype:
+    if isinstance(dtype, np.dtype) and dtype in _CANONICAL_DTYPES:
+        return dtype  # the common case, checked first: a dtype that is already canonical
     dt = np.dtype(dtype)
     if dt.kind not in "biufc":  # objects, strings, records: never array values here
         raise TypeError(f"JAX only supports number, bool, and string dtypes, got dtype {dt}")
     return _CANONICAL.get(dt, dt)
+
+
+_CANONICAL_DTYPES = frozenset(map(np.dtype, ["bool", "int8", "int16", "int32", "uint8", "uint16",
+                                             "uint32", "float16", "float32", "complex64"]))
 
 
 _short_cache: dict[np.dtype, str] = {}
@@ -367,9 +372,9 @@ class Literal:
 Atom = Var | Literal
 
 
-@dataclass(frozen=True)
-class SourceInfo:
-    """Where, in the user's code, an operation was issued."""
+class SourceInfo(NamedTuple):
+    """Where, in the user's code, an operation was issued. One object per equation (the
+    explainer tells equations apart by it); a NamedTuple, as JAX's is, being quick to make."""
 
     filename: str
     lineno: int
@@ -596,19 +601,31 @@ def user_source_info() -> SourceInfo:
             fn = code.co_filename
             internal = _internal_code[code] = fn.startswith(_PKG_DIR) or "contextlib" in fn
         if not internal:
+            # An instruction's position is looked up once: a loop that issues an operation
+            # a thousand times makes a thousand SourceInfos from one cached entry. (Keyed
+            # by identity: code objects compare equal across files.)
+            hit = _source_infos.get((id(code), f.f_lasti))
+            if hit is not None and hit[0] is code:
+                return SourceInfo._make(hit[1])
             positions = _positions.get(code)
             if positions is None:
                 if len(_positions) > 5_000:
                     _positions.clear()
                 positions = _positions[code] = list(code.co_positions())
+            if len(_source_infos) > 20_000:
+                _source_infos.clear()
             line, _, col, _ = positions[f.f_lasti // 2]
-            return SourceInfo(code.co_filename, line or f.f_lineno, code.co_name, col or 0)
+            info = SourceInfo(code.co_filename, line or f.f_lineno, code.co_name, col or 0)
+            _source_infos[id(code), f.f_lasti] = (code, info)
+            return SourceInfo._make(info)
         f = f.f_back
     return NO_SOURCE
 
 
 _internal_code: dict[Any, bool] = {}  # code object -> is it the engine's (or contextlib's)
 _positions: dict[Any, list] = {}  # code object -> per instruction (line, end, col, end col)
+# (id of a code object, instruction offset) -> (the code object, its SourceInfo)
+_source_infos: dict[tuple[int, int], tuple[Any, SourceInfo]] = {}
 
 
 # --------------------------------------------------------------------------- traces
@@ -689,9 +706,9 @@ class Trace:
     def full_raise(self, val: Any) -> Any:
         if not isinstance(val, Tracer):
             return self.pure(val)
-        level = self.main.level
         if val._trace.main is self.main:
             return val
+        level = self.main.level
         if val._trace.main.level < level:
             return self.lift(val)
         if val._trace.main.level > level:
@@ -792,18 +809,20 @@ trace_stack.append(MainTrace(0, EvalTrace, None))
 
 
 def find_top_trace(xs: Sequence[Any]) -> Trace:
-    top = trace_stack[0]
+    top, top_trace = trace_stack[0], None
     for x in xs:
         if isinstance(x, Tracer):
-            m = x._trace.main
-            if m.level > top.level:
-                top = m
+            t = x._trace
+            if t.main.level > top.level:
+                top, top_trace = t.main, t
     if dynamic_trace is not None and dynamic_trace.level > top.level:
         # Under eager constant folding an operation on values alone (no tracer among its
         # inputs) runs now and returns an array, as JAX's does.
         if top.level or not config.values["eager_constant_folding"]:
-            top = dynamic_trace
-    return top.trace_type(top)
+            top, top_trace = dynamic_trace, None
+    # A trace holds nothing but its main: the top tracer's own trace serves, and a new one
+    # is made only when no tracer is at the top level.
+    return top_trace if top_trace is not None else top.trace_type(top)
 
 
 def full_lower(val: Any) -> Any:
@@ -814,8 +833,9 @@ def bind(primitive: Primitive, *args: Any, **params: Any) -> Any:
     trace = find_top_trace(args)
     tracers = [trace.full_raise(a) for a in args]
     outs = trace.process_primitive(primitive, tracers, params)
-    outs = [full_lower(o) for o in outs]
-    return outs if primitive.multiple_results else outs[0]
+    if primitive.multiple_results:
+        return [full_lower(o) for o in outs]
+    return full_lower(outs[0])
 
 
 # --------------------------------------------------------------------------- evaluation

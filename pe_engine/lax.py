@@ -578,7 +578,7 @@ def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any
     """Cast; like JAX, an array already of that type is returned as is (no equation)."""
     new_dtype = canonicalize_dtype(new_dtype)
     aval = get_aval(x)
-    if _is_array(x) and (aval.dtype, aval.weak_type) == (new_dtype, weak_type):
+    if aval.dtype == new_dtype and aval.weak_type == weak_type and _is_array(x):
         return x
     return bind(convert_element_type_p, x, new_dtype=new_dtype, weak_type=weak_type,
                 sharding=None)

@@ -74,12 +74,22 @@ def _is_python_scalar(x: Any) -> bool:
 
 
 def result_type(*args: Any) -> tuple[np.dtype, bool]:
-    """JAX's promotion on bool/int/float/complex: (dtype, weak_type)."""
-    avals = [get_aval(a) for a in args]
-    top = builtins.max(_KIND_RANK[a.dtype.kind] for a in avals)
-    strong = [a.dtype for a in avals if not a.weak_type and _KIND_RANK[a.dtype.kind] == top]
-    if strong:
-        return builtins.max(strong, key=lambda d: d.itemsize), False
+    """JAX's promotion on bool/int/float/complex: (dtype, weak_type).
+
+    The highest kind wins; within it, the widest strongly typed dtype (the first of equal
+    widths), or the kind's default, weakly typed, when all of that kind are weak."""
+    top, widest = -1, None
+    for a in args:
+        aval = get_aval(a)
+        dt = aval.dtype
+        rank = _KIND_RANK[dt.kind]
+        if rank > top:
+            top, widest = rank, None
+        if (rank == top and not aval.weak_type
+                and (widest is None or dt.itemsize > widest.itemsize)):
+            widest = dt
+    if widest is not None:
+        return widest, False
     return _DEFAULT[top], True
 
 
@@ -92,7 +102,8 @@ def _convert(x: Any, dtype: np.dtype, weak: bool) -> Any:
 def _promote_dtypes(*args: Any, to: Callable[[np.dtype], np.dtype] = lambda d: d) -> list[Any]:
     """Cast every argument to the promoted dtype (mapped by `to`, e.g. to an inexact one)."""
     dtype, weak = result_type(*args)
-    return [_convert(x, to(dtype), weak) for x in args]
+    dtype = to(dtype)
+    return [_convert(x, dtype, weak) for x in args]
 
 
 def _to_inexact(dtype: np.dtype) -> np.dtype:
@@ -108,7 +119,7 @@ def _shape(x: Any) -> tuple[int, ...]:
 
 
 def _promote_shapes(*args: Any) -> list[Any]:
-    shapes = [_shape(a) for a in args]
+    shapes = [get_aval(a).shape for a in args]
     if len({len(s) for s in shapes if s}) < 2:
         return list(args)  # equal ranks or scalars: lax broadcasts those itself
     rank = len(broadcast_shapes(*shapes))

@@ -253,11 +253,15 @@ class DynamicJaxprTrace(Trace):
             if all(i is not None for i in ins):
                 return [tracers[i] for i in ins]
         outvars = [Var(a) for a in out_avals]
-        eqn = TracingEqn(list(tracers), outvars, primitive, params, user_source_info())
-        self.frame.add_eqn(eqn)
-        held = self._held_outputs(primitive, tracers, params) if self.frame.holds else None
-        return [DynamicJaxprTracer(self, a, v, parent=eqn, held=None if held is None else h)
-                for a, v, h in zip(out_avals, outvars, held or out_avals)]
+        eqn = TracingEqn(tracers, outvars, primitive, params, user_source_info())
+        frame = self.frame
+        frame.add_eqn(eqn)
+        if frame.holds:
+            held = self._held_outputs(primitive, tracers, params)
+            if held is not None:
+                return [DynamicJaxprTracer(self, a, v, None, eqn, h)
+                        for a, v, h in zip(out_avals, outvars, held)]
+        return [DynamicJaxprTracer(self, a, v, None, eqn) for a, v in zip(out_avals, outvars)]
 
     def _held_outputs(self, primitive: Primitive, tracers: list, params: dict
                       ) -> list | None:
