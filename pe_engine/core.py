@@ -71,13 +71,15 @@ def short_dtype(dtype: np.dtype) -> str:
 class ShapedArray:
     """An abstract value: what is known of an array without holding it."""
 
-    __slots__ = ("shape", "dtype", "weak_type")
+    __slots__ = ("shape", "dtype", "weak_type", "_hash")
     array_abstraction_level = 1
 
     def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False):
-        self.shape = tuple(int(d) for d in shape)
+        self.shape = tuple(map(int, shape))
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
+        # Avals key the abstract-evaluation cache, so they are hashed at every operation.
+        self._hash = hash((self.shape, self.dtype, self.weak_type))
         if limits.elements is not None:
             limits.check_elements(self.shape)
 
@@ -89,7 +91,7 @@ class ShapedArray:
                 and self.dtype == other.dtype and self.weak_type == other.weak_type)
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
+        return self._hash
 
     def str_short(self, short_dtypes: bool = False) -> str:
         dt = short_dtype(self.dtype) if short_dtypes else self.dtype.name
@@ -594,38 +596,44 @@ def user_source_info() -> SourceInfo:
     f = sys._getframe(2)
     while f is not None:
         code = f.f_code
-        internal = _internal_code.get(code)
-        if internal is None:
-            if len(_internal_code) > 50_000:  # user code objects come and go with each run
-                _internal_code.clear()
-            fn = code.co_filename
-            internal = _internal_code[code] = fn.startswith(_PKG_DIR) or "contextlib" in fn
-        if not internal:
-            # An instruction's position is looked up once: a loop that issues an operation
-            # a thousand times makes a thousand SourceInfos from one cached entry. (Keyed
-            # by identity: code objects compare equal across files.)
-            hit = _source_infos.get((id(code), f.f_lasti))
-            if hit is not None and hit[0] is code:
-                return SourceInfo._make(hit[1])
-            positions = _positions.get(code)
-            if positions is None:
-                if len(_positions) > 5_000:
-                    _positions.clear()
-                positions = _positions[code] = list(code.co_positions())
-            if len(_source_infos) > 20_000:
-                _source_infos.clear()
-            line, _, col, _ = positions[f.f_lasti // 2]
-            info = SourceInfo(code.co_filename, line or f.f_lineno, code.co_name, col or 0)
-            _source_infos[id(code), f.f_lasti] = (code, info)
+        known = _code_info.get(id(code))
+        if known is None or known.code is not code:
+            if len(_code_info) > 50_000:  # user code objects come and go with each run
+                _code_info.clear()
+            known = _code_info[id(code)] = _CodeInfo(code)
+        if not known.internal:
+            info = known.lines.get(f.f_lasti)
+            if info is None:
+                info = known.lines[f.f_lasti] = known.source_info(f)
             return SourceInfo._make(info)
         f = f.f_back
     return NO_SOURCE
 
 
-_internal_code: dict[Any, bool] = {}  # code object -> is it the engine's (or contextlib's)
-_positions: dict[Any, list] = {}  # code object -> per instruction (line, end, col, end col)
-# (id of a code object, instruction offset) -> (the code object, its SourceInfo)
-_source_infos: dict[tuple[int, int], tuple[Any, SourceInfo]] = {}
+class _CodeInfo:
+    """What user_source_info knows of a code object: is it the engine's (or contextlib's),
+    and the SourceInfo of each instruction that issued an operation (a loop issuing one a
+    thousand times looks it up once). The table is keyed by the code's id, the entry holding
+    the code alive: hashing a code object hashes its whole contents, at every lookup."""
+
+    __slots__ = ("code", "internal", "lines", "positions")
+
+    def __init__(self, code: Any):
+        self.code = code
+        fn = code.co_filename
+        self.internal = fn.startswith(_PKG_DIR) or "contextlib" in fn
+        self.lines: dict[int, SourceInfo] = {}
+        self.positions: list | None = None  # per instruction (line, end, col, end col)
+
+    def source_info(self, frame: Any) -> SourceInfo:
+        code = self.code
+        if self.positions is None:
+            self.positions = list(code.co_positions())
+        line, _, col, _ = self.positions[frame.f_lasti // 2]
+        return SourceInfo(code.co_filename, line or frame.f_lineno, code.co_name, col or 0)
+
+
+_code_info: dict[int, _CodeInfo] = {}
 
 
 # --------------------------------------------------------------------------- traces
@@ -680,16 +688,23 @@ def new_dynamic_main(trace_type: type, global_data: Any = None) -> Iterator[Main
             dynamic_trace = prev
 
 
-@contextmanager
-def current_dynamic_trace(main: MainTrace | None) -> Iterator[None]:
+class current_dynamic_trace:  # noqa: N801 - used as the context manager it is
     """Make `main` the trace that operations on non-tracers go to, for a while (a partial
-    evaluator's rule binds its known work at its parent trace, as JAX's does)."""
-    global dynamic_trace
-    prev, dynamic_trace = dynamic_trace, main
-    try:
-        yield
-    finally:
-        dynamic_trace = prev
+    evaluator's rule binds its known work at its parent trace, as JAX's does). A class, not
+    a @contextmanager generator: the partial evaluator enters one per operation."""
+
+    __slots__ = ("main", "prev")
+
+    def __init__(self, main: MainTrace | None):
+        self.main = main
+
+    def __enter__(self) -> None:
+        global dynamic_trace
+        self.prev, dynamic_trace = dynamic_trace, self.main
+
+    def __exit__(self, *exc: Any) -> None:
+        global dynamic_trace
+        dynamic_trace = self.prev
 
 
 class Trace:

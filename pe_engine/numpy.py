@@ -119,6 +119,8 @@ def _shape(x: Any) -> tuple[int, ...]:
 
 
 def _promote_shapes(*args: Any) -> list[Any]:
+    if len(args) < 2:
+        return list(args)
     shapes = [get_aval(a).shape for a in args]
     if len({len(s) for s in shapes if s}) < 2:
         return list(args)  # equal ranks or scalars: lax broadcasts those itself

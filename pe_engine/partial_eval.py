@@ -53,8 +53,7 @@ from .typecheck import (
 class PartialVal(tuple):
     """Either `(None, const)`, a known value, or `(aval, None)`, an unknown one."""
 
-    def __new__(cls, xs: tuple[Any, Any]) -> PartialVal:
-        return tuple.__new__(cls, xs)
+    __slots__ = ()
 
     @classmethod
     def known(cls, const: Any) -> PartialVal:

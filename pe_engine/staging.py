@@ -244,9 +244,10 @@ class DynamicJaxprTrace(Trace):
                                   params: dict) -> list:
         avals = [t.aval for t in tracers]
         out_avals = primitive.out_avals(avals, params)
-        folded = try_constant_folding(primitive, tracers, params, out_avals)
-        if folded is not None:
-            return [self.new_const(c) for c in folded]
+        if primitive in const_fold_rules:
+            folded = try_constant_folding(primitive, tracers, params, out_avals)
+            if folded is not None:
+                return [self.new_const(c) for c in folded]
         fwd = forwarding_rules.get(primitive)
         if fwd is not None:
             ins = fwd(avals, params)
