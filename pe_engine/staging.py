@@ -111,6 +111,13 @@ class JaxprStackFrame:
                 out.append(e.to_jaxpr_eqn())
         return out
 
+    def invalidate(self) -> None:
+        """Forget the tracing equations and constants' tracers once the jaxpr is built, as
+        JAX's DynamicJaxprTrace.invalidate does: they make a cycle (frame -> equation ->
+        tracer -> trace -> frame) that only the cyclic collector would otherwise free."""
+        self.tracing_eqns = []
+        self.constid_to_tracer = {}
+
     def find_progenitors(self, tracer: DynamicJaxprTracer) -> tuple[list[int], list[JaxprEqn]]:
         """The inputs a tracer depends on, or else the equations that made it from constants."""
         if type(tracer.atom) is Literal:
@@ -306,6 +313,7 @@ def trace_to_jaxpr_dynamic(fun: Callable[..., Sequence[Any]], in_avals: Sequence
         out_tracers = [trace.full_raise(o) for o in outs]
         del in_tracers, outs
         closed = frame.to_jaxpr(out_tracers)
+        frame.invalidate()
     if checks_enabled():
         check_jaxpr(closed)
     return closed

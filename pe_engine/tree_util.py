@@ -39,44 +39,49 @@ def _describe(t: PyTreeDef) -> str:
 LEAF = PyTreeDef("leaf", None, ())
 
 
+# The recursions below are module functions, not closures that call themselves: such a
+# closure is a reference cycle, and its cycle would hold every leaf (a whole trace's tracers)
+# until the cyclic collector ran.
+
+
 def tree_flatten(tree: Any) -> tuple[list[Any], PyTreeDef]:
     leaves: list[Any] = []
+    return leaves, _flatten(tree, leaves)
 
-    def go(x: Any) -> PyTreeDef:
-        if x is None:
-            return PyTreeDef("none", None, ())
-        t = type(x)
-        if t is tuple or (isinstance(x, tuple) and not hasattr(x, "_fields")):
-            return PyTreeDef("tuple", None, tuple(go(c) for c in x))
-        if t is list:
-            return PyTreeDef("list", None, tuple(go(c) for c in x))
-        if t is dict:
-            keys = tuple(sorted(x))
-            return PyTreeDef("dict", keys, tuple(go(x[k]) for k in keys))
-        leaves.append(x)
-        return LEAF
 
-    return leaves, go(tree)
+def _flatten(x: Any, leaves: list[Any]) -> PyTreeDef:
+    if x is None:
+        return PyTreeDef("none", None, ())
+    t = type(x)
+    if t is tuple or (isinstance(x, tuple) and not hasattr(x, "_fields")):
+        return PyTreeDef("tuple", None, tuple(_flatten(c, leaves) for c in x))
+    if t is list:
+        return PyTreeDef("list", None, tuple(_flatten(c, leaves) for c in x))
+    if t is dict:
+        keys = tuple(sorted(x))
+        return PyTreeDef("dict", keys, tuple(_flatten(x[k], leaves) for k in keys))
+    leaves.append(x)
+    return LEAF
 
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Any) -> Any:
     it = iter(leaves)
-
-    def go(t: PyTreeDef) -> Any:
-        if t.kind == "leaf":
-            return next(it)
-        if t.kind == "none":
-            return None
-        kids = [go(c) for c in t.children]
-        if t.kind == "tuple":
-            return tuple(kids)
-        if t.kind == "list":
-            return kids
-        return dict(zip(t.meta, kids))
-
-    out = go(treedef)
+    out = _unflatten(treedef, it)
     assert next(it, None) is None, "too many leaves for the tree"
     return out
+
+
+def _unflatten(t: PyTreeDef, it: Any) -> Any:
+    if t.kind == "leaf":
+        return next(it)
+    if t.kind == "none":
+        return None
+    kids = [_unflatten(c, it) for c in t.children]
+    if t.kind == "tuple":
+        return tuple(kids)
+    if t.kind == "list":
+        return kids
+    return dict(zip(t.meta, kids))
 
 
 def tree_leaves(tree: Any) -> list[Any]:
