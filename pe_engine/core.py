@@ -288,17 +288,21 @@ def get_aval(x: Any) -> ShapedArray:
     """The abstract value of a tracer, an Array or a Python/NumPy value."""
     if isinstance(x, (Tracer, Array)):
         return x.aval
-    if type(x) is bool:
-        return ShapedArray((), bool_, weak_type=True)
-    if type(x) is int:
-        return ShapedArray((), int32, weak_type=True)
-    if type(x) is float:
-        return ShapedArray((), float32, weak_type=True)
-    if type(x) is complex:
-        return ShapedArray((), np.dtype("complex64"), weak_type=True)
+    aval = _PYTHON_SCALAR_AVALS.get(type(x))
+    if aval is not None:
+        return aval
     if isinstance(x, (np.ndarray, np.generic)):
-        return ShapedArray(np.shape(x), canonicalize_dtype(x.dtype))
+        return ShapedArray(x.shape, canonicalize_dtype(x.dtype))
     raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid JAX type")
+
+
+# Python scalars are weakly typed (avals are never mutated, so one of each type serves).
+_PYTHON_SCALAR_AVALS = {
+    bool: ShapedArray((), bool_, weak_type=True),
+    int: ShapedArray((), int32, weak_type=True),
+    float: ShapedArray((), float32, weak_type=True),
+    complex: ShapedArray((), np.dtype("complex64"), weak_type=True),
+}
 
 
 def to_numpy(x: Any) -> np.ndarray:
@@ -596,11 +600,16 @@ def user_source_info() -> SourceInfo:
     f = sys._getframe(2)
     while f is not None:
         code = f.f_code
+        if id(code) in _engine_code:  # the engine's own frames, skipped at one lookup each
+            f = f.f_back
+            continue
         known = _code_info.get(id(code))
         if known is None or known.code is not code:
             if len(_code_info) > 50_000:  # user code objects come and go with each run
                 _code_info.clear()
             known = _code_info[id(code)] = _CodeInfo(code)
+            if known.internal and code.co_filename.startswith(_PKG_DIR):
+                _engine_code.add(id(code))  # the engine's code lives as long as the process
         if not known.internal:
             info = known.lines.get(f.f_lasti)
             if info is None:
@@ -634,6 +643,7 @@ class _CodeInfo:
 
 
 _code_info: dict[int, _CodeInfo] = {}
+_engine_code: set[int] = set()  # ids of the engine's code objects, never reused
 
 
 # --------------------------------------------------------------------------- traces

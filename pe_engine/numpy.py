@@ -74,13 +74,15 @@ def _is_python_scalar(x: Any) -> bool:
 
 
 def result_type(*args: Any) -> tuple[np.dtype, bool]:
-    """JAX's promotion on bool/int/float/complex: (dtype, weak_type).
+    """JAX's promotion on bool/int/float/complex: (dtype, weak_type)."""
+    return _result_type([get_aval(a) for a in args])
 
-    The highest kind wins; within it, the widest strongly typed dtype (the first of equal
+
+def _result_type(avals: Sequence[core.ShapedArray]) -> tuple[np.dtype, bool]:
+    """The highest kind wins; within it, the widest strongly typed dtype (the first of equal
     widths), or the kind's default, weakly typed, when all of that kind are weak."""
     top, widest = -1, None
-    for a in args:
-        aval = get_aval(a)
+    for aval in avals:
         dt = aval.dtype
         rank = _KIND_RANK[dt.kind]
         if rank > top:
@@ -100,10 +102,14 @@ def _convert(x: Any, dtype: np.dtype, weak: bool) -> Any:
 
 
 def _promote_dtypes(*args: Any, to: Callable[[np.dtype], np.dtype] = lambda d: d) -> list[Any]:
-    """Cast every argument to the promoted dtype (mapped by `to`, e.g. to an inexact one)."""
-    dtype, weak = result_type(*args)
+    """Cast every argument to the promoted dtype (mapped by `to`, e.g. to an inexact one).
+    An array already of that type is kept as it is, as lax.convert_element_type would keep
+    it (checked here first: most operands of most operations are)."""
+    avals = [get_aval(a) for a in args]
+    dtype, weak = _result_type(avals)
     dtype = to(dtype)
-    return [_convert(x, dtype, weak) for x in args]
+    return [x if aval.dtype == dtype and aval.weak_type == weak and isinstance(x, ArrayOps)
+            else _convert(x, dtype, weak) for x, aval in zip(args, avals)]
 
 
 def _to_inexact(dtype: np.dtype) -> np.dtype:

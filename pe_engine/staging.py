@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -68,12 +68,25 @@ class TracingEqn:
                         self.params, frozenset(), self.source_info)
 
 
-class TraceDebug(NamedTuple):
-    """What JAX's errors say of the function being traced."""
+class TraceDebug:
+    """What JAX's errors say of the function being traced. The argument names are worked out
+    when an error first asks for them: inspect.signature costs more than staging a small
+    function, and most traces raise nothing."""
 
-    func_src_info: str  # "f at file.py:12"
-    traced_for: str  # "jit"
-    arg_names: list[str]
+    __slots__ = ("func_src_info", "traced_for", "_arg_names", "_names")
+
+    def __init__(self, func_src_info: str, traced_for: str,
+                 arg_names: Callable[[], list[str]]):
+        self.func_src_info = func_src_info  # "f at file.py:12"
+        self.traced_for = traced_for  # "jit"
+        self._arg_names = arg_names
+        self._names: list[str] | None = None
+
+    @property
+    def arg_names(self) -> list[str]:
+        if self._names is None:
+            self._names = self._arg_names()
+        return self._names
 
 
 class JaxprStackFrame:
@@ -137,9 +150,11 @@ class JaxprStackFrame:
     def to_jaxpr(self, out_tracers: Sequence[DynamicJaxprTracer]) -> ClosedJaxpr:
         eqns = self.eqns()
         outvars = [t.atom for t in out_tracers]
-        used = {v for e in eqns for v in e.invars if type(v) is not Literal}
-        used.update(v for v in outvars if type(v) is not Literal)
-        constvars = [v for v in self.constvar_to_val if v in used]
+        constvars = []
+        if self.constvar_to_val:
+            used = {v for e in eqns for v in e.invars if type(v) is not Literal}
+            used.update(v for v in outvars if type(v) is not Literal)
+            constvars = [v for v in self.constvar_to_val if v in used]
         consts = [self.constvar_to_val[v] for v in constvars]
         return ClosedJaxpr(Jaxpr(constvars, self.invars, outvars, eqns), consts)
 
