@@ -22,7 +22,7 @@ def rows(text: str) -> dict[tuple[str, str], list[str]]:
     out = {}
     for line in text.splitlines():
         cells = line.split()
-        if len(cells) == 6 and cells[0] != "workload":
+        if len(cells) == 6 and cells[0] != "workload" and not line.startswith("#"):
             out[(cells[0], cells[1])] = cells
     return out
 

@@ -136,11 +136,18 @@ def _promote_shapes(*args: Any) -> list[Any]:
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
-    try:
-        return tuple(np.broadcast_shapes(*map(tuple, shapes)))
-    except ValueError:
-        raise ValueError(f"Incompatible shapes for broadcasting: shapes="
-                         f"{[tuple(s) for s in shapes]}") from None
+    """NumPy's rule (right-aligned; per axis, sizes equal or 1), in Python: a few tuples cost
+    less this way than a call into np.broadcast_shapes."""
+    shapes = [tuple(s) for s in shapes]
+    rank = builtins.max(map(len, shapes), default=0)
+    out = []
+    for dims in zip(*[(1,) * (rank - len(s)) + s for s in shapes]):
+        sizes = set(dims)
+        sizes.discard(1)
+        if len(sizes) > 1:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
 
 
 def _check_arraylike(*args: Any) -> None:
@@ -533,7 +540,8 @@ def matmul(a: Any, b: Any) -> Any:
         idx_a.append(nbatch)
     if b_mat:
         idx_b.append(nbatch + a_mat)
-    perm = tuple(int(p) for p in np.argsort(idx_batch + idx_a + idx_b))
+    order = idx_batch + idx_a + idx_b  # distinct positions: their argsort, without NumPy's
+    perm = tuple(sorted(range(len(order)), key=order.__getitem__))  # per-call overhead
     a = lax.squeeze(a, a_squeeze)
     b = lax.squeeze(b, b_squeeze)
     dims = (((len(_shape(a)) - 1,), (len(_shape(b)) - 1 - b_mat,)), (a_batch, b_batch))
