@@ -138,8 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="small sizes and repeats (CI)")
     ap.add_argument("--repeat", type=int, default=7, help="calls per block")
     ap.add_argument("--rounds", type=int, default=3, help="blocks per side, targets' tasks")
+    ap.add_argument("--sizes", type=lambda s: [int(n) for n in s.split(",")],
+                    default=[10, 100, 1000, 10000], help="chain lengths (full run)")
     opts = ap.parse_args(argv)
-    sizes = [10, 100] if opts.quick else [10, 100, 1000, 10000]
+    sizes = [10, 100] if opts.quick else opts.sizes
     repeat = 3 if opts.quick else opts.repeat
     rounds = 1 if opts.quick else opts.rounds
     load_start = load_average()

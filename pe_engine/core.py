@@ -396,6 +396,9 @@ class SourceInfo(NamedTuple):
 NO_SOURCE = SourceInfo("", 0, "")
 
 
+no_effects: frozenset = frozenset()  # JAX's name: the effects of a pure equation
+
+
 class JaxprEqn(NamedTuple):
     invars: list[Atom]
     outvars: list[Var]
@@ -520,9 +523,10 @@ class Primitive:
         """JAX's convention: (out aval or list of out avals, effects)."""
         return abstract_eval_rules[self](*avals, **params), frozenset()
 
-    def out_avals(self, avals: Sequence[ShapedArray], params: dict) -> list[ShapedArray]:
+    def out_avals(self, avals: Sequence[ShapedArray], params: dict) -> tuple[ShapedArray, ...]:
         # Traces meet the same (primitive, avals, params) over and over; abstract
-        # evaluation is pure, so its answers are remembered (a bounded table).
+        # evaluation is pure, so its answers are remembered (a bounded table), as tuples
+        # that callers share.
         try:
             key = (self, *avals, *params.items())
             out = _out_avals_cache.get(key)
@@ -530,7 +534,7 @@ class Primitive:
             key = out = None
         if out is None:
             out = abstract_eval_rules[self](*avals, **params)
-            out = list(out) if self.multiple_results else [out]
+            out = tuple(out) if self.multiple_results else (out,)
             if key is not None:
                 if len(_out_avals_cache) > 20_000:
                     _out_avals_cache.clear()
@@ -538,10 +542,10 @@ class Primitive:
         elif limits.elements is not None:
             for a in out:
                 limits.check_elements(a.shape)
-        return list(out)
+        return out
 
 
-_out_avals_cache: dict[tuple, list[ShapedArray]] = {}
+_out_avals_cache: dict[tuple, tuple[ShapedArray, ...]] = {}
 
 
 # --------------------------------------------------------------------------- configuration
@@ -593,11 +597,13 @@ _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 _source_override: list[SourceInfo] = []
 
 
-def user_source_info() -> SourceInfo:
-    """The innermost frame outside the engine: the line of user code that issued the op."""
+def user_source_info(skip: int = 2) -> SourceInfo:
+    """The innermost frame outside the engine: the line of user code that issued the op.
+    `skip`: how many frames, from this one out, are known to be the engine's (this function
+    and its caller, by default); they are passed over without a look."""
     if _source_override:
         return _source_override[-1]
-    f = sys._getframe(2)
+    f = sys._getframe(skip)
     while f is not None:
         code = f.f_code
         if id(code) in _engine_code:  # the engine's own frames, skipped at one lookup each
@@ -860,7 +866,8 @@ def bind(primitive: Primitive, *args: Any, **params: Any) -> Any:
     outs = trace.process_primitive(primitive, tracers, params)
     if primitive.multiple_results:
         return [full_lower(o) for o in outs]
-    return full_lower(outs[0])
+    out = outs[0]
+    return out.full_lower() if isinstance(out, Tracer) else out
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -35,6 +35,7 @@ from .core import (
     jaxpr_as_fun,
     limits,
     new_dynamic_main,
+    no_effects,
     partition_list,
     user_source_info,
     weakref_lru_cache,
@@ -128,7 +129,8 @@ class JaxprTracer(Tracer):
 
     @property
     def aval(self) -> ShapedArray:
-        return self.pval.get_aval()
+        aval, const = self.pval  # PartialVal.get_aval, inlined: read at every operation
+        return aval if aval is not None else get_aval(const)
 
     @property
     def parents(self) -> list:
@@ -207,7 +209,10 @@ class JaxprTrace(Trace):
         # jaxpr and consider all outputs unknown.
         obs = self.state.observer
         consts = [t.pval.get_known() for t in tracers]
-        if all(c is not None for c in consts):
+        for c in consts:
+            if c is None:
+                break
+        else:  # every input known
             outs = bind(primitive, *consts, **params)
             outs = outs if primitive.multiple_results else [outs]
             if obs is not None:
@@ -235,7 +240,7 @@ def new_eqn_recipe(trace: JaxprTrace, in_tracers: list, out_tracers: list,
     limits.count_equation()
     return JaxprEqnRecipe(next(trace.state.counter), in_tracers,
                           [weakref.ref(t) for t in out_tracers], [t.aval for t in out_tracers],
-                          primitive, params, frozenset(), user_source_info())
+                          primitive, params, no_effects, user_source_info())
 
 
 # --------------------------------------------------------------------------- assembling the jaxpr

@@ -31,6 +31,7 @@ from .core import (
     is_literalable,
     limits,
     new_dynamic_main,
+    no_effects,
     user_source_info,
 )
 from .pretty import pp_eqn_text
@@ -65,7 +66,7 @@ class TracingEqn:
 
     def to_jaxpr_eqn(self) -> JaxprEqn:
         return JaxprEqn([t.atom for t in self.in_tracers], self.outvars, self.primitive,
-                        self.params, frozenset(), self.source_info)
+                        self.params, no_effects, self.source_info)
 
 
 class TraceDebug:
@@ -276,7 +277,9 @@ class DynamicJaxprTrace(Trace):
             if all(i is not None for i in ins):
                 return [tracers[i] for i in ins]
         outvars = [Var(a) for a in out_avals]
-        eqn = TracingEqn(tracers, outvars, primitive, params, user_source_info())
+        # Every operation comes here through process_primitive, called by bind (or by
+        # another of the engine's rules): four frames of the engine's to pass over.
+        eqn = TracingEqn(tracers, outvars, primitive, params, user_source_info(4))
         frame = self.frame
         frame.add_eqn(eqn)
         if frame.holds:
