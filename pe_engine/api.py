@@ -49,7 +49,7 @@ def trace_to_jaxpr(fun: Callable, args: tuple, static_argnums: Sequence[int] = (
                      for a, h in zip(dyn_args, (held[i] for i in dyn_idx))
                      for x in tree_flatten(a)[0]]
     debug = None if held is not None else TraceDebug(
-        func_src_info(fun), traced_for, lambda: arg_names(fun, args, static_argnums))
+        lambda: (func_src_info(fun), arg_names(fun, args, static_argnums)), traced_for)
     closed = trace_to_jaxpr_dynamic(_flat_fun(fun, args, dyn_idx, in_tree, box),
                                     [get_aval(a) for a in flat_args], debug=debug,
                                     held=held_flat, decisions=decisions)
@@ -167,7 +167,7 @@ def jit(fun: Callable | None = None, static_argnums: int | Sequence[int] | None 
                 box.append(tree)
                 return out_leaves
 
-            debug = TraceDebug(func_src_info(fun), "jit", lambda: arg_names(fun, args, nums))
+            debug = TraceDebug(lambda: (func_src_info(fun), arg_names(fun, args, nums)), "jit")
             closed = trace_to_jaxpr_dynamic(flat, avals, debug=debug)
             # Constants stay inside the jaxpr, unless one is a tracer of an enclosing trace:
             # then, as in JAX, all become leading arguments, and the trace is not reused.

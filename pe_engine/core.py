@@ -665,43 +665,60 @@ trace_stack: list[MainTrace] = []
 dynamic_trace: MainTrace | None = None
 
 
-@contextmanager
-def new_main(trace_type: type, global_data: Any = None) -> Iterator[MainTrace]:
-    level = len(trace_stack)
-    main = MainTrace(level, trace_type, global_data)
-    with gc_paused():
-        trace_stack.append(main)
-        try:
-            yield main
-        finally:
-            trace_stack.pop()
+# The context managers below are classes, not @contextmanager generators: every trace, and
+# every transformation inside one, enters them, and a generator costs several times more.
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
+class gc_paused:  # noqa: N801 - a context manager
     """Tracing and printing allocate many small objects without reference cycles
     (unused tracers die by refcount, which auto-DCE relies on), so the cyclic
     collector only costs time there, growing with the heap: pause it meanwhile."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
+
+    __slots__ = ("was",)
+
+    def __enter__(self) -> None:
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.was:
             gc.enable()
 
 
-@contextmanager
-def new_dynamic_main(trace_type: type, global_data: Any = None) -> Iterator[MainTrace]:
+class new_main:  # noqa: N801 - a context manager, as JAX's is
+    """A new MainTrace on top of the trace stack for a while (the collector paused)."""
+
+    __slots__ = ("main", "gc")
+
+    def __init__(self, trace_type: type, global_data: Any = None):
+        self.main = MainTrace(len(trace_stack), trace_type, global_data)
+        self.gc = gc_paused()
+
+    def __enter__(self) -> MainTrace:
+        self.gc.__enter__()
+        trace_stack.append(self.main)
+        return self.main
+
+    def __exit__(self, *exc: Any) -> None:
+        trace_stack.pop()
+        self.gc.__exit__()
+
+
+class new_dynamic_main(new_main):  # noqa: N801
     """A staging trace that also captures operations on constants (omnistaging)."""
-    global dynamic_trace
-    prev = dynamic_trace
-    with new_main(trace_type, global_data) as main:
-        dynamic_trace = main
-        try:
-            yield main
-        finally:
-            dynamic_trace = prev
+
+    __slots__ = ("prev",)
+
+    def __enter__(self) -> MainTrace:
+        global dynamic_trace
+        main = super().__enter__()
+        self.prev, dynamic_trace = dynamic_trace, main
+        return main
+
+    def __exit__(self, *exc: Any) -> None:
+        global dynamic_trace
+        dynamic_trace = self.prev
+        super().__exit__()
 
 
 class current_dynamic_trace:  # noqa: N801 - used as the context manager it is

@@ -101,13 +101,14 @@ def _convert(x: Any, dtype: np.dtype, weak: bool) -> Any:
     return lax.convert_element_type(x, dtype, weak_type=weak)
 
 
-def _promote_dtypes(*args: Any, to: Callable[[np.dtype], np.dtype] = lambda d: d) -> list[Any]:
+def _promote_dtypes(*args: Any, to: Callable[[np.dtype], np.dtype] | None = None) -> list[Any]:
     """Cast every argument to the promoted dtype (mapped by `to`, e.g. to an inexact one).
     An array already of that type is kept as it is, as lax.convert_element_type would keep
     it (checked here first: most operands of most operations are)."""
     avals = [get_aval(a) for a in args]
     dtype, weak = _result_type(avals)
-    dtype = to(dtype)
+    if to is not None:
+        dtype = to(dtype)
     return [x if aval.dtype == dtype and aval.weak_type == weak and isinstance(x, ArrayOps)
             else _convert(x, dtype, weak) for x, aval in zip(args, avals)]
 
@@ -156,14 +157,14 @@ def _check_arraylike(*args: Any) -> None:
             raise TypeError(f"Value {a!r} with type {type(a).__name__} is not a valid JAX type")
 
 
-def _traced_together(*args: Any) -> list[Any]:
+def _traced_together(*args: Any) -> Sequence[Any]:
     """JAX's jnp functions are `jit(inline=True)`: once one argument is traced, all are. So
     under eager constant folding, what the function does to the other arguments alone (a
     promoting cast, say) is staged rather than run now."""
     dyn = core.dynamic_trace
     if (dyn is None or not core.config.values["eager_constant_folding"]
             or not any(isinstance(a, Tracer) for a in args)):
-        return list(args)
+        return args
     trace = dyn.trace_type(dyn)
     return [a if isinstance(a, Tracer) else trace.pure(a) for a in args]
 

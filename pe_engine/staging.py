@@ -70,24 +70,25 @@ class TracingEqn:
 
 
 class TraceDebug:
-    """What JAX's errors say of the function being traced. The argument names are worked out
-    when an error first asks for them: inspect.signature costs more than staging a small
-    function, and most traces raise nothing."""
+    """What JAX's errors say of the function being traced: its name and place ("f at
+    file.py:12"), what it is traced for ("jit") and its arguments' names. Name, place and
+    arguments are worked out when an error first asks for them: inspect.signature costs more
+    than staging a small function, and most traces raise nothing."""
 
-    __slots__ = ("func_src_info", "traced_for", "_arg_names", "_names")
+    __slots__ = ("traced_for", "_describe", "_described")
 
-    def __init__(self, func_src_info: str, traced_for: str,
-                 arg_names: Callable[[], list[str]]):
-        self.func_src_info = func_src_info  # "f at file.py:12"
-        self.traced_for = traced_for  # "jit"
-        self._arg_names = arg_names
-        self._names: list[str] | None = None
+    def __init__(self, describe: Callable[[], tuple[str, list[str]]], traced_for: str):
+        self.traced_for = traced_for
+        self._describe = describe  # -> (func_src_info, arg_names)
+        self._described: tuple[str, list[str]] | None = None
 
-    @property
-    def arg_names(self) -> list[str]:
-        if self._names is None:
-            self._names = self._arg_names()
-        return self._names
+    def _get(self) -> tuple[str, list[str]]:
+        if self._described is None:
+            self._described = self._describe()
+        return self._described
+
+    func_src_info = property(lambda self: self._get()[0])
+    arg_names = property(lambda self: self._get()[1])
 
 
 class JaxprStackFrame:
