@@ -169,12 +169,38 @@ def _traced_together(*args: Any) -> Sequence[Any]:
     return [a if isinstance(a, Tracer) else trace.pure(a) for a in args]
 
 
-def promote_args(*args: Any) -> list[Any]:
+def _promoted(args: Sequence[Any], inexact: bool = False) -> bool:
+    """Arrays (or tracers) all of one strongly typed dtype (an inexact one, if asked) and of
+    one rank: JAX's promotion would cast none of them and broadcast none. The common case,
+    checked in one pass before the general one (which costs more than the operation's
+    staging). Under eager constant folding only tracers qualify (see _traced_together)."""
+    kind = Tracer if core.config.values["eager_constant_folding"] else ArrayOps
+    first = None
+    for a in args:
+        if not isinstance(a, kind):
+            return False
+        aval = a.aval
+        if aval.weak_type:
+            return False
+        if first is None:
+            first = aval
+            if inexact and aval.dtype.kind not in "fc":
+                return False
+        elif aval.dtype != first.dtype or len(aval.shape) != len(first.shape):
+            return False
+    return True
+
+
+def promote_args(*args: Any) -> Sequence[Any]:
+    if _promoted(args):
+        return args
     _check_arraylike(*args)
     return _promote_shapes(*_promote_dtypes(*_traced_together(*args)))
 
 
-def _promote_args_inexact(*args: Any) -> list[Any]:
+def _promote_args_inexact(*args: Any) -> Sequence[Any]:
+    if _promoted(args, inexact=True):
+        return args
     _check_arraylike(*args)
     return _promote_shapes(*_promote_dtypes(*_traced_together(*args), to=_to_inexact))
 
@@ -197,8 +223,9 @@ def _elementwise_binary(lax_fn: Callable[[Any, Any], Any], name: str,
 def _float_unary(lax_fn: Callable[[Any], Any], name: str) -> Callable[[Any], Any]:
     """Unary functions of floats promote integer and bool inputs to float first."""
     def f(x: Any) -> Any:
-        _check_arraylike(x)
-        x, = _promote_dtypes(x, to=_to_inexact)
+        if not _promoted((x,), inexact=True):
+            _check_arraylike(x)
+            x, = _promote_dtypes(x, to=_to_inexact)
         return lax_fn(x)
     f.__name__ = name
     return f
