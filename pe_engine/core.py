@@ -292,8 +292,21 @@ def get_aval(x: Any) -> ShapedArray:
     if aval is not None:
         return aval
     if isinstance(x, (np.ndarray, np.generic)):
-        return ShapedArray(x.shape, canonicalize_dtype(x.dtype))
+        # Arguments of one shape and dtype come again and again: their aval is made once.
+        key = (x.shape, x.dtype)
+        aval = _ndarray_avals.get(key)
+        if aval is None:
+            aval = ShapedArray(x.shape, canonicalize_dtype(x.dtype))
+            if len(_ndarray_avals) > 4096:
+                _ndarray_avals.clear()
+            _ndarray_avals[key] = aval
+        elif limits.elements is not None:
+            limits.check_elements(aval.shape)
+        return aval
     raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid JAX type")
+
+
+_ndarray_avals: dict[tuple, ShapedArray] = {}  # (shape, NumPy dtype) -> aval
 
 
 # Python scalars are weakly typed (avals are never mutated, so one of each type serves).

@@ -682,6 +682,8 @@ def transpose(x: Any, permutation: Sequence[int]) -> Any:
 
 
 def squeeze(x: Any, dimensions: Sequence[int]) -> Any:
+    if isinstance(dimensions, (tuple, list)) and not dimensions and _is_array(x):
+        return x  # as below, without canonicalizing no dimensions
     ndim = get_aval(x).ndim
     dimensions = tuple(sorted(d % ndim for d in dimensions)) if ndim else tuple(dimensions)
     if _is_array(x) and not dimensions:

@@ -169,9 +169,9 @@ def _traced_together(*args: Any) -> Sequence[Any]:
     return [a if isinstance(a, Tracer) else trace.pure(a) for a in args]
 
 
-def _promoted(args: Sequence[Any], inexact: bool = False) -> bool:
-    """Arrays (or tracers) all of one strongly typed dtype (an inexact one, if asked) and of
-    one rank: JAX's promotion would cast none of them and broadcast none. The common case,
+def _promoted(args: Sequence[Any], to: Callable[[np.dtype], np.dtype] | None = None) -> bool:
+    """Arrays (or tracers) all of one strongly typed dtype (one that `to` keeps, if given)
+    and of one rank: JAX's promotion would cast none of them and broadcast none. The common case,
     checked in one pass before the general one (which costs more than the operation's
     staging). Under eager constant folding only tracers qualify (see _traced_together)."""
     kind = Tracer if core.config.values["eager_constant_folding"] else ArrayOps
@@ -184,7 +184,7 @@ def _promoted(args: Sequence[Any], inexact: bool = False) -> bool:
             return False
         if first is None:
             first = aval
-            if inexact and aval.dtype.kind not in "fc":
+            if to is not None and to(aval.dtype) != aval.dtype:
                 return False
         elif aval.dtype != first.dtype or len(aval.shape) != len(first.shape):
             return False
@@ -199,7 +199,7 @@ def promote_args(*args: Any) -> Sequence[Any]:
 
 
 def _promote_args_inexact(*args: Any) -> Sequence[Any]:
-    if _promoted(args, inexact=True):
+    if _promoted(args, _to_inexact):
         return args
     _check_arraylike(*args)
     return _promote_shapes(*_promote_dtypes(*_traced_together(*args), to=_to_inexact))
@@ -223,7 +223,7 @@ def _elementwise_binary(lax_fn: Callable[[Any, Any], Any], name: str,
 def _float_unary(lax_fn: Callable[[Any], Any], name: str) -> Callable[[Any], Any]:
     """Unary functions of floats promote integer and bool inputs to float first."""
     def f(x: Any) -> Any:
-        if not _promoted((x,), inexact=True):
+        if not _promoted((x,), _to_inexact):
             _check_arraylike(x)
             x, = _promote_dtypes(x, to=_to_inexact)
         return lax_fn(x)
@@ -287,7 +287,8 @@ def power(x: Any, y: Any) -> Any:
     _check_arraylike(x, y)
     n = _concrete_int(y)
     if n is not None:
-        x, = _promote_dtypes(x, to=_to_numeric)
+        if not _promoted((x,), _to_numeric):
+            x, = _promote_dtypes(x, to=_to_numeric)
         return lax.integer_pow(x, n)
     x, y = _promote_shapes(x, y)
     x_, y_ = _promote_dtypes(x, y, to=_to_numeric)
@@ -467,7 +468,8 @@ def _reduction(x: Any, lax_fn: Callable[[Any, tuple[int, ...]], Any], axis: Any,
 
 def sum(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Any:  # noqa: A001
     _check_arraylike(x)
-    x, = _promote_dtypes(x, to=_to_numeric)  # bools are summed as int32
+    if not _promoted((x,), _to_numeric):
+        x, = _promote_dtypes(x, to=_to_numeric)  # bools are summed as int32
     return _reduction(x, lax.reduce_sum, axis, keepdims, dtype)
 
 
