@@ -54,12 +54,12 @@ def _flatten(x: Any, leaves: list[Any]) -> PyTreeDef:
         return PyTreeDef("none", None, ())
     t = type(x)
     if t is tuple or (isinstance(x, tuple) and not hasattr(x, "_fields")):
-        return PyTreeDef("tuple", None, tuple(_flatten(c, leaves) for c in x))
+        return PyTreeDef("tuple", None, tuple([_flatten(c, leaves) for c in x]))
     if t is list:
-        return PyTreeDef("list", None, tuple(_flatten(c, leaves) for c in x))
+        return PyTreeDef("list", None, tuple([_flatten(c, leaves) for c in x]))
     if t is dict:
         keys = tuple(sorted(x))
-        return PyTreeDef("dict", keys, tuple(_flatten(x[k], leaves) for k in keys))
+        return PyTreeDef("dict", keys, tuple([_flatten(x[k], leaves) for k in keys]))
     leaves.append(x)
     return LEAF
 
