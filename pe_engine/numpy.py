@@ -539,6 +539,12 @@ def matmul(a: Any, b: Any) -> Any:
             raise ValueError(f"matmul input operand {i} must have ndim at least 1, "
                              f"but it has ndim 0")
     a_mat, b_mat = len(sa) > 1, len(sb) > 1
+    if len(sa) <= 2 and len(sb) <= 2:
+        # No batch dimensions: nothing to squeeze, and the identity permutation (what the
+        # general case below comes to, without its bookkeeping).
+        dims = (((len(sa) - 1,), (len(sb) - 1 - b_mat,)), ((), ()))
+        out = lax.dot_general(a, b, dims, preferred_element_type=dtype)
+        return lax.convert_element_type(out, dtype, weak)
     nbatch = builtins.max(len(sa) - 2 if a_mat else 0, len(sb) - 2 if b_mat else 0)
     a_bd = (None,) * (nbatch - (len(sa) - 2 if a_mat else 0)) + (sa[:-2] if a_mat else ())
     b_bd = (None,) * (nbatch - (len(sb) - 2 if b_mat else 0)) + (sb[:-2] if b_mat else ())
