@@ -300,7 +300,6 @@ def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[Ja
     consts: dict[Var, Any] = {}
     env: dict[Var, Any] = {}
     constid_to_var: dict[int, Var] = {}
-    processed: set[int] = set()
     eqns: list[JaxprEqn] = []
 
     def getvar(t: JaxprTracer) -> Var:
@@ -312,22 +311,17 @@ def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[Ja
     def get_atom(t: JaxprTracer) -> Any:
         return t.recipe if type(t.recipe) is Literal else getvar(t)
 
+    # Inputs, residuals and literals first, in topological order; then the equations in the
+    # order they were recorded (each once, however many of its outputs are reached). The
+    # recipes are ordered by their ids alone: sorting the tracers themselves touched every
+    # one again, which grew costlier per equation as the graph outgrew the CPU's caches.
     tracers = toposort([*in_tracers, *out_tracers])
-    tracers.sort(key=lambda t: t.recipe.eqn_id if isinstance(t.recipe, JaxprEqnRecipe) else -1)
     in_ids = {id(t) for t in in_tracers}
+    recipes: dict[int, JaxprEqnRecipe] = {}
     for t in tracers:
         r = t.recipe
         if isinstance(r, JaxprEqnRecipe):
-            if r.eqn_id in processed:
-                continue
-            processed.add(r.eqn_id)
-            invars = [get_atom(x) for x in r.in_tracers]
-            outvars = []
-            for ref, aval in zip(r.out_tracer_refs, r.out_avals):
-                o = ref()
-                outvars.append(DropVar(aval) if o is None else getvar(o))
-            eqns.append(JaxprEqn(invars, outvars, r.primitive, r.params, r.effects,
-                                 r.source_info))
+            recipes[r.eqn_id] = r
         elif isinstance(r, LambdaBinding):
             if id(t) not in in_ids:
                 raise EscapedTracerError(
@@ -346,6 +340,14 @@ def tracers_to_jaxpr(in_tracers: Sequence[JaxprTracer], out_tracers: Sequence[Ja
             pass
         else:
             raise TypeError(f"unexpected recipe {r!r}: a known tracer reached the jaxpr")
+    for eqn_id in sorted(recipes):
+        r = recipes[eqn_id]
+        invars = [get_atom(x) for x in r.in_tracers]
+        outvars = []
+        for ref, aval in zip(r.out_tracer_refs, r.out_avals):
+            o = ref()
+            outvars.append(DropVar(aval) if o is None else getvar(o))
+        eqns.append(JaxprEqn(invars, outvars, r.primitive, r.params, r.effects, r.source_info))
     invars = [*env, *map(getvar, in_tracers)]
     outvars = [get_atom(t) for t in out_tracers]
     jaxpr = Jaxpr(list(consts), invars, outvars, eqns)
