@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                            if keep is None or k in keep})
         reps = min(repeat, 3) if n_ops >= BIG else repeat
         for task, fn in ours.items():
-            n_rounds = rounds if task in TARGET_TASKS and n_ops < BIG else 1
+            n_rounds = rounds if task in TARGET_TASKS else 1
             t_ours, t_jax = [], []
             for _ in range(n_rounds):
                 t_ours.append(block(fn, reps))
