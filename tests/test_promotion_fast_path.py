@@ -56,6 +56,7 @@ def _text(fn, mode: str) -> str:
         return f"{type(e).__name__}: {e}"
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # eager division by the grid's zeros
 @pytest.mark.parametrize("mode", ["plain", "eager", "jvp"])
 def test_fast_path_stages_what_the_general_path_stages(mode, monkeypatch):
     ops = _operands()
