@@ -11,9 +11,15 @@
 
   function fail(message) {
     window.__bootErrors.push(message);
-    var el = document.querySelector('[data-testid="engine"]');
+    var el = /** @type {HTMLElement} */ (document.querySelector('[data-testid="engine"]'));
     if (!el) {
-      document.addEventListener("DOMContentLoaded", function () { fail(message); }, { once: true });
+      document.addEventListener(
+        "DOMContentLoaded",
+        function () {
+          fail(message);
+        },
+        { once: true },
+      );
       return;
     }
     el.dataset.state = "error";
@@ -21,21 +27,25 @@
   }
 
   // Capture phase: resource load errors (e.g. <script type=module src=...>) do not bubble.
-  window.addEventListener("error", function (e) {
-    var t = e.target;
-    if (t && t !== window && (t.tagName === "SCRIPT" || t.tagName === "LINK")) {
-      fail("could not load " + (t.src || t.href));
-    } else if (document.documentElement.dataset.app !== "started") {
-      fail((e.message || "script error") + (e.filename ? " (" + e.filename + ")" : ""));
-    }
-  }, true);
+  window.addEventListener(
+    "error",
+    function (e) {
+      var t = /** @type {any} */ (e.target);
+      if (t && t !== window && (t.tagName === "SCRIPT" || t.tagName === "LINK")) {
+        fail("could not load " + (t.src || t.href));
+      } else if (document.documentElement.dataset.app !== "started") {
+        fail((e.message || "script error") + (e.filename ? " (" + e.filename + ")" : ""));
+      }
+    },
+    true,
+  );
 
   document.addEventListener("securitypolicyviolation", function (e) {
     window.__cspViolations.push({ directive: e.effectiveDirective, blockedURI: e.blockedURI });
   });
 
   setTimeout(function () {
-    var el = document.querySelector('[data-testid="engine"]');
+    var el = /** @type {HTMLElement} */ (document.querySelector('[data-testid="engine"]'));
     if (document.documentElement.dataset.app !== "started") {
       fail("the page's scripts did not start within " + timeoutMs + " ms");
     } else if (el && el.dataset.state === "loading") {

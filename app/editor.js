@@ -2,8 +2,20 @@
 // a line decoration) and a "linked" line the stage points at. Tab is deliberately left unbound
 // (WCAG "no keyboard trap"): Tab moves focus out; Python indentation is handled on Enter.
 import {
-  EditorView, EditorState, StateField, StateEffect, Decoration, basicSetup, python,
-  setDiagnostics, lintGutter, HighlightStyle, syntaxHighlighting, tags, keymap, Prec,
+  EditorView,
+  EditorState,
+  StateField,
+  StateEffect,
+  Decoration,
+  basicSetup,
+  python,
+  setDiagnostics,
+  lintGutter,
+  HighlightStyle,
+  syntaxHighlighting,
+  tags,
+  keymap,
+  Prec,
 } from "./vendor/cm6.js";
 
 const setErrorLine = StateEffect.define();
@@ -31,7 +43,10 @@ const linkedLineField = lineField(setLinkedLine, "cm-linked-line");
 // Colours come from static/style.css (custom properties), so both themes are readable.
 const highlight = HighlightStyle.define([
   { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword], color: "var(--tok-keyword)" },
-  { tag: [tags.function(tags.definition(tags.variableName)), tags.function(tags.variableName)], color: "var(--tok-function)" },
+  {
+    tag: [tags.function(tags.definition(tags.variableName)), tags.function(tags.variableName)],
+    color: "var(--tok-function)",
+  },
   { tag: [tags.string, tags.special(tags.string)], color: "var(--tok-string)" },
   { tag: [tags.number, tags.bool, tags.null], color: "var(--tok-number)" },
   { tag: [tags.comment, tags.lineComment], color: "var(--muted)", fontStyle: "italic" },
@@ -47,13 +62,18 @@ const theme = EditorView.theme({
   ".cm-activeLine": { backgroundColor: "var(--active-line)" },
   ".cm-activeLineGutter": { backgroundColor: "var(--active-line)" },
   "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
-  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "var(--selection) !important" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": {
+    backgroundColor: "var(--selection) !important",
+  },
   ".cm-scroller": { fontFamily: "var(--font-mono)", lineHeight: "1.5" },
 });
 
 /**
  * createEditor(parent, {doc, onChange(text), onCursorLine(n), onHoverLine(n|null), onRun()})
  *   -> {view, getDoc(), setDoc(text), setError({line, message}|null), linkLine(n|null), focus()}
+ * @param {Element} parent
+ * @param {{doc?: string, onChange?: (text: string) => void, onCursorLine?: (line: number) => void,
+ *          onHoverLine?: (line: number | null) => void, onRun?: () => void}} [options]
  */
 export function createEditor(parent, { doc = "", onChange, onCursorLine, onHoverLine, onRun } = {}) {
   let lastCursorLine = null;
@@ -74,9 +94,17 @@ export function createEditor(parent, { doc = "", onChange, onCursorLine, onHover
         EditorView.contentAttributes.of({
           "aria-label": "Python source of the traced function (Tab moves focus out of the editor)",
         }),
-        Prec.highest(keymap.of([
-          { key: "Mod-Enter", run: () => { onRun?.(); return true; } },
-        ])),
+        Prec.highest(
+          keymap.of([
+            {
+              key: "Mod-Enter",
+              run: () => {
+                onRun?.();
+                return true;
+              },
+            },
+          ]),
+        ),
         EditorView.updateListener.of((u) => {
           if (u.docChanged && !silent) onChange?.(u.state.doc.toString());
           if (u.selectionSet || u.docChanged) {

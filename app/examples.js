@@ -47,6 +47,8 @@ export function mountExamples(select, data, onPick) {
   });
   return {
     /** Show which example the state is (or "Your code" once edited). */
-    show(id) { select.value = id && findExample(data, id) ? id : ""; },
+    show(id) {
+      select.value = id && findExample(data, id) ? id : "";
+    },
   };
 }

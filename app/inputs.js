@@ -86,10 +86,14 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       r.toggle.setAttribute("aria-pressed", String(known));
       r.toggle.classList.toggle("is-known", known);
       r.toggle.classList.toggle("is-unknown", !known);
-      r.toggle.setAttribute("aria-label", `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`);
+      r.toggle.setAttribute(
+        "aria-label",
+        `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
+      );
       r.toggle.title = jit
         ? "Under jit every argument is a formal parameter, so every input is unknown; the mask applies in split mode"
-        : ignored ? "grad differentiates with respect to every input: the primal values are all known, the tangents are the unknowns; the mask applies in split mode"
+        : ignored
+          ? "grad differentiates with respect to every input: the primal values are all known, the tangents are the unknowns; the mask applies in split mode"
           : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`;
       r.row.classList.toggle("is-known", known);
       r.row.classList.toggle("is-unknown", !known);
@@ -107,9 +111,10 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
     });
     if (modeNote) {
       modeNote.hidden = mode === "split";
-      modeNote.textContent = mode === "jit"
-        ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
-        : `In ${mode} mode every input is differentiated: its value is known (the forward pass runs on it) and its tangent is the unknown. The toggles apply in split mode.`;
+      modeNote.textContent =
+        mode === "jit"
+          ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
+          : `In ${mode} mode every input is differentiated: its value is known (the forward pass runs on it) and its tangent is the unknown. The toggles apply in split mode.`;
     }
   }
 

@@ -33,19 +33,23 @@ export function jaxSnippet(state) {
 
   if (state.mode === "split") {
     head.push("from jax._src.interpreters import partial_eval as pe");
-    lines.push(argsLine,
+    lines.push(
+      argsLine,
       `closed = jax.make_jaxpr(${name})(*args)`,
       `unknowns = [${unknowns.map(py).join(", ")}]  # ${params.map((p, i) => `${p} ${unknowns[i] ? "unknown" : "known"}`).join(", ")}`,
       "known, unknown, out_unknowns, res_avals = pe.partial_eval_jaxpr_nounits(closed, unknowns, False)",
       "print(known)",
       "print(unknown)",
-      "print('residuals:', res_avals)");
+      "print('residuals:', res_avals)",
+    );
   } else if (state.mode === "jit") {
     if (state.folding) {
-      lines.push("try:",
+      lines.push(
+        "try:",
         "    jax.config.update('jax_eager_constant_folding', True)",
         "except AttributeError:",
-        "    print('# this JAX has no jax_eager_constant_folding flag')");
+        "    print('# this JAX has no jax_eager_constant_folding flag')",
+      );
     }
     lines.push(argsLine, `print(jax.make_jaxpr(${name})(*args))`);
   } else {
@@ -68,7 +72,8 @@ export function jaxSnippet(state) {
         `out, f_lin = jax.linearize(lambda ${diffNames.join(", ")}: ${f}(${fixed.join(", ")}), ${diff.map((i) => `args[${i}]`).join(", ")})`,
         `print(jax.make_jaxpr(f_lin)(${diff.map((i) => `args[${i}]`).join(", ")}))  # the linear (unknown) program`,
         `print(jax.make_jaxpr(jax.grad(${f}, argnums=${argnums}))(*args))`,
-        `print_saved_residuals(${f}, *args)`);
+        `print_saved_residuals(${f}, *args)`,
+      );
     }
   }
   return `${head.join("\n")}\n\n${code}\n\n${lines.join("\n")}\n`;

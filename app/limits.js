@@ -1,9 +1,12 @@
-// Every limit the page itself keeps, in one table (the engine's own limits, on what user code
-// may compute, are pe_engine/explain/limits.py; the names differ so a search finds one each).
-// Nothing here can be changed from the URL: a link is written by someone else.
+// Every limit and timing the page itself keeps, in one table (the engine's own limits, on what
+// user code may compute, are pe_engine/explain/limits.py; the names differ so a search finds
+// one definition of each). Nothing here can be changed from the URL: a link is written by
+// someone else.
 
 // How long one engine call may run before it is interrupted (KeyboardInterrupt).
 export const CALL_TIMEOUT_MS = 5_000;
+// A section demo's call: larger programs (every policy, both interpreters) run longer.
+export const SECTION_CALL_TIMEOUT_MS = 15_000;
 // How long an interrupted call has to answer before the engine is torn down and booted again
 // (a loop in C never sees the interrupt).
 export const INTERRUPT_GRACE_MS = 1_500;
@@ -12,3 +15,15 @@ export const BOOT_TIMEOUT_MS = 120_000;
 // The largest answer the page reads from the engine (its JSON text; the engine caps records
 // at 8 000 000 characters and errors at 2000, so anything bigger is not the engine's).
 export const MAX_ANSWER_CHARS = 8_100_000;
+// Typing in the editor or a value field runs the engine this long after the last key.
+export const EDIT_DEBOUNCE_MS = 250;
+// The address bar follows edits this long after the last one.
+export const URL_DEBOUNCE_MS = 1_000;
+// A notice that is not sticky hides after this long.
+export const NOTICE_MS = 6_000;
+// Links longer than this are refused, on write and on read.
+export const MAX_LINK_CHARS = 16 * 1024;
+// Chat services cut links around here: the share button warns.
+export const LONG_LINK_CHARS = 2_000;
+// The editor's code, in characters, that a link may carry.
+export const MAX_LINK_CODE_CHARS = 20_000;

@@ -1,6 +1,7 @@
 // The mode switcher: a tablist (split | jit | grad | checkpoint) with arrow-key navigation,
 // plus each mode's own option: jit's eager-constant-folding switch, checkpoint's policy picker.
-import { MODES, POLICIES } from "./state.js";
+import { POLICY_NAMES } from "./contract/record.js";
+import { MODES } from "./state.js";
 
 const LABELS = { split: "split", jit: "jit", grad: "grad", checkpoint: "checkpoint" };
 const TITLES = {
@@ -10,10 +11,12 @@ const TITLES = {
   checkpoint: "jax.checkpoint: a policy decides which residuals are saved",
 };
 export const BLURBS = {
-  split: "Known inputs are real arrays; unknown ones are only a shape and a dtype. An equation runs now when every input is known; otherwise it is staged into the unknown program, and the known values it reads cross over as residuals.",
+  split:
+    "Known inputs are real arrays; unknown ones are only a shape and a dtype. An equation runs now when every input is known; otherwise it is staged into the unknown program, and the known values it reads cross over as residuals.",
   jit: "At a jit boundary every argument is a formal parameter, so nothing is known: every operation becomes an equation, even the sine of a literal. Only device_put, convert_element_type and stage have constant-folding rules.",
   grad: "jax.grad linearizes, then transposes. The forward pass runs now (known); the linear pass waits for a cotangent (unknown). The residuals between them are the activations held in memory for the backward pass.",
-  checkpoint: "jax.checkpoint hands the same splitter a policy that decides, per equation, whether its output may be saved as a residual or must be recomputed in the backward pass.",
+  checkpoint:
+    "jax.checkpoint hands the same splitter a policy that decides, per equation, whether its output may be saved as a residual or must be recomputed in the backward pass.",
 };
 
 /**
@@ -40,7 +43,7 @@ export function createModes(root, { onMode, onFolding, onPolicy }) {
     return b;
   });
   tablist.addEventListener("keydown", (e) => {
-    const i = tabs.indexOf(document.activeElement);
+    const i = tabs.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
     if (i < 0) return;
     let j = null;
     if (e.key === "ArrowRight" || e.key === "ArrowDown") j = (i + 1) % tabs.length;
@@ -62,7 +65,9 @@ export function createModes(root, { onMode, onFolding, onPolicy }) {
   foldingBox.setAttribute("data-testid", "folding");
   foldingBox.addEventListener("change", () => onFolding(foldingBox.checked));
   const foldingText = document.createElement("span");
-  foldingText.innerHTML = "eager constant folding <code>jax_eager_constant_folding</code>";
+  const flag = document.createElement("code");
+  flag.textContent = "jax_eager_constant_folding";
+  foldingText.append("eager constant folding ", flag);
   folding.append(foldingBox, foldingText);
 
   // checkpoint: policy
@@ -72,7 +77,7 @@ export function createModes(root, { onMode, onFolding, onPolicy }) {
   policyText.textContent = "policy";
   const policySelect = document.createElement("select");
   policySelect.setAttribute("data-testid", "policy");
-  for (const p of POLICIES) {
+  for (const p of POLICY_NAMES) {
     const o = document.createElement("option");
     o.value = p;
     o.textContent = `checkpoint_policies.${p}`;

@@ -6,19 +6,11 @@
 // version prefix: `#v1.<payload>`. Only semantic state is serialized (never cursor or
 // selection), so the link in the address bar stays stable while the user moves around.
 
+import { DEFAULT_POLICY, POLICY_NAMES } from "./contract/record.js";
+import { MAX_LINK_CHARS, MAX_LINK_CODE_CHARS } from "./limits.js";
+
 export const MODES = ["split", "jit", "grad", "checkpoint"];
-export const POLICIES = [
-  "nothing_saveable",
-  "everything_saveable",
-  "dots_saveable",
-  "dots_with_no_batch_dims_saveable",
-  "save_only_these_names",
-  "save_any_names_but_these",
-];
 export const HASH_PREFIX = "v1.";
-export const MAX_HASH_CHARS = 16 * 1024; // beyond this a link is refused, on write and on read
-export const LONG_LINK_CHARS = 2000; // chat services cut links around here: warn
-const MAX_CODE_CHARS = 20_000;
 const STORAGE_KEY = "pe-explainer.state.v1";
 
 export class PermalinkError extends Error {
@@ -35,7 +27,7 @@ export function stateFromExample(ex) {
     known: { ...ex.known },
     values: { ...ex.values },
     mode: ex.mode,
-    policy: ex.policy ?? POLICIES[0],
+    policy: ex.policy ?? DEFAULT_POLICY,
     step: null,
     folding: Boolean(ex.folding),
   });
@@ -53,17 +45,21 @@ export function normalize(raw) {
     throw new PermalinkError("the link does not hold a page state");
   }
   if (typeof raw.code !== "string") throw new PermalinkError("the link has no code");
-  if (raw.code.length > MAX_CODE_CHARS) {
-    throw new PermalinkError(`the code in the link is over ${MAX_CODE_CHARS} characters`);
+  if (raw.code.length > MAX_LINK_CODE_CHARS) {
+    throw new PermalinkError(`the code in the link is over ${MAX_LINK_CODE_CHARS} characters`);
   }
   const mode = raw.mode ?? "split";
   if (!MODES.includes(mode)) throw new PermalinkError(`unknown mode ${quote(mode)}; modes: ${MODES.join(", ")}`);
   const known = argMap(raw.known, "known", (v) => typeof v === "boolean", "true/false");
-  const values = argMap(raw.values, "values",
-    (v) => typeof v === "string" && v.length <= MAX_VALUE_CHARS, `a text of at most ${MAX_VALUE_CHARS} characters`);
-  const policy = raw.policy ?? POLICIES[0];
-  if (!POLICIES.includes(policy)) {
-    throw new PermalinkError(`unknown checkpoint policy ${quote(policy)}; policies: ${POLICIES.join(", ")}`);
+  const values = argMap(
+    raw.values,
+    "values",
+    (v) => typeof v === "string" && v.length <= MAX_VALUE_CHARS,
+    `a text of at most ${MAX_VALUE_CHARS} characters`,
+  );
+  const policy = raw.policy ?? DEFAULT_POLICY;
+  if (!POLICY_NAMES.includes(policy)) {
+    throw new PermalinkError(`unknown checkpoint policy ${quote(policy)}; policies: ${POLICY_NAMES.join(", ")}`);
   }
   const step = raw.step ?? null;
   if (step !== null && !(Number.isInteger(step) && step >= 0 && step < MAX_STEP)) {
@@ -83,7 +79,8 @@ function argMap(raw, what, ok, expected) {
   const entries = Object.entries(raw);
   if (entries.length > MAX_ARGS) throw new PermalinkError(`${what} has over ${MAX_ARGS} arguments`);
   for (const [k, v] of entries) {
-    if (!NAME_RE.test(k) || k.length > 200) throw new PermalinkError(`${what} has a key that is not an argument name: ${quote(k)}`);
+    if (!NAME_RE.test(k) || k.length > 200)
+      throw new PermalinkError(`${what} has a key that is not an argument name: ${quote(k)}`);
     if (!ok(v)) throw new PermalinkError(`${what}.${k} is not ${expected}`);
     out[k] = v;
   }
@@ -139,9 +136,15 @@ export function parseSignature(code) {
     }
     if (c === "(" || c === "[" || c === "{") depth++;
     else if (c === ")" || c === "]" || c === "}") {
-      if (depth === 0) { flush(); return { name: last[1], params }; }
+      if (depth === 0) {
+        flush();
+        return { name: last[1], params };
+      }
       depth--;
-    } else if (c === "," && depth === 0) { flush(); continue; }
+    } else if (c === "," && depth === 0) {
+      flush();
+      continue;
+    }
     part += c;
   }
   flush(); // unterminated: what there is so far (the engine reports the syntax error)
@@ -150,22 +153,28 @@ export function parseSignature(code) {
 
 export const DEFAULT_VALUE = "1.0";
 
-/** The engine's `args`: one {known, value} per parameter, in order. */
-export function argsFor(state, params) {
-  return params.map((p) => ({
-    known: state.known[p] ?? true,
-    value: state.values[p] ?? DEFAULT_VALUE,
-  }));
+/**
+ * The engine's `source` and `args` for a function: one {known, value} per parameter of its
+ * last `def`, in order (every request of the page, the main one and the demos', starts here).
+ * @param {string} code
+ * @param {Record<string, boolean>} known @param {Record<string, string>} values
+ * @param {boolean} [knownByDefault] for a parameter `known` does not name
+ */
+export function functionKwargs(code, known, values, knownByDefault = true) {
+  const params = parseSignature(code)?.params ?? [];
+  return {
+    source: code,
+    args: params.map((p) => ({ known: known[p] ?? knownByDefault, value: values[p] ?? DEFAULT_VALUE })),
+  };
 }
 
-/** The engine request for a state (null when the code has no function yet). */
+/** The engine request for a page state. */
 export function requestFor(state) {
-  const sig = parseSignature(state.code);
-  const params = sig ? sig.params : [];
-  const kwargs = { source: state.code, args: argsFor(state, params) };
+  /** @type {Record<string, any>} */
+  const kwargs = functionKwargs(state.code, state.known, state.values);
   if (state.mode === "jit") kwargs.eager_constant_folding = state.folding;
   if (state.mode === "checkpoint") kwargs.policy = state.policy;
-  return { mode: state.mode, kwargs, params };
+  return { mode: state.mode, kwargs };
 }
 
 /** Same key <=> same trace: the cache key of the engine's answer. */
@@ -232,7 +241,10 @@ async function pipe(bytes, stream, limit = Infinity) {
   }
   const out = new Uint8Array(total);
   let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
   return out;
 }
 
@@ -241,8 +253,8 @@ export async function encodePermalink(state) {
   const json = JSON.stringify(linkState(state));
   const packed = await pipe(new TextEncoder().encode(json), new CompressionStream("deflate-raw"));
   const hash = HASH_PREFIX + toBase64url(packed);
-  if (hash.length + 1 > MAX_HASH_CHARS) {
-    throw new PermalinkError(`the link would be ${hash.length} characters, over the page's limit of ${MAX_HASH_CHARS}`);
+  if (hash.length + 1 > MAX_LINK_CHARS) {
+    throw new PermalinkError(`the link would be ${hash.length} characters, over the page's limit of ${MAX_LINK_CHARS}`);
   }
   return hash;
 }
@@ -261,8 +273,8 @@ export async function decodePermalink(hash) {
 async function decodeUnchecked(hash) {
   if (typeof hash !== "string") throw new PermalinkError("the link is not text");
   const text = hash.startsWith("#") ? hash.slice(1) : hash;
-  if (text.length + 1 > MAX_HASH_CHARS) {
-    throw new PermalinkError(`the link is ${text.length} characters long, over the limit of ${MAX_HASH_CHARS}`);
+  if (text.length + 1 > MAX_LINK_CHARS) {
+    throw new PermalinkError(`the link is ${text.length} characters long, over the limit of ${MAX_LINK_CHARS}`);
   }
   const m = /^v(\d{1,6})\.(.*)$/s.exec(text);
   if (!m) throw new PermalinkError("the link has no version prefix (expected #v1.…)");
@@ -296,9 +308,14 @@ async function decodeUnchecked(hash) {
 
 export function saveLocal(state, base = "", ahead = false) {
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({
-      ...linkState(state), base: String(base || ""), ahead: Boolean(ahead),
-    }));
+    localStorage.setItem(
+      STORAGE_KEY,
+      JSON.stringify({
+        ...linkState(state),
+        base: String(base || ""),
+        ahead: Boolean(ahead),
+      }),
+    );
   } catch {
     // private mode or quota: the permalink still works
   }

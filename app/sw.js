@@ -23,7 +23,7 @@
 //   interrupt) and without the CSP header (index.html carries it as <meta>). From the second
 //   visit on, this worker serves index.html with HEADERS (COOP, COEP, CSP) added where the
 //   host left them out, and the page is cross-origin isolated.
-// The page registers it once the engine is ready (engine-client.js, registerServiceWorker), so
+// The page registers it once the engine is ready (service-worker.js, registerServiceWorker), so
 // its downloads never compete with the first boot; without it the page works the same.
 const BUILD = "dev";
 const FILES = {};

@@ -5,5 +5,7 @@
   try {
     var t = localStorage.getItem("pe-explainer.theme");
     if (t === "light" || t === "dark") document.documentElement.dataset.theme = t;
-  } catch (e) { /* storage unavailable: follow the system */ }
+  } catch (e) {
+    /* storage unavailable: follow the system */
+  }
 })();

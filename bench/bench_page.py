@@ -42,13 +42,10 @@ import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 DIST = ROOT / "dist"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 BOOT_TIMEOUT_MS = 180_000
 
 # Runs before any page script: first paint, first frame of the precomputed split.
@@ -111,7 +108,6 @@ def chain_source(steps: int = CHAIN_STEPS) -> str:
 
 
 def load_build():
-    sys.path.insert(0, str(ROOT))
     from sitebuild import server
 
     return server

@@ -298,11 +298,10 @@ def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     for t in out_tracers:
         t.recipe = eqn
     obs = trace.state.observer
-    if getattr(obs, "split", None):
-        staged = eqn if out_tracers else None
-        obs.split(remat_p, params, tracers, known_outs, staged,
-                  inner={"known": ClosedJaxpr(jaxpr_known, []),
-                         **({"unknown": ClosedJaxpr(jaxpr_unknown, [])} if staged else {})})
+    staged = eqn if out_tracers else None
+    obs.split(remat_p, params, tracers, known_outs, staged,
+              inner={"known": ClosedJaxpr(jaxpr_known, []),
+                     **({"unknown": ClosedJaxpr(jaxpr_unknown, [])} if staged else {})})
     return merge_lists(out_unknowns, [trace.new_const(o) for o in known_outs], out_tracers)
 
 

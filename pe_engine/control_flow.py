@@ -340,10 +340,9 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     for t in out_tracers:
         t.recipe = eqn
     obs = trace.state.observer
-    if getattr(obs, "split", None):
-        staged = eqn if out_tracers else None
-        obs.split(scan_p, params, tracers, known_outs, staged,
-                  inner={"known": jaxpr_known, **({"unknown": jaxpr_unknown} if staged else {})})
+    staged = eqn if out_tracers else None
+    obs.split(scan_p, params, tracers, known_outs, staged,
+              inner={"known": jaxpr_known, **({"unknown": jaxpr_unknown} if staged else {})})
     return merge_lists(out_uk, [trace.new_const(o) for o in known_outs], out_tracers)
 
 

@@ -80,8 +80,8 @@ class ShapedArray:
         self.weak_type = bool(weak_type)
         # Avals key the abstract-evaluation cache, so they are hashed at every operation.
         self._hash = hash((self.shape, self.dtype, self.weak_type))
-        if limits.elements is not None:
-            limits.check_elements(self.shape)
+        if observed:
+            observer.aval_made(self)
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
@@ -117,50 +117,35 @@ class ShapedArray:
         return self.size * self.dtype.itemsize
 
 
-# --------------------------------------------------------------------------- resource limits
+# --------------------------------------------------------------------------- observing a trace
 
 
-class ResourceLimitError(Exception):
-    """User code asked for more than the page allows: an array or a program too large."""
+class TraceObserver:
+    """What a host embedding the engine may watch while it traces (the explainer page caps
+    sizes this way). Every method is a no-op here; an observer overrides what it needs, and
+    may raise to stop the trace."""
+
+    def aval_made(self, aval: ShapedArray) -> None:
+        """An abstract value was made: for an array the trace creates, or an output's."""
+
+    def equation_staged(self) -> None:
+        """An equation was added to a program being built (jit's frame or a split's recipes)."""
 
 
-class _Limits:
-    """Caps in force while untrusted code runs (None: no cap). Checked where avals are
-    made and equations are staged, so a runaway program stops before it fills memory."""
-
-    def __init__(self) -> None:
-        self.elements: int | None = None
-        self.equations: int | None = None
-        self.staged = 0
-
-    def check_elements(self, shape: tuple[int, ...]) -> None:
-        n = 1
-        for d in shape:
-            n *= d
-        if n > self.elements:
-            raise ResourceLimitError(
-                f"an array of shape {shape} ({n} elements) is over the page's limit of "
-                f"{self.elements} elements")
-
-    def count_equation(self) -> None:
-        if self.equations is not None:
-            self.staged += 1
-            if self.staged > self.equations:
-                raise ResourceLimitError(
-                    f"the program grew past the page's limit of {self.equations} equations")
-
-
-limits = _Limits()
+observer = TraceObserver()
+observed = False  # a host's observer is installed (the hot paths skip the no-op calls)
 
 
 @contextmanager
-def resource_limits(elements: int | None, equations: int | None) -> Iterator[None]:
-    prev = (limits.elements, limits.equations, limits.staged)
-    limits.elements, limits.equations, limits.staged = elements, equations, 0
+def observing(obs: TraceObserver) -> Iterator[TraceObserver]:
+    """Trace under `obs` (one at a time: the previous one is back afterwards)."""
+    global observer, observed
+    prev, observer, observed = observer, obs, True
     try:
-        yield
+        yield obs
     finally:
-        limits.elements, limits.equations, limits.staged = prev
+        observer = prev
+        observed = type(prev) is not TraceObserver
 
 
 # --------------------------------------------------------------------------- concrete arrays
@@ -300,8 +285,8 @@ def get_aval(x: Any) -> ShapedArray:
             if len(_ndarray_avals) > 4096:
                 _ndarray_avals.clear()
             _ndarray_avals[key] = aval
-        elif limits.elements is not None:
-            limits.check_elements(aval.shape)
+        elif observed:  # a remembered aval is made again, as far as an observer knows
+            observer.aval_made(aval)
         return aval
     raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid JAX type")
 
@@ -552,9 +537,9 @@ class Primitive:
                 if len(_out_avals_cache) > 20_000:
                     _out_avals_cache.clear()
                 _out_avals_cache[key] = out
-        elif limits.elements is not None:
-            for a in out:
-                limits.check_elements(a.shape)
+        elif observed:
+            for a in out:  # remembered avals are made again, as far as an observer knows
+                observer.aval_made(a)
         return out
 
 

@@ -79,10 +79,9 @@ def _jit_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     for t in out_tracers:
         t.recipe = eqn
     obs = trace.state.observer
-    if getattr(obs, "split", None):
-        staged = eqn if out_tracers else None
-        obs.split(jit_p, params, tracers, known_outs, staged,
-                  inner={"known": known, **({"unknown": unknown} if staged else {})})
+    staged = eqn if out_tracers else None
+    obs.split(jit_p, params, tracers, known_outs, staged,
+              inner={"known": known, **({"unknown": unknown} if staged else {})})
     return merge_lists(out_uk, [trace.new_const(o) for o in known_outs], out_tracers)
 
 

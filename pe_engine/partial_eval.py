@@ -33,7 +33,6 @@ from .core import (
     get_aval,
     is_literalable,
     jaxpr_as_fun,
-    limits,
     new_dynamic_main,
     no_effects,
     partition_list,
@@ -102,15 +101,34 @@ class JaxprEqnRecipe(NamedTuple):
     source_info: SourceInfo
 
 
+class PartialEvalObserver:
+    """Hears JaxprTrace's decisions, one call per primitive it processes; every method is a
+    no-op here, and an observer (the explainer's narration) overrides what it needs."""
+
+    def known(self, primitive: Primitive, params: dict, tracers: list, outs: list) -> None:
+        """Every input was known: the primitive ran now, giving `outs`."""
+
+    def staged(self, primitive: Primitive, params: dict, tracers: list, staged_in: list,
+               recipe: JaxprEqnRecipe) -> None:
+        """An input was unknown: the application was staged as `recipe`, reading `staged_in`
+        (the known inputs instantiated as constants)."""
+
+    def split(self, primitive: Primitive, params: dict, tracers: list, known_outs: list,
+              eqn: JaxprEqnRecipe | None, inner: dict) -> None:
+        """A call-like primitive (jit, scan, remat) split its inner program: `inner` holds
+        the known (and, when staged, the unknown) inner jaxprs; `eqn` is the staged call's
+        recipe, or None when it ran whole now."""
+
+
 class PeState:
-    """Per-trace data: the tag shared by nested traces, the equation counter, observers,
+    """Per-trace data: the tag shared by nested traces, the equation counter, the observer,
     and the parent trace (the one current before this one), where known work is bound."""
 
-    def __init__(self, observer: Any = None, tag: object | None = None,
+    def __init__(self, observer: PartialEvalObserver | None = None, tag: object | None = None,
                  parent: MainTrace | None = None):
         self.tag = tag if tag is not None else object()
         self.counter = itertools.count()
-        self.observer = observer
+        self.observer = observer if observer is not None else PartialEvalObserver()
         self.parent = parent
 
 
@@ -207,7 +225,6 @@ class JaxprTrace(Trace):
         # By default, if all the input tracers are known, then bind the primitive
         # and consider all outputs known. Otherwise, stage the application into the
         # jaxpr and consider all outputs unknown.
-        obs = self.state.observer
         consts = [t.pval.get_known() for t in tracers]
         for c in consts:
             if c is None:
@@ -215,12 +232,10 @@ class JaxprTrace(Trace):
         else:  # every input known
             outs = bind(primitive, *consts, **params)
             outs = outs if primitive.multiple_results else [outs]
-            if obs is not None:
-                obs.known(primitive, params, tracers, outs)
+            self.state.observer.known(primitive, params, tracers, outs)
             return [self.new_const(o) for o in outs]
         staged_in, out_tracers = self.stage_application(primitive, tracers, params)
-        if obs is not None:
-            obs.staged(primitive, params, tracers, staged_in, out_tracers[0].recipe)
+        self.state.observer.staged(primitive, params, tracers, staged_in, out_tracers[0].recipe)
         return out_tracers
 
     def stage_application(self, primitive: Primitive, tracers: list,
@@ -237,7 +252,8 @@ class JaxprTrace(Trace):
 
 def new_eqn_recipe(trace: JaxprTrace, in_tracers: list, out_tracers: list,
                    primitive: Primitive, params: dict) -> JaxprEqnRecipe:
-    limits.count_equation()
+    if core.observed:
+        core.observer.equation_staged()
     return JaxprEqnRecipe(next(trace.state.counter), in_tracers,
                           [weakref.ref(t) for t in out_tracers], [t.aval for t in out_tracers],
                           primitive, params, no_effects, user_source_info())
@@ -376,7 +392,8 @@ def trace_to_subjaxpr_nounits(trace: JaxprTrace, fun: Callable[..., Sequence[Any
 
 
 def trace_to_jaxpr_nounits(fun: Callable[..., Sequence[Any]], pvals: Sequence[PartialVal],
-                           instantiate: bool | Sequence[bool] = False, observer: Any = None
+                           instantiate: bool | Sequence[bool] = False,
+                           observer: PartialEvalObserver | None = None
                            ) -> tuple[Jaxpr, list[PartialVal], list]:
     """Partially evaluate `fun` (flat lists in and out) on known and unknown inputs.
 
@@ -405,7 +422,8 @@ def close_jaxpr(jaxpr: Jaxpr) -> ClosedJaxpr:
 
 
 def partial_eval_jaxpr_nounits(jaxpr: ClosedJaxpr, unknowns: Sequence[bool],
-                               instantiate: bool | Sequence[bool], observer: Any = None
+                               instantiate: bool | Sequence[bool],
+                               observer: PartialEvalObserver | None = None
                                ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], list[ShapedArray]]:
     """Split a closed jaxpr into (known, unknown, out_unknowns, residual avals).
 
@@ -435,7 +453,7 @@ def _hashable_bools(x: bool | Sequence[bool]) -> bool | tuple[bool, ...]:
 
 def _partial_eval_jaxpr_nounits_uncached(
         jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...], instantiate: bool | tuple[bool, ...],
-        fwd: bool | tuple[bool, ...], observer: Any
+        fwd: bool | tuple[bool, ...], observer: PartialEvalObserver | None
         ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], list[ShapedArray], list[int | None]]:
     fun = jaxpr_as_fun(jaxpr)
     in_avals = jaxpr.in_avals

@@ -31,6 +31,11 @@ class Brk(NamedTuple):
     text: str
 
 
+class Name(NamedTuple):
+    """A variable's name: laid out as text, and where it lands is reported (see layout)."""
+    text: str
+
+
 class Group(NamedTuple):
     child: Any
 
@@ -61,7 +66,7 @@ def _fits(doc: Any, width: int) -> bool:
     while agenda and width >= 0:
         d = agenda.pop()
         t = type(d)
-        if t is Text or t is Brk:
+        if t is Text or t is Brk or t is Name:
             width -= len(d.text)
         elif t is Concat:
             agenda.extend(reversed(d.children))
@@ -70,16 +75,22 @@ def _fits(doc: Any, width: int) -> bool:
     return width >= 0
 
 
-def layout(doc: Any, width: int = WIDTH) -> str:
+def layout(doc: Any, width: int = WIDTH,
+           names: list[tuple[int, int, str]] | None = None) -> str:
+    """The document as text; every Name's (start, end, text) is appended to `names`."""
     out: list[str] = []
-    k = 0
+    k = 0  # column
+    pos = 0  # offset in the text
     agenda = [(0, _BREAK, doc)]
     while agenda:
         i, m, d = agenda.pop()
         t = type(d)
-        if t is Text:
+        if t is Text or t is Name:
+            if t is Name and names is not None:
+                names.append((pos, pos + len(d.text), d.text))
             out.append(d.text)
             k += len(d.text)
+            pos += len(d.text)
         elif t is Concat:
             agenda.extend((i, m, c) for c in reversed(d.children))
         elif t is Nest:
@@ -88,9 +99,11 @@ def layout(doc: Any, width: int = WIDTH) -> str:
             if m == _FLAT:
                 out.append(d.text)
                 k += len(d.text)
+                pos += len(d.text)
             else:
                 out.append("\n" + " " * i)
                 k = i
+                pos += 1 + i
         else:  # Group
             mode = _FLAT if m == _FLAT or _fits(d.child, width - k) else _BREAK
             agenda.append((i, mode, d.child))
@@ -176,11 +189,20 @@ def pp_atom(a: Any, ctx: PpContext) -> str:
     return pp_literal(a) if type(a) is Literal else ctx.name(a)
 
 
+def pp_name(a: Any, ctx: PpContext) -> Any:
+    """An atom's document: a literal's text, or a variable's Name (`_` is no variable)."""
+    if type(a) is Literal:
+        return Text(pp_literal(a))
+    name = ctx.name(a)
+    return Text(name) if name == "_" else Name(name)
+
+
 def pp_vars(vs: Sequence[Any], ctx: PpContext, sep: str = "", shapes: bool = False) -> Any:
     if shapes:
-        items = [Text(f"{ctx.name(v)}:{v.aval.str_short(short_dtypes=True)}") for v in vs]
+        items = [concat(pp_name(v, ctx), Text(f":{v.aval.str_short(short_dtypes=True)}"))
+                 for v in vs]
     else:
-        items = [Text(pp_atom(v, ctx)) for v in vs]
+        items = [pp_name(v, ctx) for v in vs]
     return Nest(2, Group(join(concat(Text(sep), Group(Brk(" "))), items)))
 
 

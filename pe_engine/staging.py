@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from . import core
 from .core import (
     ClosedJaxpr,
     Jaxpr,
@@ -29,7 +30,6 @@ from .core import (
     get_aval,
     impl_rules,
     is_literalable,
-    limits,
     new_dynamic_main,
     no_effects,
     user_source_info,
@@ -115,7 +115,8 @@ class JaxprStackFrame:
         self.auto_dce = auto_dce
 
     def add_eqn(self, eqn: TracingEqn) -> None:
-        limits.count_equation()
+        if core.observed:
+            core.observer.equation_staged()
         self.tracing_eqns.append(weakref.ref(eqn) if self.auto_dce else eqn)
 
     def eqns(self) -> list[JaxprEqn]:

@@ -38,6 +38,14 @@ def ensure_node_modules() -> Path:
     return folder
 
 
+def node_tool(name: str) -> Path:
+    """node_modules/.bin/<name> (eslint, prettier, tsc) of the pinned packages."""
+    tool = ensure_node_modules() / "node_modules" / ".bin" / name
+    if not tool.exists():
+        raise BuildError(f"{name} is not in package.json's devDependencies")
+    return tool
+
+
 def esbuild_binary(folder: Path) -> Path:
     for cand in ["node_modules/@esbuild/linux-x64/bin/esbuild", "node_modules/.bin/esbuild"]:
         p = folder / cand

@@ -25,7 +25,7 @@ from .headers import (
 # not precached by the service worker: never fetched by the page
 SW_SKIP = {"_headers", "sw.js", "pyodide/package.json"}
 BUILD_INPUTS = ["build.py", "sitebuild", "package.json", "package-lock.json", "pyproject.toml",
-                ENGINE_PKG, "tools/precompute.py", *frontend.PAGE_INPUTS]
+                ENGINE_PKG, "tools/precompute.py", "tools/page_requests.mjs", *frontend.PAGE_INPUTS]
 
 
 def input_hash() -> str:

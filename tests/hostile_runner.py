@@ -63,7 +63,7 @@ def engine_state() -> dict:
         "config": dict(core.config.values),
         "rng": numpy_facade._RandomState.rng.get_state()[1][:8].tolist(),
         "depth": guards._Depth.calls,
-        "limits": (core.limits.elements, core.limits.equations),
+        "observer": type(core.observer).__name__,  # the caps are gone after a request
         "source_override": len(core._source_override),
     }
 

@@ -1,10 +1,6 @@
 """Every claim the explainer's sections (index.html, app/sections/) make about JAX's behaviour,
-checked against the engine and, where it is installed, against real JAX.
-
-Also keeps app/sections/precomputed.js (the sections' first frame) in step with the engine:
-
-    python3 tests/test_claims.py --write-precomputed
-"""
+checked against the engine and, where it is installed, against real JAX. The demos' own
+functions are read from the page's requests (tools/page_requests.mjs), never copied here."""
 from __future__ import annotations
 
 import html
@@ -19,6 +15,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import precompute  # noqa: E402
 
 from pe_engine import explain  # noqa: E402
 from pe_engine import numpy as pjnp  # noqa: E402
@@ -28,7 +27,6 @@ from pe_engine.staging import const_fold_rules  # noqa: E402
 
 INDEX = (ROOT / "index.html").read_text()
 SECTIONS = ROOT / "app" / "sections"
-PRECOMPUTED = SECTIONS / "precomputed.js"
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())
 
 RULE_COMMENT = (
@@ -57,78 +55,22 @@ def arg(value: str, known: bool = True) -> dict:
 # --------------------------------------------------------------------------- demo functions
 
 
-def _js_const(path: Path, name: str) -> str:
-    m = re.search(rf"export const {name} = `(.*?)`;", path.read_text(), re.S)
-    assert m, f"{name} not found in {path}"
-    return m.group(1)
-
-
-def _js_values(path: Path, name: str) -> dict:
-    m = re.search(rf"export const {name} = (\{{.*?\}});", path.read_text(), re.S)
-    assert m, f"{name} not found in {path}"
-    return json.loads(re.sub(r"(\w+):", r'"\1":', m.group(1)))
-
-
 def _params(code: str) -> list[str]:
     import ast
     fn = [n for n in ast.parse(code).body if isinstance(n, ast.FunctionDef)][-1]
     return [a.arg for a in fn.args.args]
 
 
-CKPT_CODE = _js_const(SECTIONS / "checkpoint.js", "CHECKPOINT_CODE")
-CKPT_VALUES = _js_values(SECTIONS / "checkpoint.js", "CHECKPOINT_VALUES")
-FOLD_CODE = _js_const(SECTIONS / "folding.js", "FOLDING_CODE")
-FOLD_VALUES = _js_values(SECTIONS / "folding.js", "FOLDING_VALUES")
+def _opening(mode: str) -> dict:
+    """The kwargs of the page's opening request of `mode` for a demo's own function."""
+    main = precompute.opening_requests()[0]["kwargs"]["source"]
+    return next(r["kwargs"] for r in precompute.opening_requests()
+                if r["mode"] == mode and r["kwargs"]["source"] != main)
 
 
-def section_requests() -> list[tuple[str, dict]]:
-    """The requests the sections make on the page's opening state (app/sections/*.js)."""
-    ex = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])
-    main = {"source": ex["code"], "args": [
-        {"known": ex["known"].get(p, True), "value": ex["values"].get(p, "1.0")}
-        for p in _params(ex["code"])]}
-    ck = {"source": CKPT_CODE,
-          "args": [arg(CKPT_VALUES.get(p, "1.0"), False) for p in _params(CKPT_CODE)],
-          "policy": "nothing_saveable"}
-    fold_args = [arg(FOLD_VALUES.get(p, "1.0"), False) for p in _params(FOLD_CODE)]
-    return [
-        ("split", main), ("grad", main), ("interpreters", main),
-        ("checkpoint", ck),
-        ("jit", {"source": FOLD_CODE, "args": fold_args, "eager_constant_folding": False}),
-        ("jit", {"source": FOLD_CODE, "args": fold_args, "eager_constant_folding": True}),
-        ("interpreters", {"source": FOLD_CODE, "args": fold_args}),
-    ]
-
-
-def request_key(mode: str, kwargs: dict) -> str:
-    """JSON.stringify([mode, kwargs]) as app/sections/index.js computes it."""
-    return json.dumps([mode, kwargs], separators=(",", ":"), ensure_ascii=False)
-
-
-def precomputed_records() -> dict:
-    return {request_key(m, kw): run(m, **kw) for m, kw in section_requests()}
-
-
-def _masked(obj) -> str:
-    text = json.dumps(obj, sort_keys=True)
-    text = re.sub(r"Var\(id=\d+\)", "Var(id=…)", text)
-    return re.sub(r" at 0x[0-9a-f]+", " at 0x…", text)
-
-
-def write_precomputed() -> None:
-    data = json.dumps({"records": precomputed_records()}, separators=(",", ":"), ensure_ascii=False)
-    PRECOMPUTED.write_text(
-        "// The sections' first frame: engine records for the page's opening state, so the demos\n"
-        "// draw before Python has started. Written by `python3 tests/test_claims.py\n"
-        "// --write-precomputed`; tests/test_claims.py checks it is current.\n"
-        f"export default {data};\n")
-
-
-def test_precomputed_sections_are_current():
-    text = PRECOMPUTED.read_text()
-    data = json.loads(text[text.index("{"):text.rindex("}") + 1])
-    assert _masked(data["records"]) == _masked(precomputed_records()), \
-        "run: python3 tests/test_claims.py --write-precomputed"
+CKPT = _opening("checkpoint")
+CKPT_CODE = CKPT["source"]
+FOLD_CODE = _opening("jit")["source"]
 
 
 # --------------------------------------------------------------------------- 1 the rule
@@ -260,8 +202,7 @@ def test_grad_saved_residuals_match_jax():
 
 
 def _ckpt_record() -> dict:
-    return run("checkpoint", source=CKPT_CODE, policy="nothing_saveable",
-               args=[arg(CKPT_VALUES[p], False) for p in _params(CKPT_CODE)])
+    return run("checkpoint", **CKPT)
 
 
 def test_checkpoint_policies_trade_bytes_for_recomputation_engine():
@@ -366,7 +307,8 @@ def test_convert_element_type_rule_folds_scalar_to_literal():
 def test_partial_eval_computes_sin_now_and_carries_it():
     rec = run("interpreters", source=FOLD_CODE, args=[arg("2.0", False)])
     jt = rec["jaxpr_trace"]
-    assert jt["program"]["constvars"] == ["a"] and jt["residuals"] == ["0.8415"]
+    assert [v["name"] for v in jt["program"]["constvars"]] == ["a"]
+    assert jt["residuals"] == ["0.8415"]
     assert jt["program"]["text"] == "{ lambda a:f32[]; b:f32[]. let c:f32[] = add b a in (c,) }"
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp
@@ -487,8 +429,9 @@ def test_linearize_residuals_lead_the_tangent_program_in_jax():
     rec = run("grad", source="import jax.numpy as jnp\n\ndef f(x):\n    return jnp.sin(x) * x\n",
               args=[arg("2.0")])
     n = len(rec["residuals"])
-    assert rec["unknown"]["invars"][:n] == [r["unknown_name"] for r in rec["residuals"]]
-    assert rec["known"]["outvars"][-n:] == [r["known_name"] for r in rec["residuals"]]
+    names = lambda vs: [v["name"] for v in vs]  # noqa: E731
+    assert names(rec["unknown"]["invars"][:n]) == [r["unknown_name"] for r in rec["residuals"]]
+    assert names(rec["known"]["outvars"][-n:]) == [r["known_name"] for r in rec["residuals"]]
 
 
 def test_examples_behind_the_buttons_exist_and_run():
@@ -546,9 +489,3 @@ def test_scan_carries_reach_a_fixpoint():
     closed = jax.make_jaxpr(f)(1.0, 2.0)
     _, _, out_uk, _ = pe.partial_eval_jaxpr_nounits(closed, [False, True], False)
     assert out_uk == [True, True, False]
-
-
-if __name__ == "__main__":
-    if "--write-precomputed" in sys.argv:
-        write_precomputed()
-        print(f"wrote {PRECOMPUTED} ({PRECOMPUTED.stat().st_size} B)")

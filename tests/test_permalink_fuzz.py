@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from pe_engine.explain.record import DEFAULT_POLICY, POLICY_NAMES
+
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "permalink_decode.mjs"
 
 MODES = ["split", "jit", "grad", "checkpoint"]
-POLICIES = ["nothing_saveable", "everything_saveable", "dots_saveable",
-            "dots_with_no_batch_dims_saveable", "save_only_these_names",
-            "save_any_names_but_these"]
+POLICIES = POLICY_NAMES
 MAX_HASH_CHARS = 16 * 1024
 MAX_CODE_CHARS = 20_000
 KEYS = {"code", "known", "values", "mode", "policy", "step", "folding"}
@@ -148,7 +148,7 @@ def valid_states(draw):
 
 def expected_after_round_trip(s: dict) -> dict:
     """A link keeps the semantic state only: policy in checkpoint mode, folding in jit."""
-    return {**s, "policy": s["policy"] if s["mode"] == "checkpoint" else POLICIES[0],
+    return {**s, "policy": s["policy"] if s["mode"] == "checkpoint" else DEFAULT_POLICY,
             "folding": s["folding"] if s["mode"] == "jit" else False}
 
 
@@ -295,7 +295,7 @@ def test_over_long_states_are_refused_on_encode(codec):
     noise = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(19_000))
     out = codec(op="encode", state={"code": "def f(x):\n    return x\n#" + noise,
                                     "known": {}, "values": {}, "mode": "split",
-                                    "policy": POLICIES[0], "step": None, "folding": False})
+                                    "policy": DEFAULT_POLICY, "step": None, "folding": False})
     assert not out["ok"] and "limit" in out["error"]["message"]
 
 
@@ -303,7 +303,7 @@ def test_local_storage_base_hash(codec):
     """Saved ahead of the hash in the address bar (a reload within the debounce): restored
     over that hash. Saved in step with it, or under another hash: the link wins."""
     s = {"code": "def f(x):\n    return x\n", "known": {"x": False}, "values": {"x": "2.0"},
-         "mode": "split", "policy": POLICIES[0], "step": None, "folding": False}
+         "mode": "split", "policy": DEFAULT_POLICY, "step": None, "folding": False}
     ahead = codec(op="save", state=s, base="#v1.abc", ahead=True)["stored"]
     assert codec(op="local", stored=ahead, hash=None)["state"] == s
     assert codec(op="local", stored=ahead, hash="#v1.abc")["state"] == s

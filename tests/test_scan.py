@@ -5,7 +5,12 @@ import pytest
 import pe_engine as pe
 import pe_engine.numpy as jnp
 from pe_engine.core import ShapedArray
-from pe_engine.partial_eval import PartialVal, partial_eval_jaxpr_nounits, trace_to_jaxpr_nounits
+from pe_engine.partial_eval import (
+    PartialEvalObserver,
+    PartialVal,
+    partial_eval_jaxpr_nounits,
+    trace_to_jaxpr_nounits,
+)
 
 XS = np.arange(1, 4, dtype=np.float32)
 
@@ -58,13 +63,7 @@ def test_unknown_carry_fixpoint():
 def test_scan_split_is_observable():
     calls = []
 
-    class Obs:
-        def known(self, *a):
-            pass
-
-        def staged(self, *a):
-            pass
-
+    class Obs(PartialEvalObserver):
         def split(self, prim, params, tracers, known_outs, eqn, inner):
             calls.append((prim.name, eqn is not None, sorted(inner)))
 

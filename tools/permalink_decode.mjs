@@ -12,19 +12,20 @@
 //                                        -> {"ok": true, "stored": "<text>"}       (saveLocal)
 // A codec that throws anything but a PermalinkError answers {"ok": false, "crash": "..."}.
 //
-// state.js is imported from a data: URL, so Node reads it as an ES module whatever the
-// package.json around it says; it needs no DOM (Node 20 has CompressionStream, atob, Blob).
-import { readFileSync } from "node:fs";
+// state.js needs no DOM (Node 20 has CompressionStream, atob, Blob); package.json's
+// "type": "module" makes Node read the page's .js files as the ES modules they are.
 import { createInterface } from "node:readline";
-
-const src = readFileSync(new URL("../app/state.js", import.meta.url));
-const codec = await import(`data:text/javascript;base64,${src.toString("base64")}`);
+import * as codec from "../app/state.js";
 
 const store = new Map();
 globalThis.localStorage = {
   getItem: (k) => (store.has(k) ? store.get(k) : null),
-  setItem: (k, v) => { store.set(k, String(v)); },
-  removeItem: (k) => { store.delete(k); },
+  setItem: (k, v) => {
+    store.set(k, String(v));
+  },
+  removeItem: (k) => {
+    store.delete(k);
+  },
 };
 
 const plain = (state) => state && JSON.parse(JSON.stringify(state));

@@ -1,87 +1,79 @@
 #!/usr/bin/env python3
-"""Precompute the page's first frame: the default example's record, computed in CPython.
+"""Precompute the page's first frame: the record of every request the page makes on its
+opening state (the main view's and the demos'), computed in CPython.
 
-    python3 tools/precompute.py --out dist/precomputed.json     (what build.py runs)
+    python3 tools/precompute.py --out dist/precomputed.json     (what the build runs)
     python3 tools/precompute.py                                 (print it)
 
-Reads app/examples.json (the same file the page's examples menu uses), builds the engine
-request exactly as app/state.js does (`requestFor`: source, args [{known, value}] in the
-order of the last top-level def's parameters, plus the mode's own keyword), runs
-`pe_engine.explain.run(mode, **kwargs)` and writes
+The requests come from the page's own code (tools/page_requests.mjs runs app/state.js and
+app/page/opening-requests.js in Node), so they are built exactly as the page builds them. It
+writes
 
-    {"request": {"mode": ..., "kwargs": {...}}, "record": {...}, "example": id}
+    {"first": <the main view's request key>, "records": {<request key>: record, ...}}
 
-The page shows `record` at once when its own request for the opening state has the same key,
-so the first frame needs no Python. Exits non-zero if the engine answers with an error.
+The page shows a record at once when its own request has the same key, so the first frame
+needs no Python. Exits non-zero if the engine answers any of them with an error.
 """
 from __future__ import annotations
 
 import argparse
-import ast
 import json
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "app" / "examples.json"
-DEFAULT_VALUE = "1.0"  # app/state.js DEFAULT_VALUE
+PAGE_REQUESTS = ROOT / "tools" / "page_requests.mjs"
 
 
-def params_of(code: str) -> list[str]:
-    """Parameters of the last top-level def (app/state.js parseSignature)."""
-    tree = ast.parse(code)
-    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-    if not defs:
-        raise SystemExit("precompute: the default example defines no function")
-    a = defs[-1].args
-    return [p.arg for p in a.posonlyargs + a.args]
+def _node(args: list[str], stdin: str = "") -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("precompute: node is needed to build the page's requests")
+    proc = subprocess.run([node, str(PAGE_REQUESTS), *args], input=stdin, capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    if proc.returncode != 0:
+        raise SystemExit(f"precompute: {PAGE_REQUESTS.name} failed: {proc.stderr[-2000:]}")
+    return proc.stdout
 
 
-def request_for(example: dict) -> dict:
-    """The engine request, key for key in the order app/state.js requestFor() builds it."""
-    params = params_of(example["code"])
-    kwargs: dict = {
-        "source": example["code"],
-        "args": [{"known": example.get("known", {}).get(p, True),
-                  "value": example.get("values", {}).get(p, DEFAULT_VALUE)} for p in params],
-    }
-    mode = example["mode"]
-    if mode == "jit":
-        kwargs["eager_constant_folding"] = bool(example.get("folding", False))
-    if mode == "checkpoint":
-        kwargs["policy"] = example.get("policy", "nothing_saveable")
-    return {"mode": mode, "kwargs": kwargs}
+def opening_requests() -> list[dict]:
+    """[{mode, kwargs, key}]: what the page asks on its opening state, the main view first."""
+    return json.loads(_node(["opening"]))
 
 
-def precompute(example_id: str | None = None) -> dict:
+def page_requests(states: list[dict]) -> list[dict]:
+    """The page's request ({mode, kwargs, key}) for each page state ({code, known, values,
+    mode, policy?, folding?})."""
+    out = _node(["states"], "".join(json.dumps(s) + "\n" for s in states))
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def precompute() -> dict:
     sys.path.insert(0, str(ROOT))
     from pe_engine import explain
 
-    data = json.loads(EXAMPLES.read_text())
-    wanted = example_id or data["default"]
-    example = next((e for e in data["examples"] if e["id"] == wanted), None)
-    if example is None:
-        raise SystemExit(f"precompute: no example {wanted!r} in {EXAMPLES}")
-    request = request_for(example)
-    record = explain.run(request["mode"], **request["kwargs"])
-    if "error" in record:
-        raise SystemExit(f"precompute: the engine failed on {wanted!r}: {record['error']}")
-    record = explain.as_json(record)
-    return {"request": request, "record": record, "example": wanted}
+    requests = opening_requests()
+    records = {}
+    for req in requests:
+        record = explain.as_json(explain.run(req["mode"], **req["kwargs"]))
+        if "error" in record:
+            raise SystemExit(f"precompute: the engine failed on {req['mode']}: {record['error']}")
+        records[req["key"]] = record
+    return {"first": requests[0]["key"], "records": records}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="write here (e.g. dist/precomputed.json)")
-    ap.add_argument("--example", help="an example id (default: examples.json's default)")
     args = ap.parse_args(argv)
-    out = precompute(args.example)
+    out = precompute()
     text = json.dumps(out, separators=(",", ":"), allow_nan=False) + "\n"
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text)
-        print(f"[precompute] {args.out}: {len(text)} B ({out['example']}, "
-              f"mode {out['request']['mode']})")
+        print(f"[precompute] {args.out}: {len(text)} B, {len(out['records'])} records")
     else:
         sys.stdout.write(text)
     return 0

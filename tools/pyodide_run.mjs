@@ -18,8 +18,9 @@ await pyodide.loadPackage(["numpy"], { messageCallback: () => {} });
 // The engine wheel is unpacked into site-packages, as the page's worker does (no micropip).
 const manifest = JSON.parse(readFileSync(path.join(dist, "manifest.json"), "utf8"));
 const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
-pyodide.unpackArchive(new Uint8Array(readFileSync(path.join(dist, manifest.engine_wheel))), "wheel",
-  { extractDir: sitePackages });
+pyodide.unpackArchive(new Uint8Array(readFileSync(path.join(dist, manifest.engine_wheel))), "wheel", {
+  extractDir: sitePackages,
+});
 pyodide.setStdout({ batched: (s) => console.log(s) });
 // Run the file as __main__, with sys.exit(n) turned into the process's exit status.
 pyodide.FS.writeFile("/tmp/main.py", readFileSync(pyFile, "utf8"));

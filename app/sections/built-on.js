@@ -10,7 +10,9 @@ export function createBuiltOn(el, ctx) {
       const id = btn.dataset.example;
       const title = btn.textContent;
       status.textContent = `Loading: ${title}…`;
-      document.getElementById("editor-panel")?.scrollIntoView({ behavior: reducedMotion.matches ? "auto" : "smooth", block: "start" });
+      document
+        .getElementById("editor-panel")
+        ?.scrollIntoView({ behavior: reducedMotion.matches ? "auto" : "smooth", block: "start" });
       try {
         await ctx.explainer.loadExample(id);
         status.textContent = `Loaded into the editor above: ${title}.`;

@@ -1,32 +1,41 @@
 // Section 4: why sin(1.0) stays an equation inside jit. The demo's own function staged by
 // DynamicJaxprTrace (jit record), the engine's const_fold_rules, the eager_constant_folding
 // switch, and the same code under JaxprTrace, where sin(1.0) is computed now (interpreters).
-import { h, waitingNote, errorNote, programPre, textOf } from "./util.js";
+import { h, programPre, drawFrame } from "./util.js";
+import { createLoader } from "./loader.js";
 import { createMiniEditor } from "./mini-editor.js";
-
-export const FOLDING_CODE = `import jax
-import jax.numpy as jnp
-
-def f(x):
-    return x + jnp.sin(1.0)
-`;
-export const FOLDING_VALUES = { x: "2.0" };
+import { FOLDING_CODE, FOLDING_VALUES, foldingRequests } from "./requests.js";
 
 export function createFoldingDemo(el, ctx) {
   let folding = false;
   let kw = null;
   const recs = { jit: null, pe: null };
   let error = null;
-  let wanted = null;
+  const loader = createLoader(ctx, el);
   const editor = createMiniEditor({
-    id: "fold", code: FOLDING_CODE, values: FOLDING_VALUES, label: "The demo's function", rows: 5,
-    onChange: (k) => { kw = k; load(); },
+    id: "fold",
+    code: FOLDING_CODE,
+    values: FOLDING_VALUES,
+    label: "The demo's function",
+    rows: 5,
+    onChange: (k) => {
+      kw = k;
+      load();
+    },
   });
-  const sw = h("button", {
-    type: "button", role: "switch", class: "x-switch", "aria-checked": "false",
-    "data-testid": "folding-switch",
-  }, h("span", { class: "x-switch-track", "aria-hidden": "true" }, h("span", { class: "x-switch-thumb" })),
-  h("code", null, "eager_constant_folding"), h("span", { class: "x-switch-state" }, " off"));
+  const sw = h(
+    "button",
+    {
+      type: "button",
+      role: "switch",
+      class: "x-switch",
+      "aria-checked": "false",
+      "data-testid": "folding-switch",
+    },
+    h("span", { class: "x-switch-track", "aria-hidden": "true" }, h("span", { class: "x-switch-thumb" })),
+    h("code", null, "eager_constant_folding"),
+    h("span", { class: "x-switch-state" }, " off"),
+  );
   sw.addEventListener("click", () => {
     folding = !folding;
     sw.setAttribute("aria-checked", String(folding));
@@ -34,80 +43,122 @@ export function createFoldingDemo(el, ctx) {
     load();
   });
   const body = h("div", { class: "fold-body" });
-  el.replaceChildren(editor.el, h("div", { class: "x-controls fold-switch" }, sw,
-    h("span", { class: "x-hint" }, "as ", h("code", null, "jax.ensure_compile_time_eval()"), " sets it")), body);
-
-  function jitKw() { return { source: kw.source, args: kw.args, eager_constant_folding: folding }; }
-  function peKw() { return { source: kw.source, args: kw.args.map((a) => ({ ...a, known: false })) }; }
+  el.replaceChildren(
+    editor.el,
+    h(
+      "div",
+      { class: "x-controls fold-switch" },
+      sw,
+      h("span", { class: "x-hint" }, "as ", h("code", null, "jax.ensure_compile_time_eval()"), " sets it"),
+    ),
+    body,
+  );
 
   function load() {
     if (!kw) kw = editor.request();
-    const jk = jitKw();
-    const pk = peKw();
-    const key = JSON.stringify([jk, pk]);
-    wanted = key;
-    const j = ctx.cached("jit", jk);
-    const p = ctx.cached("interpreters", pk);
-    if (j && p) { take(j, p); return; }
-    el.classList.add("is-updating");
-    if (!recs.jit) draw();
-    const still = () => wanted === key;
-    Promise.all([ctx.request("jit", jk, { stillWanted: still }), ctx.request("interpreters", pk, { stillWanted: still })])
-      .then(([jr, pr]) => { if (wanted === key && jr && pr) take(jr, pr); });
+    loader(foldingRequests(kw, folding), { waiting: () => recs.jit || draw(), take });
   }
 
-  function take(j, p) {
-    el.classList.remove("is-updating");
+  function take([j, p]) {
     const bad = j.error ? j : p.error ? p : null;
-    if (bad) error = bad; else { error = null; recs.jit = j; recs.pe = p; }
+    if (bad) error = bad;
+    else {
+      error = null;
+      recs.jit = j;
+      recs.pe = p;
+    }
     draw();
   }
 
   function draw() {
-    body.replaceChildren();
-    if (error) body.append(errorNote(error));
-    if (!recs.jit) { if (!error) body.append(waitingNote(ctx.engine)); return; }
+    if (!drawFrame(body, { error, ready: Boolean(recs.jit), engine: ctx.engine })) return;
     const jit = recs.jit;
     const pe = recs.pe.jaxpr_trace;
-    const prog = programPre(textOf(jit.program), { label: "The jaxpr jit stages", testid: "folding-program" });
+    const prog = programPre(jit.program, { label: "The jaxpr jit stages", testid: "folding-program" });
     // Light the equations whose every input is a constant (staged all the same).
-    const allConst = jit.events.filter((e) => /every input is a constant/.test(e.narration));
+    const allConst = jit.events.filter((e) => e.all_constant);
     const table = new Set(jit.const_fold_rules);
-    const rules = h("ul", { class: "fold-rules", "data-testid": "engine-fold-rules" },
-      jit.const_fold_rules.map((r) => h("li", null, h("code", null, r))));
-    const verdicts = allConst.map((e) => h("li", { "data-testid": "folding-verdict" },
-      h("code", null, e.short), " · ", h("code", null, e.primitive),
-      table.has(e.primitive) ? " has a folding rule" : " is not in the table, so it is staged"));
+    const rules = h(
+      "ul",
+      { class: "fold-rules", "data-testid": "engine-fold-rules" },
+      jit.const_fold_rules.map((r) => h("li", null, h("code", null, r))),
+    );
+    const verdicts = allConst.map((e) =>
+      h(
+        "li",
+        { "data-testid": "folding-verdict" },
+        h("code", null, e.short),
+        " · ",
+        h("code", null, e.primitive),
+        table.has(e.primitive) ? " has a folding rule" : " is not in the table, so it is staged",
+      ),
+    );
     const consts = jit.consts?.length
-      ? h("p", { class: "x-caption", "data-testid": "folding-consts" }, "Computed while tracing and carried as constvars: ",
-        jit.program.constvars.map((c, i) => [i ? ", " : "", h("code", null, `${c} = ${jit.consts[i]}`)]))
+      ? h(
+          "p",
+          { class: "x-caption", "data-testid": "folding-consts" },
+          "Computed while tracing and carried as constvars: ",
+          jit.program.constvars.map((c, i) => [i ? ", " : "", h("code", null, `${c.name} = ${jit.consts[i]}`)]),
+        )
       : null;
-    const peConsts = pe.program.constvars.map((c, i) => h("li", null, h("code", null, `${c} = ${pe.residuals[i]}`)));
+    const peConsts = pe.program.constvars.map((c, i) =>
+      h("li", null, h("code", null, `${c.name} = ${pe.residuals[i]}`)),
+    );
     body.append(
-      h("div", { class: "fold-grid" },
-        h("div", { class: "fold-col" },
+      h(
+        "div",
+        { class: "fold-grid" },
+        h(
+          "div",
+          { class: "fold-col" },
           h("h4", null, "Staged by jit ", h("span", { class: "x-muted" }, "(DynamicJaxprTrace)")),
           prog,
           consts ?? "",
           allConst.length
             ? h("ul", { class: "fold-verdicts" }, verdicts)
-            : h("p", { class: "x-caption", "data-testid": "folding-none" }, folding
-              ? "No equation has only constant inputs: with the switch on, they were computed while tracing."
-              : "No equation has only constant inputs."),
-          h("p", { class: "x-caption" }, "The engine's ", h("code", null, "const_fold_rules"), ` has ${jit.const_fold_rules.length} entries:`),
-          rules),
-        h("div", { class: "fold-col" },
+            : h(
+                "p",
+                { class: "x-caption", "data-testid": "folding-none" },
+                folding
+                  ? "No equation has only constant inputs: with the switch on, they were computed while tracing."
+                  : "No equation has only constant inputs.",
+              ),
+          h(
+            "p",
+            { class: "x-caption" },
+            "The engine's ",
+            h("code", null, "const_fold_rules"),
+            ` has ${jit.const_fold_rules.length} entries:`,
+          ),
+          rules,
+        ),
+        h(
+          "div",
+          { class: "fold-col" },
           h("h4", null, "Partially evaluated ", h("span", { class: "x-muted" }, "(JaxprTrace, inputs unknown)")),
-          programPre(textOf(pe.program), { label: "The unknown jaxpr JaxprTrace builds", testid: "folding-pe-program" }),
+          programPre(pe.program, { label: "The unknown jaxpr JaxprTrace builds", testid: "folding-pe-program" }),
           peConsts.length
-            ? [h("p", { class: "x-caption" }, "Computed during the trace and carried into the program as constvars, that is, residuals:"),
-              h("ul", { class: "fold-pe-consts", "data-testid": "folding-pe-consts" }, peConsts)]
-            : h("p", { class: "x-caption" }, "No constant was carried: nothing known reached the recorded work."))));
+            ? [
+                h(
+                  "p",
+                  { class: "x-caption" },
+                  "Computed during the trace and carried into the program as constvars, that is, residuals:",
+                ),
+                h("ul", { class: "fold-pe-consts", "data-testid": "folding-pe-consts" }, peConsts),
+              ]
+            : h("p", { class: "x-caption" }, "No constant was carried: nothing known reached the recorded work."),
+        ),
+      ),
+    );
   }
 
   return {
     follows: false,
-    refresh() { load(); },
-    onEngineState() { if (!recs.jit) draw(); },
+    refresh() {
+      load();
+    },
+    onEngineState() {
+      if (!recs.jit) draw();
+    },
   };
 }

@@ -7,8 +7,8 @@
 // record carries its source and args); 3 and 4 have their own small function. Engine calls go
 // through the same client, one at a time, only for demos near the viewport, and only once the
 // main split is idle (explainer.settled()), so they never hold up the main view. Answers are
-// cached by request key; precomputed.js holds the answers for the page's opening state.
-import PRECOMPUTED from "./precomputed.js";
+// cached by request key, starting with the answers the build precomputed for the page's
+// opening state (dist/precomputed.json, tools/precompute.py).
 import { createRuleDemo } from "./rule.js";
 import { createResidualsDemo } from "./residuals.js";
 import { createCheckpointDemo } from "./checkpoint.js";
@@ -16,6 +16,9 @@ import { createFoldingDemo } from "./folding.js";
 import { createVariablesDemo } from "./variables.js";
 import { createInterpretersDemo } from "./interpreters.js";
 import { createBuiltOn } from "./built-on.js";
+import { askEngine, errorAnswer } from "../engine-answers.js";
+import { SECTION_CALL_TIMEOUT_MS } from "../limits.js";
+import { requestKey } from "../state.js";
 
 const DEMOS = {
   rule: createRuleDemo,
@@ -44,12 +47,10 @@ window.addEventListener("hashchange", (e) => {
   if (sectionFor(location.hash)) e.stopImmediatePropagation();
 });
 
-export function requestKey(mode, kwargs) {
-  return JSON.stringify([mode, kwargs]);
-}
+const keyOf = (mode, kwargs) => requestKey({ mode, kwargs });
 
-function createContext(engine, explainer) {
-  const cache = new Map(Object.entries(PRECOMPUTED.records ?? {}));
+function createContext(engine, explainer, precomputed) {
+  const cache = new Map(Object.entries(precomputed));
   const pending = new Map(); // key -> promise
   const listeners = new Set();
   let chain = Promise.resolve();
@@ -58,46 +59,67 @@ function createContext(engine, explainer) {
     explainer,
     main: null, // {mode, kwargs: {source, args, ...}, record, key}
     /** Follow the main record. */
-    onMain(cb) { listeners.add(cb); return () => listeners.delete(cb); },
+    onMain(cb) {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
     setMain(record, key) {
       let mode;
       let kwargs;
-      try { [mode, kwargs] = JSON.parse(key); } catch { return; }
+      try {
+        [mode, kwargs] = JSON.parse(key);
+      } catch {
+        return;
+      }
       if (!kwargs || typeof kwargs.source !== "string") return;
       cache.set(key, record);
       ctx.main = { mode, kwargs, record, key };
       for (const cb of listeners) cb(ctx.main);
     },
     /** Source and args of the main function: the kwargs of split and interpreters requests. */
+    /** The main function's kwargs, or null after `draw()` when there is none yet. */
+    mainOrDraw(draw) {
+      const kw = ctx.mainKwargs();
+      if (!kw) draw();
+      return kw;
+    },
     mainKwargs() {
       return ctx.main ? { source: ctx.main.kwargs.source, args: ctx.main.kwargs.args } : null;
     },
-    cached(mode, kwargs) { return cache.get(requestKey(mode, kwargs)) ?? null; },
+    cached(mode, kwargs) {
+      return cache.get(keyOf(mode, kwargs)) ?? null;
+    },
     /**
      * A record for (mode, kwargs): from the cache, or from the engine once the main view is
      * idle. `stillWanted()` is asked again just before the call; a request nobody wants any
      * more resolves to null without running.
      */
     request(mode, kwargs, { stillWanted = () => true } = {}) {
-      const key = requestKey(mode, kwargs);
+      const key = keyOf(mode, kwargs);
       if (cache.has(key)) return Promise.resolve(cache.get(key));
       if (pending.has(key)) return pending.get(key);
       const p = new Promise((resolve) => {
         chain = chain.then(async () => {
-          if (!stillWanted()) { resolve(null); return; }
-          try { await explainer.settled(); } catch { /* the page reports its own errors */ }
-          if (!stillWanted()) { resolve(null); return; }
-          if (engine.state === "error") {
-            resolve({ error: { type: "engine", message: `the Python engine failed to start: ${engine.info?.error?.message ?? ""}` }, transient: true });
+          if (!stillWanted()) {
+            resolve(null);
             return;
           }
           try {
-            const answer = await engine.call("pe_engine.explain.run", { mode, ...kwargs }, { timeoutMs: 15_000 });
-            if (answer && typeof answer === "object") cache.set(key, answer);
-            resolve(answer);
-          } catch (err) {
-            resolve({ error: { type: err.type || "engine", message: err.message, lineno: err.lineno ?? null }, transient: true });
+            await explainer.settled();
+          } catch {
+            /* the page reports its own errors */
           }
+          if (!stillWanted()) {
+            resolve(null);
+            return;
+          }
+          if (engine.state === "error") {
+            resolve(errorAnswer("engine", `the Python engine failed to start: ${engine.info?.error?.message ?? ""}`));
+            return;
+          }
+          const asked = await askEngine(engine, { mode, kwargs }, { timeoutMs: SECTION_CALL_TIMEOUT_MS });
+          if (asked.cacheable) cache.set(key, asked.answer);
+          resolve(asked.answer);
         });
       }).finally(() => pending.delete(key));
       pending.set(key, p);
@@ -107,10 +129,14 @@ function createContext(engine, explainer) {
   return ctx;
 }
 
-export function initSections({ engine, explainer, root = document }) {
-  const ctx = createContext(engine, explainer);
+/**
+ * @param {{engine: any, explainer: any, precomputed?: Record<string, object>,
+ *          root?: Document | Element}} deps precomputed: answers by request key
+ */
+export function initSections({ engine, explainer, precomputed = {}, root = document }) {
+  const ctx = createContext(engine, explainer, precomputed);
   const demos = [];
-  for (const el of root.querySelectorAll("[data-demo]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-demo]"))) {
     const make = DEMOS[el.dataset.demo];
     if (!make) continue;
     try {
@@ -123,27 +149,44 @@ export function initSections({ engine, explainer, root = document }) {
   const refresh = (d) => {
     if (!d.visible || !d.dirty) return;
     d.dirty = false;
-    try { d.demo.refresh?.(); } catch (err) { console.error(`section demo ${d.el.dataset.demo}`, err); }
+    try {
+      d.demo.refresh?.();
+    } catch (err) {
+      console.error(`section demo ${d.el.dataset.demo}`, err);
+    }
   };
-  const io = "IntersectionObserver" in window
-    ? new IntersectionObserver((entries) => {
-      for (const e of entries) {
-        const d = demos.find((x) => x.el === e.target);
-        if (!d) continue;
-        d.visible = e.isIntersecting;
-        refresh(d);
-      }
-    }, { rootMargin: "600px 0px 600px 0px" })
-    : null;
+  const io =
+    "IntersectionObserver" in window
+      ? new IntersectionObserver(
+          (entries) => {
+            for (const e of entries) {
+              const d = demos.find((x) => x.el === e.target);
+              if (!d) continue;
+              d.visible = e.isIntersecting;
+              refresh(d);
+            }
+          },
+          { rootMargin: "600px 0px 600px 0px" },
+        )
+      : null;
   for (const d of demos) {
-    if (io) io.observe(d.el); else d.visible = true;
-    d.demo.invalidate = () => { d.dirty = true; refresh(d); };
+    if (io) io.observe(d.el);
+    else d.visible = true;
+    d.demo.invalidate = () => {
+      d.dirty = true;
+      refresh(d);
+    };
   }
   ctx.onMain(() => {
-    for (const d of demos) if (d.demo.follows) { d.dirty = true; refresh(d); }
+    for (const d of demos)
+      if (d.demo.follows) {
+        d.dirty = true;
+        refresh(d);
+      }
   });
   document.addEventListener("pe:record", (e) => {
-    if (e.detail && e.detail.record && e.detail.key) ctx.setMain(e.detail.record, e.detail.key);
+    const { detail } = /** @type {CustomEvent} */ (e);
+    if (detail && detail.record && detail.key) ctx.setMain(detail.record, detail.key);
   });
   // The engine's state shows in the demos that are still waiting for it.
   engine.onState(() => {
@@ -155,12 +198,19 @@ export function initSections({ engine, explainer, root = document }) {
     history.replaceState(history.state, "", location.pathname + location.search + openingAnchor);
     const target = sectionFor(openingAnchor);
     let moved = false;
-    const stop = () => { moved = true; };
-    for (const ev of ["wheel", "touchstart", "keydown", "mousedown"]) addEventListener(ev, stop, { once: true, passive: true });
-    const land = () => { if (!moved) target.scrollIntoView({ block: "start" }); };
+    const stop = () => {
+      moved = true;
+    };
+    for (const ev of ["wheel", "touchstart", "keydown", "mousedown"])
+      addEventListener(ev, stop, { once: true, passive: true });
+    const land = () => {
+      if (!moved) target.scrollIntoView({ block: "start" });
+    };
     land();
     let n = 0;
-    ctx.onMain(() => { if (n++ < 2) requestAnimationFrame(() => requestAnimationFrame(land)); });
+    ctx.onMain(() => {
+      if (n++ < 2) requestAnimationFrame(() => requestAnimationFrame(land));
+    });
     setTimeout(land, 400);
   }
   window.explainerSections = {

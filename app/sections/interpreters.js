@@ -2,8 +2,9 @@
 // side. JaxprTrace: what ran now (the split record's known events), the recipes hung on
 // tracers (interpreters log), the jaxpr assembled at the end. DynamicJaxprTrace: equations in
 // the order they were appended to the frame, and which an auto-DCE frame lets Python collect.
-import { h, waitingNote, errorNote, programPre, textOf } from "./util.js";
+import { h, programPre, drawFrame } from "./util.js";
 import { parseSignature } from "../state.js";
+import { createLoader } from "./loader.js";
 
 /** The reader's code with an unused line before the last `return` of the last def. */
 export function withUnusedLine(code) {
@@ -22,83 +23,180 @@ export function createInterpretersDemo(el, ctx) {
   let rec = null;
   let split = null;
   let error = null;
-  let wanted = null;
+  const loader = createLoader(ctx, el);
 
   function draw() {
-    el.replaceChildren();
-    if (error) el.append(errorNote(error));
-    if (!rec) { if (!error) el.append(waitingNote(ctx.engine)); return; }
+    if (!drawFrame(el, { error, ready: Boolean(rec), engine: ctx.engine })) return;
     const jt = rec.jaxpr_trace;
     const dt = rec.dynamic_trace;
     const ran = (split?.events ?? []).filter((e) => e.side === "known" || e.side === "known-dropped");
     const recipes = jt.log.filter((e) => e.decision !== "executed");
     const collected = dt.frame.filter((f) => f.collected);
 
-    const left = h("div", { class: "int-col int-pe", "data-testid": "interp-jaxprtrace" },
+    const left = h(
+      "div",
+      { class: "int-col int-pe", "data-testid": "interp-jaxprtrace" },
       h("h4", null, h("code", null, "JaxprTrace"), h("span", { class: "x-muted" }, " partial evaluation, your mask")),
       h("p", { class: "int-step" }, h("span", { class: "int-num" }, "1"), " Executed now"),
       ran.length
-        ? h("ul", { class: "int-list", "data-testid": "interp-executed" }, ran.map((e) => h("li", { class: "is-known" },
-          h("code", null, e.short), e.value && e.value[0] != null ? [" → ", h("code", null, e.value.join(", "))] : "")))
-        : h("p", { class: "x-caption", "data-testid": "interp-executed" }, "Nothing: no operation had only known inputs."),
+        ? h(
+            "ul",
+            { class: "int-list", "data-testid": "interp-executed" },
+            ran.map((e) =>
+              h(
+                "li",
+                { class: "is-known" },
+                h("code", null, e.short),
+                e.value && e.value[0] != null ? [" → ", h("code", null, e.value.join(", "))] : "",
+              ),
+            ),
+          )
+        : h(
+            "p",
+            { class: "x-caption", "data-testid": "interp-executed" },
+            "Nothing: no operation had only known inputs.",
+          ),
       h("p", { class: "int-step" }, h("span", { class: "int-num" }, "2"), " Recipes hung on the outputs of the rest"),
       recipes.length
-        ? h("ul", { class: "int-list", "data-testid": "interp-recipes" }, recipes.map((e) => h("li", { class: "is-unknown" },
-          h("code", null, e.primitive),
-          e.decision === "split" ? " split by its own rule"
-            : [` · JaxprEqnRecipe #${e.eqn_id}, inputs: `, (e.input_recipes ?? []).map((r, i) => [i ? ", " : "",
-              h("span", { class: "x-origin", "data-origin": r }, r)])])))
+        ? h(
+            "ul",
+            { class: "int-list", "data-testid": "interp-recipes" },
+            recipes.map((e) =>
+              h(
+                "li",
+                { class: "is-unknown" },
+                h("code", null, e.primitive),
+                e.decision === "split"
+                  ? " split by its own rule"
+                  : [
+                      ` · JaxprEqnRecipe #${e.eqn_id}, inputs: `,
+                      (e.input_recipes ?? []).map((r, i) => [
+                        i ? ", " : "",
+                        h("span", { class: "x-origin", "data-origin": r }, r),
+                      ]),
+                    ],
+              ),
+            ),
+          )
         : h("p", { class: "x-caption", "data-testid": "interp-recipes" }, "None: every operation ran."),
-      h("p", { class: "int-step" }, h("span", { class: "int-num" }, "3"), " Assembled at the end by ", h("code", null, "tracers_to_jaxpr")),
-      programPre(textOf(jt.program), { label: "The jaxpr JaxprTrace assembled", testid: "interp-pe-program" }),
+      h(
+        "p",
+        { class: "int-step" },
+        h("span", { class: "int-num" }, "3"),
+        " Assembled at the end by ",
+        h("code", null, "tracers_to_jaxpr"),
+      ),
+      programPre(jt.program, { label: "The jaxpr JaxprTrace assembled", testid: "interp-pe-program" }),
       jt.residuals.length
-        ? h("p", { class: "x-caption" }, "With the residual values: ", jt.residuals.map((r, i) => [i ? ", " : "", h("code", null, `${jt.program.constvars[i]} = ${r}`)]))
-        : "");
+        ? h(
+            "p",
+            { class: "x-caption" },
+            "With the residual values: ",
+            jt.residuals.map((r, i) => [i ? ", " : "", h("code", null, `${jt.program.constvars[i].name} = ${r}`)]),
+          )
+        : "",
+    );
 
-    const frame = h("ol", { class: "int-frame", "data-testid": "interp-frame", start: "0" },
-      dt.frame.map((f) => h("li", { class: f.collected ? "is-collected" : "", "data-collected": String(f.collected) },
-        h("code", null, f.short),
-        f.collected ? h("span", { class: "x-badge x-badge-collected" }, "collected by auto_dce") : "")));
+    const frame = h(
+      "ol",
+      { class: "int-frame", "data-testid": "interp-frame", start: "0" },
+      dt.frame.map((f) =>
+        h(
+          "li",
+          { class: f.collected ? "is-collected" : "", "data-collected": String(f.collected) },
+          h("code", null, f.short),
+          f.collected ? h("span", { class: "x-badge x-badge-collected" }, "collected by auto_dce") : "",
+        ),
+      ),
+    );
     const add = collected.length ? null : withUnusedLine(ctx.main?.kwargs?.source ?? "");
-    const right = h("div", { class: "int-col int-dyn", "data-testid": "interp-dynamic" },
+    const right = h(
+      "div",
+      { class: "int-col int-dyn", "data-testid": "interp-dynamic" },
       h("h4", null, h("code", null, "DynamicJaxprTrace"), h("span", { class: "x-muted" }, " staging, as jit does")),
-      h("p", { class: "int-step" }, h("span", { class: "int-num" }, "1"), " Every operation appended to the frame as it happens"),
+      h(
+        "p",
+        { class: "int-step" },
+        h("span", { class: "int-num" }, "1"),
+        " Every operation appended to the frame as it happens",
+      ),
       frame,
       collected.length
-        ? h("p", { class: "x-caption", "data-testid": "interp-collected" }, `${collected.length} equation${collected.length === 1 ? "" : "s"} no output depends on: an `,
-          h("code", null, "auto_dce=True"), " frame holds it only by a weak reference, so it is gone before the jaxpr is built.")
-        : h("p", { class: "x-caption", "data-testid": "interp-collected" }, "Every equation is used, so nothing is collected.",
-          add ? [" ", h("button", { type: "button", class: "action x-inline-btn", "data-testid": "interp-add-unused",
-            onclick: () => ctx.explainer.setSource(add) }, "Add an unused line to my function")] : ""),
-      h("p", { class: "int-step" }, h("span", { class: "int-num" }, "2"), " The frame becomes the jaxpr: ", h("code", null, "jit"), ", ", h("code", null, "make_jaxpr"), " (auto_dce off)"),
-      programPre(textOf(dt.program), { label: "The jaxpr jit stages", testid: "interp-jit-program" }),
-      h("p", { class: "int-step" }, h("span", { class: "int-num" }, "3"), " The same frame with ", h("code", null, "auto_dce=True")),
-      programPre(textOf(dt.auto_dce_program), { label: "The jaxpr of an auto-DCE frame", testid: "interp-dce-program" }));
+        ? h(
+            "p",
+            { class: "x-caption", "data-testid": "interp-collected" },
+            `${collected.length} equation${collected.length === 1 ? "" : "s"} no output depends on: an `,
+            h("code", null, "auto_dce=True"),
+            " frame holds it only by a weak reference, so it is gone before the jaxpr is built.",
+          )
+        : h(
+            "p",
+            { class: "x-caption", "data-testid": "interp-collected" },
+            "Every equation is used, so nothing is collected.",
+            add
+              ? [
+                  " ",
+                  h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "action x-inline-btn",
+                      "data-testid": "interp-add-unused",
+                      onclick: () => ctx.explainer.setSource(add),
+                    },
+                    "Add an unused line to my function",
+                  ),
+                ]
+              : "",
+          ),
+      h(
+        "p",
+        { class: "int-step" },
+        h("span", { class: "int-num" }, "2"),
+        " The frame becomes the jaxpr: ",
+        h("code", null, "jit"),
+        ", ",
+        h("code", null, "make_jaxpr"),
+        " (auto_dce off)",
+      ),
+      programPre(dt.program, { label: "The jaxpr jit stages", testid: "interp-jit-program" }),
+      h(
+        "p",
+        { class: "int-step" },
+        h("span", { class: "int-num" }, "3"),
+        " The same frame with ",
+        h("code", null, "auto_dce=True"),
+      ),
+      programPre(dt.auto_dce_program, { label: "The jaxpr of an auto-DCE frame", testid: "interp-dce-program" }),
+    );
     el.append(h("div", { class: "int-grid" }, left, right));
   }
 
   return {
     follows: true,
     refresh() {
-      const kw = ctx.mainKwargs();
-      if (!kw) { draw(); return; }
-      const key = JSON.stringify(kw);
-      if (key === wanted && (rec || error)) return;
-      wanted = key;
-      const take = (r, s) => {
-        el.classList.remove("is-updating");
-        if (r.error) error = r; else { error = null; rec = r; split = s && !s.error ? s : null; }
-        draw();
-      };
-      const a = ctx.cached("interpreters", kw);
-      const b = ctx.cached("split", kw);
-      if (a && b) { take(a, b); return; }
-      el.classList.add("is-updating");
-      if (!rec) draw();
-      const still = () => wanted === key;
-      Promise.all([ctx.request("split", kw, { stillWanted: still }), ctx.request("interpreters", kw, { stillWanted: still })])
-        .then(([s, r]) => { if (wanted === key && r) take(r, s); });
+      const kw = ctx.mainOrDraw(draw);
+      if (!kw) return;
+      const requests = [
+        { mode: "split", kwargs: kw },
+        { mode: "interpreters", kwargs: kw },
+      ];
+      loader(requests, {
+        shown: Boolean(rec || error),
+        waiting: () => rec || draw(),
+        take([s, r]) {
+          if (r.error) error = r;
+          else {
+            error = null;
+            rec = r;
+            split = s.error ? null : s;
+          }
+          draw();
+        },
+      });
     },
-    onEngineState() { if (!rec) draw(); },
+    onEngineState() {
+      if (!rec) draw();
+    },
   };
 }

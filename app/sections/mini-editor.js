@@ -3,24 +3,54 @@
 // (debounced) after edits; Ctrl/Cmd+Enter fires at once.
 import { h } from "./util.js";
 import { parseSignature } from "../state.js";
+import { demoKwargs } from "./requests.js";
 
-export function createMiniEditor({ id, code, values = {}, known = {}, label, onChange, rows = code.split("\n").length }) {
+export function createMiniEditor({
+  id,
+  code,
+  values = {},
+  known = {},
+  label,
+  onChange,
+  rows = code.split("\n").length,
+}) {
   const vals = { ...values };
   let timer = 0;
   const textarea = h("textarea", {
-    id: `${id}-code`, class: "x-code", rows: String(rows), spellcheck: "false", autocapitalize: "off",
-    autocomplete: "off", wrap: "off", "data-testid": `${id}-code`, "data-stage-keys": "off",
+    id: `${id}-code`,
+    class: "x-code",
+    rows: String(rows),
+    spellcheck: "false",
+    autocapitalize: "off",
+    autocomplete: "off",
+    wrap: "off",
+    "data-testid": `${id}-code`,
+    "data-stage-keys": "off",
   });
   textarea.value = code;
   const fields = h("div", { class: "x-values", "data-testid": `${id}-values` });
-  const root = h("div", { class: "x-mini" },
+  const root = h(
+    "div",
+    { class: "x-mini" },
     h("label", { for: `${id}-code`, class: "x-mini-label" }, label),
     textarea,
-    h("p", { class: "x-hint" }, "The last ", h("code", null, "def"), " is traced; the demo re-runs as you type (",
-      h("kbd", null, "Ctrl"), "+", h("kbd", null, "Enter"), " at once)."),
-    fields);
+    h(
+      "p",
+      { class: "x-hint" },
+      "The last ",
+      h("code", null, "def"),
+      " is traced; the demo re-runs as you type (",
+      h("kbd", null, "Ctrl"),
+      "+",
+      h("kbd", null, "Enter"),
+      " at once).",
+    ),
+    fields,
+  );
 
-  function params() { return parseSignature(textarea.value)?.params ?? []; }
+  function params() {
+    return parseSignature(textarea.value)?.params ?? [];
+  }
 
   function renderFields() {
     const ps = params();
@@ -29,20 +59,34 @@ export function createMiniEditor({ id, code, values = {}, known = {}, label, onC
     fields.replaceChildren();
     for (const p of ps) {
       const input = h("input", {
-        type: "text", class: "x-value", value: vals[p] ?? "1.0", spellcheck: "false",
-        "data-testid": `${id}-value-${p}`, "aria-label": `Value of ${p}`, dataset: { param: p },
+        type: "text",
+        class: "x-value",
+        value: vals[p] ?? "1.0",
+        spellcheck: "false",
+        "data-testid": `${id}-value-${p}`,
+        "aria-label": `Value of ${p}`,
+        dataset: { param: p },
       });
-      input.addEventListener("input", () => { vals[p] = input.value; schedule(400); });
+      input.addEventListener("input", () => {
+        vals[p] = input.value;
+        schedule(400);
+      });
       input.addEventListener("keydown", keys);
       fields.append(h("label", { class: "x-value-row" }, h("code", null, p), " = ", input));
     }
   }
 
   function keys(e) {
-    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); schedule(0); }
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      schedule(0);
+    }
   }
   textarea.addEventListener("keydown", keys);
-  textarea.addEventListener("input", () => { renderFields(); schedule(500); });
+  textarea.addEventListener("input", () => {
+    renderFields();
+    schedule(500);
+  });
 
   function schedule(ms) {
     clearTimeout(timer);
@@ -50,18 +94,23 @@ export function createMiniEditor({ id, code, values = {}, known = {}, label, onC
   }
 
   function request() {
-    const ps = params();
-    return {
-      source: textarea.value,
-      args: ps.map((p) => ({ known: known[p] ?? false, value: vals[p] ?? "1.0" })),
-    };
+    return demoKwargs(textarea.value, vals, known);
   }
 
   renderFields();
   return {
     el: root,
     request,
-    setSource(text) { textarea.value = text; renderFields(); schedule(0); },
-    setValue(p, v) { vals[p] = v; const i = fields.querySelector(`[data-param="${p}"]`); if (i) i.value = v; schedule(0); },
+    setSource(text) {
+      textarea.value = text;
+      renderFields();
+      schedule(0);
+    },
+    setValue(p, v) {
+      vals[p] = v;
+      const i = fields.querySelector(`[data-param="${p}"]`);
+      if (i) i.value = v;
+      schedule(0);
+    },
   };
 }

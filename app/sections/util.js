@@ -1,4 +1,4 @@
-// Small helpers shared by the explainer's section demos (no framework, no innerHTML).
+// Small helpers shared by the explainer's section demos (no framework; text nodes only, never HTML).
 
 /** h("div", {class: "x", "data-testid": "y"}, child, "text", [more]) */
 export function h(tag, attrs, ...children) {
@@ -21,9 +21,11 @@ export function h(tag, attrs, ...children) {
 /** Text with `code` spans, as the engine writes narration. */
 export function rich(text) {
   const frag = document.createDocumentFragment();
-  String(text ?? "").split("`").forEach((part, i) => {
-    if (part) frag.append(i % 2 ? h("code", null, part) : part);
-  });
+  String(text ?? "")
+    .split("`")
+    .forEach((part, i) => {
+      if (part) frag.append(i % 2 ? h("code", null, part) : part);
+    });
   return frag;
 }
 
@@ -36,24 +38,23 @@ export function formatBytes(n) {
 
 export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
-/** A program as JAX prints it, with every variable name a span that can be lit. */
-export function programPre(text, { label, testid, cls = "" } = {}) {
-  const pre = h("pre", { class: `x-program ${cls}`.trim(), "data-testid": testid, tabindex: "0",
-    "aria-label": label });
-  // Variable names: a binder `b:` or an operand; params and primitive names are left alone.
-  const re = /(\b[a-z]{1,3}\b)(?=:)|(?<=[ (,])(\b[a-z]{1,3}\b)(?=[ ),\n]|$)/g;
+/**
+ * A program as JAX prints it, with every variable name a span that can be lit (the engine
+ * says where the printer wrote each name: `program.spans`).
+ * @param {import("../contract/record.js").Program | null} program
+ * @param {{label?: string, testid?: string, cls?: string}} [options]
+ */
+export function programPre(program, { label, testid, cls = "" } = {}) {
+  const pre = h("pre", { class: `x-program ${cls}`.trim(), "data-testid": testid, tabindex: "0", "aria-label": label });
+  if (!program) return pre;
+  const { text, spans } = program;
   let last = 0;
-  let m;
-  const src = String(text ?? "");
-  while ((m = re.exec(src)) !== null) {
-    const name = m[1] ?? m[2];
-    if (/^(let|in|jit|abs|add|mul|sub|div|neg|sin|cos|exp|log|max|min|pow|tan|dot|max|sum|eq|ne|lt|gt|le|ge|and|or|not|at)$/.test(name)
-      && m[1] === undefined) continue;
-    pre.append(src.slice(last, m.index));
+  for (const { start, end, name } of spans) {
+    pre.append(text.slice(last, start));
     pre.append(h("span", { class: "x-var", dataset: { var: name } }, name));
-    last = m.index + name.length;
+    last = end;
   }
-  pre.append(src.slice(last));
+  pre.append(text.slice(last));
   return pre;
 }
 
@@ -66,31 +67,63 @@ export function lightVar(root, name) {
   }
 }
 
-/** `f32[4,3]` -> {dtype: "f32", dims: [4, 3]} */
-export function parseAval(aval) {
-  const m = /^([a-z]+\d*)\[([\d,\s]*)\]$/.exec(String(aval ?? ""));
-  if (!m) return null;
-  return { dtype: m[1], dims: m[2].trim() ? m[2].split(",").map((d) => Number(d.trim())) : [] };
-}
-
 /** The placeholder a demo shows while it has nothing to draw. */
 export function waitingNote(engine, what = "This demo") {
   if (engine.state === "error") {
-    return h("p", { class: "demo-loading is-error", role: "note" },
-      `${what} needs the Python engine, which failed to start: ${engine.info?.error?.message ?? "unknown error"}.`);
+    return h(
+      "p",
+      { class: "demo-loading is-error", role: "note" },
+      `${what} needs the Python engine, which failed to start: ${engine.info?.error?.message ?? "unknown error"}.`,
+    );
   }
   const stage = engine.info?.stage ? ` (${engine.info.stage})` : "";
-  return h("p", { class: "demo-loading", "data-testid": "demo-waiting" },
+  return h(
+    "p",
+    { class: "demo-loading", "data-testid": "demo-waiting" },
     engine.state === "loading"
       ? `Waiting for the Python engine to start${stage}; ${what.toLowerCase()} runs as soon as it is ready.`
-      : `Running the engine…`);
+      : `Running the engine…`,
+  );
 }
 
 export function errorNote(err) {
   const e = err?.error ?? err ?? {};
-  return h("p", { class: "x-error", role: "alert", "data-testid": "demo-error" },
-    h("strong", null, e.lineno ? `Line ${e.lineno}: ` : "Error: "), String(e.message ?? "the engine failed"));
+  return h(
+    "p",
+    { class: "x-error", role: "alert", "data-testid": "demo-error" },
+    h("strong", null, e.lineno ? `Line ${e.lineno}: ` : "Error: "),
+    String(e.message ?? "the engine failed"),
+  );
 }
 
-/** Program text of a record's program dict (or null). */
-export const textOf = (p) => (p && typeof p.text === "string" ? p.text : null);
+/**
+ * Start a demo's frame: empty `el`, then its error (if any), or the waiting note while it has
+ * nothing to draw. Returns whether the demo has something to draw.
+ * @param {Element} el
+ * @param {{error: any, ready: boolean, engine: any}} what
+ */
+export function drawFrame(el, { error, ready, engine }) {
+  el.replaceChildren();
+  if (error) el.append(errorNote(error));
+  else if (!ready) el.append(waitingNote(engine));
+  return ready;
+}
+
+/** `f(x ✓ known, y ? unknown)`: the record's function and which inputs are known. */
+export function argsLine(record) {
+  return h(
+    "p",
+    { class: "x-args" },
+    `${record.fn}(`,
+    record.args.map((a, i) => [
+      i ? ", " : "",
+      h(
+        "span",
+        { class: `x-chip x-chip-${a.known ? "known" : "unknown"}` },
+        h("code", null, a.name),
+        a.known ? " ✓ known" : " ? unknown",
+      ),
+    ]),
+    ")",
+  );
+}

@@ -1,7 +1,8 @@
 // Section 5: where a jaxpr's variables come from. Every Var of the reader's function's jaxprs
 // (the interpreters record's `variables` lists): its identity, the printer's letter, its
 // recipe origin (LambdaBinding, ConstVar, FreeVar, equation, DropVar) or a Literal (no Var).
-import { h, waitingNote, errorNote, programPre, lightVar, textOf } from "./util.js";
+import { h, programPre, lightVar, drawFrame, argsLine } from "./util.js";
+import { createLoader } from "./loader.js";
 
 const ORIGIN_TEXT = {
   LambdaBinding: "LambdaBinding",
@@ -17,12 +18,15 @@ const ORIGIN_TEXT = {
 function varTable(vars, pre, caption, testid) {
   const body = h("tbody");
   for (const v of vars) {
-    const row = h("tr", { tabindex: "0", dataset: { origin: v.origin }, class: v.name === null ? "is-literal" : "" },
+    const row = h(
+      "tr",
+      { tabindex: "0", dataset: { origin: v.origin }, class: v.name === null ? "is-literal" : "" },
       h("th", { scope: "row" }, v.name === null ? h("span", { class: "x-muted" }, "none") : h("code", null, v.name)),
       h("td", { class: "var-repr" }, h("code", null, v.repr)),
       h("td", null, h("code", null, v.aval)),
       h("td", null, h("span", { class: "x-origin", "data-origin": v.origin }, ORIGIN_TEXT[v.origin] ?? v.origin)),
-      h("td", null, v.role, v.value != null ? [" = ", h("code", null, v.value)] : ""));
+      h("td", null, v.role, v.value != null ? [" = ", h("code", null, v.value)] : ""),
+    );
     const on = () => lightVar(pre, v.name);
     row.addEventListener("mouseenter", on);
     row.addEventListener("focus", on);
@@ -30,61 +34,84 @@ function varTable(vars, pre, caption, testid) {
     row.addEventListener("blur", () => lightVar(pre, null));
     body.append(row);
   }
-  return h("div", { class: "x-table-wrap" },
-    h("table", { class: "x-table var-table", "data-testid": testid },
+  return h(
+    "div",
+    { class: "x-table-wrap" },
+    h(
+      "table",
+      { class: "x-table var-table", "data-testid": testid },
       h("caption", null, caption),
-      h("thead", null, h("tr", null,
-        h("th", { scope: "col" }, "printed"), h("th", { scope: "col" }, "identity (repr)"),
-        h("th", { scope: "col" }, "aval"), h("th", { scope: "col" }, "origin"), h("th", { scope: "col" }, "role"))),
-      body));
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          h("th", { scope: "col" }, "printed"),
+          h("th", { scope: "col" }, "identity (repr)"),
+          h("th", { scope: "col" }, "aval"),
+          h("th", { scope: "col" }, "origin"),
+          h("th", { scope: "col" }, "role"),
+        ),
+      ),
+      body,
+    ),
+  );
 }
 
 export function createVariablesDemo(el, ctx) {
   let record = null;
   let error = null;
-  let wantedKey = null;
+  const loader = createLoader(ctx, el);
 
   function draw() {
-    el.replaceChildren();
-    if (error) el.append(errorNote(error));
-    if (!record) { if (!error) el.append(waitingNote(ctx.engine)); return; }
+    if (!drawFrame(el, { error, ready: Boolean(record), engine: ctx.engine })) return;
     const jt = record.jaxpr_trace;
     const dt = record.dynamic_trace;
-    const mask = h("p", { class: "x-args" }, `${record.fn}(`, record.args.map((a, i) => [i ? ", " : "",
-      h("span", { class: `x-chip x-chip-${a.known ? "known" : "unknown"}` }, h("code", null, a.name), a.known ? " ✓ known" : " ? unknown")]), ")");
-    const pre1 = programPre(textOf(jt.program), { label: "The unknown jaxpr JaxprTrace assembles", testid: "variables-pe-program" });
-    const pre2 = programPre(textOf(dt.program), { label: "The jaxpr jit stages", testid: "variables-jit-program" });
-    el.append(mask,
+    const mask = argsLine(record);
+    const pre1 = programPre(jt.program, {
+      label: "The unknown jaxpr JaxprTrace assembles",
+      testid: "variables-pe-program",
+    });
+    const pre2 = programPre(dt.program, { label: "The jaxpr jit stages", testid: "variables-jit-program" });
+    el.append(
+      mask,
       h("h4", null, "Under JaxprTrace ", h("span", { class: "x-muted" }, "(your mask: the unknown program)")),
       pre1,
       varTable(jt.variables, pre1, "Variables of the jaxpr JaxprTrace assembled from recipes", "variables-pe"),
       h("h4", null, "Under DynamicJaxprTrace ", h("span", { class: "x-muted" }, "(jit: every input unknown)")),
       pre2,
       varTable(dt.variables, pre2, "Variables of the jaxpr jit staged", "variables-jit"),
-      h("p", { class: "x-caption" }, "The ", h("code", null, "id"), " is the address of the Python object, different on every run; the letter is given by the printer. Focus or point at a row to light its variable in the program."));
+      h(
+        "p",
+        { class: "x-caption" },
+        "The ",
+        h("code", null, "id"),
+        " is the address of the Python object, different on every run; the letter is given by the printer. Focus or point at a row to light its variable in the program.",
+      ),
+    );
   }
 
   return {
     follows: true,
     refresh() {
-      const kw = ctx.mainKwargs();
-      if (!kw) { draw(); return; }
-      const key = JSON.stringify(["interpreters", kw]);
-      if (key === wantedKey && (record || error)) return;
-      wantedKey = key;
-      const take = (rec) => {
-        el.classList.remove("is-updating");
-        if (rec.error) error = rec; else { error = null; record = rec; }
-        draw();
-      };
-      const hit = ctx.cached("interpreters", kw);
-      if (hit) { take(hit); return; }
-      el.classList.add("is-updating");
-      if (!record) draw();
-      ctx.request("interpreters", kw, { stillWanted: () => wantedKey === key }).then((rec) => {
-        if (wantedKey === key && rec) take(rec);
+      const kw = ctx.mainOrDraw(draw);
+      if (!kw) return;
+      loader([{ mode: "interpreters", kwargs: kw }], {
+        shown: Boolean(record || error),
+        waiting: () => record || draw(),
+        take([rec]) {
+          if (rec.error) error = rec;
+          else {
+            error = null;
+            record = rec;
+          }
+          draw();
+        },
       });
     },
-    onEngineState() { if (!record) draw(); },
+    onEngineState() {
+      if (!record) draw();
+    },
   };
 }

@@ -1,12 +1,12 @@
-// Dev harness for the stage: loads a record fixture (tests/fixtures/records/<name>.json) and
-// shows it without the engine. ?fixture=<name>&step=<n>. For tests: window.stage,
+// Dev harness for the stage: loads a record fixture (tests/fixtures/records/<name>.json, made
+// by `python3 tests/fixtures/make_records.py`) and shows it without the engine. ?fixture=<name>&step=<n>. For tests: window.stage,
 // window.stageLinks (every onLink call), window.stageSteps (every onStepChange call).
 import { createStage } from "./index.js";
 
 const FIXTURES = "../../tests/fixtures/records/";
 const params = new URLSearchParams(location.search);
 const name = params.get("fixture") || "sin_cos";
-const select = document.getElementById("fixture");
+const select = /** @type {HTMLSelectElement} */ (document.getElementById("fixture"));
 const sourceList = document.getElementById("source");
 const log = document.getElementById("demo-log");
 
@@ -16,7 +16,7 @@ window.stageSteps = [];
 function showLink(link) {
   window.stageLinks.push(link);
   log.textContent = link ? `onLink ${JSON.stringify(link)}` : "onLink null";
-  for (const li of sourceList.children) {
+  for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (sourceList.children)) {
     li.classList.toggle("is-linked", link?.line != null && Number(li.dataset.line) === link.line);
   }
 }
@@ -36,19 +36,22 @@ stage.onStepChange((step, info) => {
 
 function showSource(src) {
   sourceList.replaceChildren();
-  (src || "").replace(/\n$/, "").split("\n").forEach((text, i) => {
-    const li = document.createElement("li");
-    li.textContent = text || " ";
-    li.dataset.line = String(i + 1);
-    li.tabIndex = 0;
-    const on = () => stage.highlight({ line: i + 1 });
-    const off = () => stage.highlight(null);
-    li.addEventListener("mouseenter", on);
-    li.addEventListener("focus", on);
-    li.addEventListener("mouseleave", off);
-    li.addEventListener("blur", off);
-    sourceList.append(li);
-  });
+  (src || "")
+    .replace(/\n$/, "")
+    .split("\n")
+    .forEach((text, i) => {
+      const li = document.createElement("li");
+      li.textContent = text || " ";
+      li.dataset.line = String(i + 1);
+      li.tabIndex = 0;
+      const on = () => stage.highlight({ line: i + 1 });
+      const off = () => stage.highlight(null);
+      li.addEventListener("mouseenter", on);
+      li.addEventListener("focus", on);
+      li.addEventListener("mouseleave", off);
+      li.addEventListener("blur", off);
+      sourceList.append(li);
+    });
 }
 
 async function load(fixture) {

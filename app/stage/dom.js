@@ -1,4 +1,4 @@
-// Tiny DOM helpers for the stage (no framework, no innerHTML with record data).
+// Tiny DOM helpers for the stage (no framework; record data becomes text nodes, never HTML).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -34,10 +34,12 @@ export function s(tag, attrs, ...children) {
 /** Text with `code` spans, as the engine writes narration. */
 export function richText(text) {
   const frag = document.createDocumentFragment();
-  String(text ?? "").split("`").forEach((part, i) => {
-    if (!part) return;
-    frag.append(i % 2 ? h("code", null, part) : part);
-  });
+  String(text ?? "")
+    .split("`")
+    .forEach((part, i) => {
+      if (!part) return;
+      frag.append(i % 2 ? h("code", null, part) : part);
+    });
   return frag;
 }
 
@@ -63,9 +65,27 @@ export function isTypingTarget(el) {
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
 }
 
-const ARROW_WIDGETS = ["tablist", "tab", "radiogroup", "radio", "menu", "menubar", "menuitem",
-  "listbox", "option", "grid", "tree", "treegrid", "slider", "spinbutton", "toolbar", "combobox",
-  "scrollbar"].map((r) => `[role="${r}"]`).join(",");
+const ARROW_WIDGETS = [
+  "tablist",
+  "tab",
+  "radiogroup",
+  "radio",
+  "menu",
+  "menubar",
+  "menuitem",
+  "listbox",
+  "option",
+  "grid",
+  "tree",
+  "treegrid",
+  "slider",
+  "spinbutton",
+  "toolbar",
+  "combobox",
+  "scrollbar",
+]
+  .map((r) => `[role="${r}"]`)
+  .join(",");
 
 /** Widgets that use the arrow keys (and Home/End) themselves, or opted out of stage keys. */
 export function ownsArrowKeys(el) {
@@ -77,9 +97,12 @@ export function ownsArrowKeys(el) {
 export function isActivatable(el) {
   if (!el || el === document.body) return false;
   const tag = el.tagName;
-  return tag === "BUTTON" || tag === "A" || tag === "SUMMARY"
-    || ["button", "link", "checkbox", "switch", "menuitem", "tab", "option"]
-      .includes(el.getAttribute?.("role"));
+  return (
+    tag === "BUTTON" ||
+    tag === "A" ||
+    tag === "SUMMARY" ||
+    ["button", "link", "checkbox", "switch", "menuitem", "tab", "option"].includes(el.getAttribute?.("role"))
+  );
 }
 
 export async function copyText(text) {

@@ -23,23 +23,42 @@ export class EdgeLayer {
     this.svg = s("svg", { class: "st-edges", "aria-hidden": "true", focusable: "false" });
     const defs = s("defs", null);
     for (const variant of ["", "-hl"]) {
-      defs.append(s("marker", {
-        id: id + variant, viewBox: "0 0 10 10", refX: "8.5", refY: "5", markerWidth: "7",
-        markerHeight: "7", orient: "auto-start-reverse", markerUnits: "strokeWidth",
-        class: `st-marker${variant ? " st-marker--hl" : ""}`,
-      }, s("path", { d: "M 0 0.5 L 10 5 L 0 9.5 z" })));
+      defs.append(
+        s(
+          "marker",
+          {
+            id: id + variant,
+            viewBox: "0 0 10 10",
+            refX: "8.5",
+            refY: "5",
+            markerWidth: "7",
+            markerHeight: "7",
+            orient: "auto-start-reverse",
+            markerUnits: "strokeWidth",
+            class: `st-marker${variant ? " st-marker--hl" : ""}`,
+          },
+          s("path", { d: "M 0 0.5 L 10 5 L 0 9.5 z" }),
+        ),
+      );
     }
     this.svg.append(defs);
+    this.markerId = id;
     this.items = model.edges.map((e) => {
       const path = s("path", { class: "st-edge-line", "marker-end": `url(#${id})` });
       const halo = s("path", { class: "st-edge-halo" });
-      const text = s("text", { class: "st-edge-label", "text-anchor": "middle", dy: "0.35em" },
-        e.label);
-      const g = s("g", {
-        class: "st-edge", "data-testid": "residual-edge", "data-k": e.k, "data-consumer": e.consumer,
-      }, halo, path, text);
-      g._hl = () => path.setAttribute("marker-end", `url(#${id}-hl)`);
-      g._unhl = () => path.setAttribute("marker-end", `url(#${id})`);
+      const text = s("text", { class: "st-edge-label", "text-anchor": "middle", dy: "0.35em" }, e.label);
+      const g = s(
+        "g",
+        {
+          class: "st-edge",
+          "data-testid": "residual-edge",
+          "data-k": e.k,
+          "data-consumer": e.consumer,
+        },
+        halo,
+        path,
+        text,
+      );
       this.svg.append(g);
       reveal(g, e.reveal);
       return { e, g, path, halo, text };
@@ -55,6 +74,12 @@ export class EdgeLayer {
       v.body.addEventListener("scroll", () => this.schedule(false), { passive: true });
       v.headLine.addEventListener("scroll", () => this.schedule(true), { passive: true });
     }
+  }
+
+  /** Light an edge (its arrowhead too: markers do not follow the path's class). */
+  highlight(item, on) {
+    item.g.classList.toggle("is-hl", on);
+    item.path.setAttribute("marker-end", `url(#${this.markerId}${on ? "-hl" : ""})`);
   }
 
   schedule(layoutChanged = true) {
@@ -77,14 +102,17 @@ export class EdgeLayer {
       const r = v.body.getBoundingClientRect();
       const p = v.el.getBoundingClientRect();
       return {
-        left: r.left - w.left, right: r.right - w.left, top: r.top - w.top,
-        bottom: r.bottom - w.top, paneLeft: p.left - w.left, paneRight: p.right - w.left,
+        left: r.left - w.left,
+        right: r.right - w.left,
+        top: r.top - w.top,
+        bottom: r.bottom - w.top,
+        paneLeft: p.left - w.left,
+        paneRight: p.right - w.left,
         paneTop: p.top - w.top,
       };
     });
     const [a, b] = this.edgePanes();
-    this.stacked = a != null && b != null
-      && this.bodies[b].paneTop >= this.bodies[a].bottom - 1;
+    this.stacked = a != null && b != null && this.bodies[b].paneTop >= this.bodies[a].bottom - 1;
     for (const it of this.items) {
       it.src = this.anchor(it.e.from);
       it.dst = this.anchor(it.e.to);

@@ -9,38 +9,23 @@
 //   jit         one pane: the staged program   (event i is equation i)
 //   checkpoint  no animation: policies compared side by side (see checkpoint.js)
 
-const KNOWN_IDS = new Set(["known", "forward", "primal"]);
-const UNKNOWN_IDS = new Set(["unknown", "linear", "tangent"]);
+/** @typedef {import("../contract/record.js").EngineRecord} EngineRecord */
+/** @typedef {import("../contract/record.js").Pane} Pane */
 
-/** "known" | "unknown" | "staged" | "other": which events' equations a pane holds. */
-export function paneRole(pane) {
-  if (pane.role) return pane.role;
-  if (KNOWN_IDS.has(pane.id)) return "known";
-  if (UNKNOWN_IDS.has(pane.id)) return "unknown";
-  return "other";
-}
-
-const PANE_TEXT = {
-  known: { title: "Known program", sub: "runs now, while tracing: every input is known" },
-  unknown: { title: "Unknown program", sub: "staged for later: reads residuals and unknown inputs" },
-  staged: { title: "Staged program", sub: "every operation becomes an equation" },
+// What each role's pane is for (the titles come with the record).
+const PANE_SUB = {
+  known: "runs now, while tracing: every input is known",
+  unknown: "staged for later: reads residuals and unknown inputs",
+  staged: "every operation becomes an equation",
 };
 
-/** The panes of a record, with roles, whatever its mode. */
+/**
+ * The panes of a record, whatever its mode (the engine names each pane's role).
+ * @param {any} record
+ * @returns {Pane[]}
+ */
 export function panesOf(record) {
-  if (Array.isArray(record.panes)) {
-    return record.panes.map((p) => ({ ...p, role: paneRole(p) }));
-  }
-  if (record.mode === "jit") {
-    return [{ id: "staged", role: "staged", title: PANE_TEXT.staged.title, program: record.program }];
-  }
-  if (record.known && record.unknown) {
-    return [
-      { id: "known", role: "known", title: PANE_TEXT.known.title, program: record.known },
-      { id: "unknown", role: "unknown", title: PANE_TEXT.unknown.title, program: record.unknown },
-    ];
-  }
-  return [];
+  return Array.isArray(record?.panes) ? record.panes : [];
 }
 
 export function kindOf(record) {
@@ -49,19 +34,7 @@ export function kindOf(record) {
   // a checkpoint record carries the selected policy's split: animate it under the policy cards
   if (panesOf(record).length && Array.isArray(record.events)) return "panes";
   if (record.mode === "checkpoint") return "checkpoint";
-  return panesOf(record).length ? "panes" : "empty";
-}
-
-/** "{ lambda a:f32[]; b:f32[] c:f32[3]. let" -> {pre, consts:[{name,type}], invars:[...]}. */
-export function parseHeader(header) {
-  const m = /^\{ lambda (.*?); ?(.*?)\. let$/.exec(header || "");
-  if (!m) return null;
-  const vars = (s) =>
-    s.trim() ? s.trim().split(/\s+/).map((t) => {
-      const i = t.indexOf(":");
-      return i < 0 ? { name: t, type: "" } : { name: t.slice(0, i), type: t.slice(i + 1) };
-    }) : [];
-  return { consts: vars(m[1]), invars: vars(m[2]) };
+  return "empty";
 }
 
 export const SIDE_LABEL = {
@@ -75,32 +48,52 @@ export const SIDE_LABEL = {
 
 /** Badge letters: colour is never the only cue. */
 export const SIDE_BADGE = {
-  known: "K", unknown: "U", both: "K+U", "known-dropped": "K", "unknown-dropped": "U", staged: "S",
+  known: "K",
+  unknown: "U",
+  both: "K+U",
+  "known-dropped": "K",
+  "unknown-dropped": "U",
+  staged: "S",
 };
 
 /**
  * Build the view model. Pure; safe to call in tests.
- * @returns {{kind, mode, panes, events, residuals, edges, lineEvents, total}}
+ * @param {any} record an engine answer (or null)
  */
 export function buildModel(record) {
   const kind = kindOf(record);
   if (kind !== "panes") {
-    return { kind, mode: record?.mode ?? null, panes: [], events: [], residuals: [], edges: [],
-      lineEvents: new Map(), total: 0, record };
+    return {
+      kind,
+      mode: record?.mode ?? null,
+      panes: [],
+      events: [],
+      residuals: [],
+      edges: [],
+      lineEvents: new Map(),
+      total: 0,
+      record,
+    };
   }
   const events = record.events || [];
   const total = events.length;
   const residualsIn = record.residuals || [];
   const panes = panesOf(record).map((p, index) => {
-    const prog = p.program || { header: "", eqns: [], footer: "", invars: [], outvars: [] };
-    const n = prog.eqns?.length || 0;
+    const prog = p.program;
+    const n = prog.eqns.length;
     return {
-      ...p, index, program: prog, sub: p.sub ?? PANE_TEXT[p.role]?.sub ?? "",
+      ...p,
+      index,
+      program: prog,
+      sub: PANE_SUB[p.role] ?? "",
       testid: `${p.id}-jaxpr`,
       eqnEvent: new Array(n).fill(-1),
       // the step at which each equation appears; equations no event claims (other panes,
       // or parts of a call the engine split whole) appear when the split is done
       eqnReveal: new Array(n).fill(p.role === "staged" ? 0 : total),
+      inLabels: [],
+      outLabels: [],
+      argNames: [],
     };
   });
   const known = panes.find((p) => p.role === "known");
@@ -122,13 +115,15 @@ export function buildModel(record) {
     return { ...ev, i, places, side: ev.side || "staged", produces: [], reads: [] };
   });
 
-  const nRes = residualsIn.length;
   const residuals = residualsIn.map((r, k) => {
     const creators = evs.filter((e) => (e.residuals || []).includes(k)).map((e) => e.i);
     const consumers = (r.consumers || []).filter((c) => c >= 0 && c < total);
     const first = Math.min(...creators, ...consumers, total);
     return {
-      ...r, k, consumers, label: `r${k}`,
+      ...r,
+      k,
+      consumers,
+      label: `r${k}`,
       reveal: first < total ? first + 1 : total,
     };
   });
@@ -152,39 +147,23 @@ export function buildModel(record) {
       const ev = evs[c];
       const target = unknown ? ev.places.find(([pi]) => pi === unknown.index) : null;
       edges.push({
-        id: edges.length, k: r.k, consumer: c, label: r.label, from,
+        id: edges.length,
+        k: r.k,
+        consumer: c,
+        label: r.label,
+        from,
         to: target ? { pane: target[0], eqn: target[1] } : null,
         reveal: Math.max(c + 1, r.reveal),
       });
     }
   }
 
-  // header/footer labels: residuals are the known program's trailing outputs and the
-  // unknown program's leading inputs, in order
-  if (known) {
-    const outs = known.program.outvars || [];
-    known.outLabels = outs.map((_, j) => {
-      const k = j - (outs.length - nRes);
-      return k >= 0 ? residuals[k] : null;
-    });
+  // header/footer labels: the residual each input receives or each output hands over
+  for (const pane of panes) {
+    pane.inLabels = pane.inputs.map((v) => (v.residual != null ? residuals[v.residual] : null));
+    pane.outLabels = pane.outputs.map((v) => (v.residual != null ? residuals[v.residual] : null));
+    pane.argNames = pane.inputs.map((v) => v.arg);
   }
-  if (unknown) {
-    unknown.inLabels = (unknown.program.invars || []).map((_, j) => (j < nRes ? residuals[j] : null));
-  }
-  const args = record.args || [];
-  if (known) {
-    const knownArgs = args.filter((a) => a.known);
-    known.argNames = (known.program.invars || []).map((_, j) => knownArgs[j]?.name ?? null);
-  }
-  if (unknown) {
-    // autodiff: the unknown inputs are the tangents of the (all known) primal arguments
-    const autodiff = record.mode === "grad" || record.mode === "checkpoint";
-    const unknownNames = autodiff ? args.map((a) => `${a.name}\u0307`)
-      : args.filter((a) => !a.known).map((a) => a.name);
-    const ins = unknown.program.invars || [];
-    unknown.argNames = ins.map((_, j) => (j >= nRes ? unknownNames[j - nRes] ?? null : null));
-  }
-  if (staged) staged.argNames = (staged.program.invars || []).map((_, j) => args[j]?.name ?? null);
 
   const lineEvents = new Map();
   for (const ev of evs) {
@@ -224,8 +203,8 @@ export function narrationText(model, step) {
   if (step <= 0) {
     return model.mode === "jit"
       ? `Step 0 of ${model.total}: nothing staged yet. Step forward to stage each traced operation.`
-      : `Step 0 of ${model.total}: nothing judged yet. Step forward to send each traced `
-        + "equation to the known or the unknown program.";
+      : `Step 0 of ${model.total}: nothing judged yet. Step forward to send each traced ` +
+          "equation to the known or the unknown program.";
   }
   const ev = model.events[step - 1];
   return `Step ${step} of ${model.total}: ${ev.narration || ev.short || ev.eqn}`;

@@ -2,7 +2,7 @@
 // Built once per record; the step only toggles classes (see index.js `reveal`).
 
 import { copyText, h, selectContents } from "./dom.js";
-import { parseHeader, SIDE_BADGE, SIDE_LABEL } from "./model.js";
+import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 
 const ROLE_BADGE = { known: "K", unknown: "U", staged: "S", other: "" };
 const ROLE_NAME = { known: "known", unknown: "unknown", staged: "staged", other: "" };
@@ -22,11 +22,18 @@ function resTag(r, extra = "") {
 export function renderPane(model, pane, reveal) {
   const prog = pane.program;
   const titleId = `st-${pane.id}-${Math.random().toString(36).slice(2, 8)}`;
-  const copyBtn = h("button", {
-    type: "button", class: "st-btn st-btn--small st-copy", "data-testid": `copy-${pane.id}`,
-    "aria-label": `Copy the ${pane.title} as text`,
-  }, "Copy");
-  const pre = h("pre", { class: "st-pre", tabindex: "0" }, prog.text ?? "");
+  const copyBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "st-btn st-btn--small st-copy",
+      "data-testid": `copy-${pane.id}`,
+      "aria-label": `Copy the ${pane.title} as text`,
+    },
+    "Copy",
+  );
+  const pre = h("pre", { class: "st-pre", tabindex: "0" }, prog.text);
+  let copiedTimer = 0;
   copyBtn.addEventListener("click", async () => {
     const ok = await copyText(prog.text ?? "");
     if (!ok) {
@@ -35,8 +42,8 @@ export function renderPane(model, pane, reveal) {
     }
     copyBtn.textContent = ok ? "Copied" : "Press Ctrl+C";
     copyBtn.dataset.copied = ok ? "yes" : "no";
-    clearTimeout(copyBtn._t);
-    copyBtn._t = setTimeout(() => {
+    clearTimeout(copiedTimer);
+    copiedTimer = setTimeout(() => {
       copyBtn.textContent = "Copy";
       delete copyBtn.dataset.copied;
     }, 1600);
@@ -44,45 +51,46 @@ export function renderPane(model, pane, reveal) {
   const textBox = h("details", { class: "st-text" }, h("summary", null, "Printed text"), pre);
 
   const n = prog.eqns?.length || 0;
-  const head = h("header", { class: "st-pane-head" },
-    h("div", { class: "st-pane-title" }, badge(pane.role), h("h3", { id: titleId }, pane.title),
-      copyBtn),
-    h("p", { class: "st-pane-sub" },
+  const head = h(
+    "header",
+    { class: "st-pane-head" },
+    h("div", { class: "st-pane-title" }, badge(pane.role), h("h3", { id: titleId }, pane.title), copyBtn),
+    h(
+      "p",
+      { class: "st-pane-sub" },
       h("span", { class: "st-pane-count" }, `${n} equation${n === 1 ? "" : "s"}`),
-      pane.sub ? ` · ${pane.sub}` : ""));
+      pane.sub ? ` · ${pane.sub}` : "",
+    ),
+  );
 
-  // header line: { lambda consts; invars. let
+  // header line: { lambda consts; invars. let (the binders as the engine typed them)
   const varEls = new Map();
   const invarEls = [];
   const outEls = [];
-  const parsed = parseHeader(prog.header);
-  let headLine;
-  if (parsed) {
-    const typed = (v, j, isInvar) => {
-      const label = isInvar ? pane.inLabels?.[j] : null;
-      const arg = isInvar ? pane.argNames?.[j] : null;
-      const el = h("span", { class: `st-var${label ? " st-var--res" : ""}` },
-        h("span", { class: "st-name" }, v.name),
-        v.type ? h("span", { class: "st-type" }, `:${v.type}`) : null);
-      if (arg) el.append(h("span", { class: "st-argtag", title: `the argument ${arg}` }, arg));
-      if (label) {
-        const tag = resTag(label);
-        el.append(tag);
-        reveal(el, label.reveal);
-      }
-      varEls.set(v.name, el);
-      if (isInvar) invarEls.push(el);
-      return el;
-    };
-    const parts = ["{ lambda "];
-    parsed.consts.forEach((v, j) => parts.push(j ? " " : "", typed(v, j, false)));
-    parts.push("; ");
-    parsed.invars.forEach((v, j) => parts.push(j ? " " : "", typed(v, j, true)));
-    parts.push(". let");
-    headLine = h("div", { class: "st-line st-line--head" }, parts);
-  } else {
-    headLine = h("div", { class: "st-line st-line--head" }, prog.header ?? "");
-  }
+  const typed = (v, j, isInvar) => {
+    const label = isInvar ? pane.inLabels[j] : null;
+    const arg = isInvar ? pane.argNames[j] : null;
+    const el = h(
+      "span",
+      { class: `st-var${label ? " st-var--res" : ""}` },
+      h("span", { class: "st-name" }, v.name),
+      h("span", { class: "st-type" }, `:${v.aval}`),
+    );
+    if (arg) el.append(h("span", { class: "st-argtag", title: `the argument ${arg}` }, arg));
+    if (label) {
+      el.append(resTag(label));
+      reveal(el, label.reveal);
+    }
+    varEls.set(v.name, el);
+    if (isInvar) invarEls.push(el);
+    return el;
+  };
+  const parts = ["{ lambda "];
+  prog.constvars.forEach((v, j) => parts.push(j ? " " : "", typed(v, j, false)));
+  parts.push("; ");
+  prog.invars.forEach((v, j) => parts.push(j ? " " : "", typed(v, j, true)));
+  parts.push(". let");
+  const headLine = h("div", { class: "st-line st-line--head" }, parts);
 
   const body = h("ol", { class: "st-body", "aria-label": `${pane.title}: equations` });
   const eqnEls = [];
@@ -90,20 +98,34 @@ export function renderPane(model, pane, reveal) {
     const evi = pane.eqnEvent[j];
     const ev = evi >= 0 ? model.events[evi] : null;
     const li = h("li", {
-      class: "st-eqn", "data-testid": "eqn", "data-side": ROLE_NAME[pane.role] || pane.role,
-      "data-pane": pane.id, "data-eqn": j, tabindex: "0",
+      class: "st-eqn",
+      "data-testid": "eqn",
+      "data-side": ROLE_NAME[pane.role] || pane.role,
+      "data-pane": pane.id,
+      "data-eqn": j,
+      tabindex: "0",
     });
     if (ev) li.dataset.event = String(ev.i);
     // badge and text never part: a long equation scrolls its pane instead of wrapping
-    li.append(h("span", { class: "st-eqn-main" }, badge(pane.role),
-      h("code", { class: "st-eqn-text" }, prog.eqns[j])));
+    li.append(h("span", { class: "st-eqn-main" }, badge(pane.role), h("code", { class: "st-eqn-text" }, prog.eqns[j])));
     const tags = h("span", { class: "st-eqn-tags" });
     // the value a known equation computed now (shown on the event's last known equation)
-    if (ev && pane.role === "known" && ev.value
-        && (ev.known_eqns || []).at(-1) === j && ev.value.some((v) => v != null)) {
+    if (
+      ev &&
+      pane.role === "known" &&
+      ev.value &&
+      (ev.known_eqns || []).at(-1) === j &&
+      ev.value.some((v) => v != null)
+    ) {
       const val = ev.value.map((v) => v ?? "·").join(", ");
-      tags.append(h("span", { class: "st-value", title: `computed now: ${val}` },
-        h("span", { class: "st-value-eq", "aria-hidden": "true" }, "= "), val));
+      tags.append(
+        h(
+          "span",
+          { class: "st-value", title: `computed now: ${val}` },
+          h("span", { class: "st-value-eq", "aria-hidden": "true" }, "= "),
+          val,
+        ),
+      );
     }
     if (ev && pane.role === "known") {
       for (const k of ev.produces) {
@@ -125,21 +147,22 @@ export function renderPane(model, pane, reveal) {
     }
     if (tags.childNodes.length) li.append(tags);
     const sideText = ev ? SIDE_LABEL[pane.role] || pane.role : pane.role;
-    li.setAttribute("aria-label",
-      `${prog.eqns[j].replace(/\s+/g, " ")}${ev ? ` (${sideText}; traced step ${ev.i + 1}` : ""}`
-      + `${ev?.value && pane.role === "known" ? `, value ${ev.value.join(", ")}` : ""}${ev ? ")" : ""}`);
+    li.setAttribute(
+      "aria-label",
+      `${prog.eqns[j].replace(/\s+/g, " ")}${ev ? ` (${sideText}; traced step ${ev.i + 1}` : ""}` +
+        `${ev?.value && pane.role === "known" ? `, value ${ev.value.join(", ")}` : ""}${ev ? ")" : ""}`,
+    );
     reveal(li, pane.eqnReveal[j]);
     body.append(li);
     eqnEls.push(li);
   }
 
   // footer: in (outs) }
-  const outs = prog.outvars || [];
+  const outs = prog.outvars;
   const footParts = ["in ("];
-  outs.forEach((name, j) => {
-    const label = pane.outLabels?.[j];
-    const el = h("span", { class: `st-var${label ? " st-var--res" : ""}` },
-      h("span", { class: "st-name" }, name));
+  outs.forEach((v, j) => {
+    const label = pane.outLabels[j];
+    const el = h("span", { class: `st-var${label ? " st-var--res" : ""}` }, h("span", { class: "st-name" }, v.name));
     if (label) {
       el.append(resTag(label));
       reveal(el, label.reveal);
@@ -148,16 +171,26 @@ export function renderPane(model, pane, reveal) {
     footParts.push(j ? ", " : "", el);
   });
   footParts.push(outs.length === 1 ? ",) }" : ") }");
-  const footLine = h("div", { class: "st-line st-line--foot" },
-    prog.footer && !outs.length ? prog.footer : footParts);
+  const footLine = h("div", { class: "st-line st-line--foot" }, footParts);
 
   // inner jaxprs shared by several equations are printed once, up front (JAX's printer)
-  const prelude = prog.prelude ? h("div", { class: "st-line st-line--prelude" }, prog.prelude.replace(/\n$/, "")) : null;
+  const prelude = prog.prelude
+    ? h("div", { class: "st-line st-line--prelude" }, prog.prelude.replace(/\n$/, ""))
+    : null;
   const code = h("div", { class: "st-code" }, prelude, headLine, body, footLine);
-  const el = h("section", {
-    class: "st-pane", "data-role": pane.role, "data-pane": pane.id, "data-testid": pane.testid,
-    "aria-labelledby": titleId,
-  }, head, code, textBox);
+  const el = h(
+    "section",
+    {
+      class: "st-pane",
+      "data-role": pane.role,
+      "data-pane": pane.id,
+      "data-testid": pane.testid,
+      "aria-labelledby": titleId,
+    },
+    head,
+    code,
+    textBox,
+  );
   if (!n) body.append(h("li", { class: "st-empty" }, "(no equations)"));
   return { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, pane };
 }
@@ -166,27 +199,44 @@ export function renderPane(model, pane, reveal) {
 export function renderTrace(model, reveal) {
   const list = h("ol", { class: "st-trace-list", "aria-label": "Traced equations in trace order" });
   const chips = model.events.map((ev) => {
-    const li = h("li", {
-      class: "st-chip", "data-event": ev.i, "data-side": ev.side, "data-testid": "trace-eqn",
-      title: `${ev.eqn}${ev.line != null ? `  (line ${ev.line})` : ""}`,
-    },
-    h("span", { class: "st-chip-n", "aria-hidden": "true" }, ev.i + 1),
-    h("code", { class: "st-chip-text" }, ev.short || ev.eqn),
-    h("span", { class: `st-badge st-badge--${badgeRole(ev.side)}`, "aria-hidden": "true" },
-      SIDE_BADGE[ev.side] ?? "?"),
-    h("span", { class: "st-sr" }, `: ${SIDE_LABEL[ev.side] ?? ev.side}`));
+    const li = h(
+      "li",
+      {
+        class: "st-chip",
+        "data-event": ev.i,
+        "data-side": ev.side,
+        "data-testid": "trace-eqn",
+        title: `${ev.eqn}${ev.line != null ? `  (line ${ev.line})` : ""}`,
+      },
+      h("span", { class: "st-chip-n", "aria-hidden": "true" }, ev.i + 1),
+      h("code", { class: "st-chip-text" }, ev.short || ev.eqn),
+      h(
+        "span",
+        { class: `st-badge st-badge--${badgeRole(ev.side)}`, "aria-hidden": "true" },
+        SIDE_BADGE[ev.side] ?? "?",
+      ),
+      h("span", { class: "st-sr" }, `: ${SIDE_LABEL[ev.side] ?? ev.side}`),
+    );
     reveal(li, ev.i + 1);
     list.append(li);
     return li;
   });
   const isJit = model.mode === "jit";
-  const el = h("section", { class: "st-trace", "data-testid": "trace-strip" },
-    h("div", { class: "st-trace-head" },
+  const el = h(
+    "section",
+    { class: "st-trace", "data-testid": "trace-strip" },
+    h(
+      "div",
+      { class: "st-trace-head" },
       h("h3", null, "Traced program"),
-      h("span", { class: "st-muted" }, isJit
-        ? "in trace order: each operation is staged in turn"
-        : "in trace order: each equation is judged in turn")),
-    list);
+      h(
+        "span",
+        { class: "st-muted" },
+        isJit ? "in trace order: each operation is staged in turn" : "in trace order: each equation is judged in turn",
+      ),
+    ),
+    list,
+  );
   return { el, list, chips };
 }
 

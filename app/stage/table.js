@@ -8,9 +8,13 @@ function residualCell(model, ev) {
   const parts = [];
   const mk = (k, verb) => {
     const r = model.residuals[k];
-    return h("span", { class: "st-table-res" },
-      `${verb} `, h("span", { class: "st-rtag" }, r.label),
-      ` ${r.known_name} → ${r.unknown_name} (${r.aval}, ${formatBytes(r.bytes)})`);
+    return h(
+      "span",
+      { class: "st-table-res" },
+      `${verb} `,
+      h("span", { class: "st-rtag" }, r.label),
+      ` ${r.known_name} → ${r.unknown_name} (${r.aval}, ${formatBytes(r.bytes)})`,
+    );
   };
   for (const k of ev.produces) parts.push(mk(k, "produces"));
   for (const k of ev.residuals || []) if (!ev.produces.includes(k)) parts.push(mk(k, "creates"));
@@ -23,33 +27,61 @@ export function renderTable(model) {
   const isJit = model.mode === "jit";
   const caption = isJit
     ? "Every traced equation and how jit staged it."
-    : "Every traced equation, in trace order: which program it went to, why, and the "
-      + "residuals it made or reads.";
-  const head = h("tr", null,
+    : "Every traced equation, in trace order: which program it went to, why, and the " + "residuals it made or reads.";
+  const head = h(
+    "tr",
+    null,
     h("th", { scope: "col" }, "Step"),
     h("th", { scope: "col" }, "Equation"),
     h("th", { scope: "col" }, "Line"),
     h("th", { scope: "col" }, isJit ? "Result" : "Program"),
     h("th", { scope: "col" }, "Reason"),
-    isJit ? null : h("th", { scope: "col" }, "Residuals"));
-  const rows = model.events.map((ev) => h("tr", { "data-event": ev.i, "data-side": ev.side },
-    h("td", { class: "st-num" }, ev.i + 1),
-    h("th", { scope: "row" }, h("code", null, ev.short || ev.eqn)),
-    h("td", { class: "st-num" }, ev.line ?? "—"),
-    h("td", null,
-      h("span", { class: `st-badge st-badge--${badgeRole(ev.side)}`, "aria-hidden": "true" },
-        SIDE_BADGE[ev.side] ?? "?"),
-      " ", SIDE_LABEL[ev.side] ?? ev.side),
-    h("td", null, richText(ev.narration || "")),
-    isJit ? null : h("td", null, residualCell(model, ev))));
-  const table = h("table", { class: "st-table", "data-testid": "split-table" },
+    isJit ? null : h("th", { scope: "col" }, "Residuals"),
+  );
+  const rows = model.events.map((ev) =>
+    h(
+      "tr",
+      { "data-event": ev.i, "data-side": ev.side },
+      h("td", { class: "st-num" }, ev.i + 1),
+      h("th", { scope: "row" }, h("code", null, ev.short || ev.eqn)),
+      h("td", { class: "st-num" }, ev.line ?? "—"),
+      h(
+        "td",
+        null,
+        h(
+          "span",
+          { class: `st-badge st-badge--${badgeRole(ev.side)}`, "aria-hidden": "true" },
+          SIDE_BADGE[ev.side] ?? "?",
+        ),
+        " ",
+        SIDE_LABEL[ev.side] ?? ev.side,
+      ),
+      h("td", null, richText(ev.narration || "")),
+      isJit ? null : h("td", null, residualCell(model, ev)),
+    ),
+  );
+  const table = h(
+    "table",
+    { class: "st-table", "data-testid": "split-table" },
     h("caption", null, caption),
-    h("thead", null, head), h("tbody", null, rows));
+    h("thead", null, head),
+    h("tbody", null, rows),
+  );
   const total = model.residuals.reduce((a, r) => a + (r.bytes || 0), 0);
-  const summary = isJit ? null : h("p", { class: "st-table-sum" },
-    `${model.residuals.length} residual${model.residuals.length === 1 ? "" : "s"}, `
-    + `${formatBytes(total)} in all.`);
-  const el = h("details", { class: "st-table-wrap" },
-    h("summary", null, "Table view"), h("div", { class: "st-table-scroll" }, table), summary);
+  const summary = isJit
+    ? null
+    : h(
+        "p",
+        { class: "st-table-sum" },
+        `${model.residuals.length} residual${model.residuals.length === 1 ? "" : "s"}, ` +
+          `${formatBytes(total)} in all.`,
+      );
+  const el = h(
+    "details",
+    { class: "st-table-wrap" },
+    h("summary", null, "Table view"),
+    h("div", { class: "st-table-scroll" }, table),
+    summary,
+  );
   return { el, rows, table };
 }

@@ -18,9 +18,19 @@ from .. import ad, ad_checkpoint, core
 from ..core import Jaxpr, Var
 from ..pretty import jaxprs_in_params
 from ..tree_util import tree_leaves
+from .panes import pane, split_panes
 from .programs import program_record
-from .requests import (
+from .record import (
+    DEFAULT_POLICY,
+    POLICY_NAMES,
     RECORD_VERSION,
+    TANGENT_MARK,
+    CheckpointRecord,
+    GradRecord,
+    SavedResidual,
+)
+from .requests import (
+    InputValueError,
     args_record,
     decisions_record,
     load_request,
@@ -30,6 +40,10 @@ from .sandbox import USER_FILENAME, UserCodeError
 from .split import split_record
 from .values import format_value
 
+AUTODIFF_TITLES = [("forward", "Forward (known)"), ("linear", "Linear (unknown)")]
+# `<user>:5:12` in a summary of where a value was made: line 5 (the column is left out)
+_USER_LINE = re.compile(rf"{re.escape(USER_FILENAME)}:(\d+)(:\d+)?")
+
 
 def _zero_tangent(v: Any) -> Any:
     return type(v)(0) if type(v) in (int, float) else np.zeros_like(np.asarray(v))
@@ -38,9 +52,9 @@ def _zero_tangent(v: Any) -> Any:
 def _check_differentiable(params: Sequence[str], values: Sequence[Any]) -> None:
     for name, v in zip(params, values):
         if core.get_aval(v).dtype.kind != "f":
-            raise UserCodeError(f"grad requires real floating-point inputs, but input {name} "
-                                f"is {core.get_aval(v).str_short(True)}; write it with a "
-                                "decimal point, e.g. 2.0", None, "value")
+            raise InputValueError(f"grad requires real floating-point inputs, but input {name} "
+                                  f"is {core.get_aval(v).str_short(True)}; write it with a "
+                                  "decimal point, e.g. 2.0", name)
 
 
 def _autodiff_record(fun: Callable[..., Any], params: Sequence[str],
@@ -60,26 +74,33 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str],
     decisions: list = []
     jvp_closed = trace_user(jvp_program, [*values, *map(_zero_tangent, values)],
                             [True] * n + [False] * n, decisions)
-    rec = split_record(jvp_closed, [False] * n + [True] * n,
-                       [*params, *(f"{p}\u0307" for p in params)], [*values, *values])
+    tangents = [p + TANGENT_MARK for p in params]
+    split = split_record(jvp_closed, [False] * n + [True] * n, [*params, *tangents],
+                         [*values, *values])
+    rec = split.record
     num_res = len(rec["residuals"])
     # The unknown half, closed again, is what the transpose turns around.
-    linear = rec.pop("_unknown_closed")
+    linear = split.unknown
     n_lin_out = len(linear.jaxpr.outvars)
     backward, _ = ad.transpose_jaxpr(linear, [False] * num_res + [True] * n,
                                      [True] * n_lin_out)
     back_rec, _ = program_record(backward.jaxpr)
-    saved = [{"aval": a.str_short(True), "bytes": a.nbytes,
-              "description": re.sub(rf"{re.escape(USER_FILENAME)}:(\d+)(:\d+)?", r"line \1", d)}
+    saved = [_saved_residual(a, d)
              for a, d in ad_checkpoint.saved_residuals_at(fun, tuple(values), held=True)]
-    rec.pop("_known_closed")
-    return {**rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr), "backward": back_rec,
-            "saved_residuals": saved,
+    panes = split_panes(rec["known"], rec["unknown"], num_res, params, tangents,
+                        AUTODIFF_TITLES)
+    return {**rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr),
+            "backward": back_rec, "saved_residuals": saved,
             "saved_bytes": sum(r["bytes"] for r in saved),
             "recomputed": _count_recomputed(linear.jaxpr, num_res),
-            "panes": [{"id": "forward", "title": "Forward (known)", "program": rec["known"]},
-                      {"id": "linear", "title": "Linear (unknown)", "program": rec["unknown"]},
-                      {"id": "backward", "title": "Backward (transposed)", "program": back_rec}]}
+            "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)]}
+
+
+def _saved_residual(aval: Any, description: str) -> SavedResidual:
+    line = _USER_LINE.search(description)
+    return {"aval": aval.str_short(True), "bytes": aval.nbytes,
+            "description": _USER_LINE.sub(r"line \1", description),
+            "line": int(line.group(1)) if line else None}
 
 
 def _count_recomputed(jaxpr: Jaxpr, num_res: int) -> int:
@@ -101,7 +122,7 @@ def _count_recomputed(jaxpr: Jaxpr, num_res: int) -> int:
     return count(jaxpr, [k >= num_res for k in range(len(jaxpr.invars))])
 
 
-def grad(source: str, args: Sequence[dict], fn: str | None = None) -> dict:
+def grad(source: str, args: Sequence[dict], fn: str | None = None) -> GradRecord:
     """Reverse mode as the seed tells it: forward program, linear program, transpose."""
     lf, values, params = load_request(source, fn, args)
     _check_differentiable(params, values)
@@ -119,11 +140,6 @@ def grad(source: str, args: Sequence[dict], fn: str | None = None) -> dict:
             "traced": program_record(closed.jaxpr)[0], "grads": grads, **rec}
 
 
-POLICY_NAMES = ["everything_saveable", "nothing_saveable", "dots_saveable",
-                "dots_with_no_batch_dims_saveable", "save_only_these_names",
-                "save_any_names_but_these"]
-
-
 def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
     pols = ad_checkpoint.checkpoint_policies
     if name in ("save_only_these_names", "save_any_names_but_these"):
@@ -135,7 +151,7 @@ def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
 
 
 def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
-               policy: str = "nothing_saveable") -> dict:
+               policy: str = DEFAULT_POLICY) -> CheckpointRecord:
     """The same function under each policy: what may be a residual, what is recomputed."""
     lf, values, params = load_request(source, fn, args)
     _check_differentiable(params, values)

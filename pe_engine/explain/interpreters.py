@@ -15,16 +15,17 @@ from typing import Any
 
 from .. import core
 from ..core import DropVar, Jaxpr, Literal
-from ..partial_eval import PartialVal, trace_to_jaxpr_nounits
+from ..partial_eval import PartialEvalObserver, PartialVal, trace_to_jaxpr_nounits
 from ..staging import trace_to_jaxpr_dynamic
 from ..tree_util import tree_leaves
 from .programs import program_record, short_eqn
-from .requests import RECORD_VERSION, args_record, load_request, trace_user
+from .record import RECORD_VERSION, InterpretersRecord
+from .requests import args_record, load_request, trace_user
 from .sandbox import UserCodeError, user_lineno
 from .values import format_value
 
 
-class _DecisionLog:
+class _DecisionLog(PartialEvalObserver):
     """JaxprTrace's observer: each primitive it sees, executed now or given a recipe."""
 
     def __init__(self) -> None:
@@ -41,7 +42,8 @@ class _DecisionLog:
         self.entries.append({"primitive": primitive.name, "decision": "recipe",
                              "eqn_id": recipe.eqn_id, "input_recipes": kinds})
 
-    def split(self, primitive: Any, params: dict, tracers: list, *_: Any, **__: Any) -> None:
+    def split(self, primitive: Any, params: dict, tracers: list, known_outs: list,
+              eqn: Any, inner: dict) -> None:
         self.entries.append({"primitive": primitive.name, "decision": "split"})
 
 
@@ -83,7 +85,8 @@ def variables(jaxpr: Jaxpr, consts: Sequence[Any], env_count: int = 0,
     return out
 
 
-def interpreters(source: str, args: Sequence[dict], fn: str | None = None) -> dict:
+def interpreters(source: str, args: Sequence[dict], fn: str | None = None
+                 ) -> InterpretersRecord:
     """The same function under JaxprTrace and under DynamicJaxprTrace, side by side."""
     lf, values, params = load_request(source, fn, args)
     unknowns = [not bool(a.get("known", True)) for a in args]

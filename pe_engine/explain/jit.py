@@ -6,13 +6,15 @@ from collections.abc import Sequence
 from .. import core
 from ..core import Literal
 from ..staging import const_fold_rules
+from .panes import pane
 from .programs import line_of, program_record, short_eqn
-from .requests import RECORD_VERSION, args_record, load_request, trace_user
+from .record import RECORD_VERSION, JitRecord
+from .requests import args_record, load_request, trace_user
 from .values import format_value
 
 
 def stage(source: str, args: Sequence[dict], fn: str | None = None,
-          eager_constant_folding: bool = False) -> dict:
+          eager_constant_folding: bool = False) -> JitRecord:
     """Stage the user's function as jit does (DynamicJaxprTrace): every operation an equation."""
     lf, values, params = load_request(source, fn, args)
     prev = core.config.values["eager_constant_folding"]
@@ -29,6 +31,7 @@ def stage(source: str, args: Sequence[dict], fn: str | None = None,
         events.append({
             "i": i, "eqn": prog["eqns"][i], "short": short_eqn(e, names),
             "primitive": e.primitive.name, "line": line_of(e), "side": "staged",
+            "all_constant": all_const,
             "narration": (f"`{short_eqn(e, names)}` is staged"
                           + (": every input is a constant, yet it becomes an equation, "
                              f"because `{e.primitive.name}` has no constant-folding rule"
@@ -44,4 +47,5 @@ def stage(source: str, args: Sequence[dict], fn: str | None = None,
         "eager_constant_folding": eager_constant_folding,
         "const_fold_rules": sorted(p.name for p in const_fold_rules),
         "events": events,
+        "panes": [pane("staged", "Staged program", "staged", prog, params)],
     }

@@ -9,7 +9,10 @@ import numpy as np
 
 from .. import core
 from . import autodiff, interpreters, jit, sandbox, split
-from .limits import MAX_ARRAY_ELEMENTS, MAX_ERROR_CHARS, MAX_STAGED_EQNS
+from .caps import LimitError, PageCaps
+from .limits import MAX_ERROR_CHARS
+from .record import EngineError, ErrorRecord
+from .requests import InputValueError
 from .sandbox import UserCodeError, user_lineno
 
 MODES: dict[str, Callable[..., dict]] = {
@@ -34,11 +37,13 @@ def run(mode: str, **kwargs: Any) -> dict:
     flags = dict(core.config.values)
     sandbox.reset()
     try:
-        with core.resource_limits(MAX_ARRAY_ELEMENTS, MAX_STAGED_EQNS):
+        with core.observing(PageCaps()):
             return fn(**kwargs)
+    except InputValueError as e:
+        return _error(e.kind, e.message, e.lineno, input_name=e.input)
     except UserCodeError as e:
         return _error(e.kind, e.message, e.lineno)
-    except core.ResourceLimitError as e:
+    except LimitError as e:
         return _error("limit", str(e), user_lineno(e))
     except MemoryError:
         return _error("memory", "MemoryError: out of memory", None)
@@ -51,13 +56,17 @@ def run(mode: str, **kwargs: Any) -> dict:
         sandbox.reset()
 
 
-def _error(kind: str, message: str, lineno: int | None, trace: str | None = None) -> dict:
-    """An error record; the message is cut to MAX_ERROR_CHARS (user code picks its text)."""
+def _error(kind: str, message: str, lineno: int | None, trace: str | None = None,
+           input_name: str | None = None) -> ErrorRecord:
+    """An error record; the message is cut to MAX_ERROR_CHARS (user code picks its text).
+    `input_name`: the argument whose value is at fault."""
     if len(message) > MAX_ERROR_CHARS:
         message = message[:MAX_ERROR_CHARS - 1] + "…"
-    err = {"type": kind, "message": message, "lineno": lineno}
+    err: EngineError = {"type": kind, "message": message, "lineno": lineno}
     if trace is not None:
         err["traceback"] = trace
+    if input_name is not None:
+        err["input"] = input_name
     return {"error": err}
 
 

@@ -3,6 +3,7 @@ printer's name for every variable, so events and residuals can point into the te
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..core import Jaxpr, JaxprEqn, Var
 from ..pretty import (
@@ -13,14 +14,16 @@ from ..pretty import (
     pp_toplevel_doc,
     toplevel_context,
 )
+from .record import Program, TypedVar
 from .sandbox import USER_FILENAME
 
 
-def program_record(jaxpr: Jaxpr) -> tuple[dict, dict[Var, str]]:
+def program_record(jaxpr: Jaxpr) -> tuple[Program, dict[Var, str]]:
     """The printed jaxpr, whole and in parts, and the printer's name for every variable."""
     ctx = toplevel_context(jaxpr)
     eqn_docs: list = []
-    text = layout(pp_toplevel_doc(jaxpr, ctx, eqn_docs))
+    spans: list[tuple[int, int, str]] = []
+    text = layout(pp_toplevel_doc(jaxpr, ctx, eqn_docs), names=spans)
     names = ctx.names
     # Inner jaxprs JAX prints once up front (`let inner = { ... } in`) come first.
     top = text.rfind("\n{ lambda ")
@@ -32,18 +35,24 @@ def program_record(jaxpr: Jaxpr) -> tuple[dict, dict[Var, str]]:
     # An equation laid out alone in 76 columns breaks as it does at indent 4 in 80.
     eqns = [layout(d, 76) for d in eqn_docs]
     outs = ", ".join(pp_atom(v, ctx) for v in jaxpr.outvars)
-    rec = {
+    rec: Program = {
         "text": text,
         "prelude": prelude,
         "header": f"{{ lambda {typed(jaxpr.constvars)}; {typed(jaxpr.invars)}. let",
         "eqns": eqns,
         "footer": f"in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}",
-        "constvars": [names[v] for v in jaxpr.constvars],
-        "invars": [names[v] for v in jaxpr.invars],
-        "outvars": [pp_atom(v, ctx) for v in jaxpr.outvars],
+        "constvars": [typed_var(v, ctx) for v in jaxpr.constvars],
+        "invars": [typed_var(v, ctx) for v in jaxpr.invars],
+        "outvars": [typed_var(v, ctx) for v in jaxpr.outvars],
         "lines": [line_of(e) for e in jaxpr.eqns],
+        "spans": [{"start": a, "end": b, "name": n} for a, b, n in spans],
     }
     return rec, names
+
+
+def typed_var(a: Any, ctx: PpContext) -> TypedVar:
+    """A binder or output as printed (a literal output prints as `1.0:f32[]`), with its type."""
+    return {"name": pp_atom(a, ctx), "aval": a.aval.str_short(True)}
 
 
 def line_of(eqn: JaxprEqn) -> int | None:

@@ -8,12 +8,20 @@ from typing import Any
 from .. import core
 from ..api import trace_to_jaxpr
 from ..core import ClosedJaxpr, Jaxpr
+from .caps import LimitError
 from .guards import NestingError
 from .limits import MAX_TRACED_EQNS
+from .record import Arg, Decision
 from .sandbox import USER_FILENAME, UserCodeError, error_kind, load_function, user_lineno
 from .values import ValueParseError, format_value, parse_value
 
-RECORD_VERSION = 1
+
+class InputValueError(UserCodeError):
+    """An input's value is at fault: the page marks that input."""
+
+    def __init__(self, message: str, input_name: str):
+        super().__init__(message, None, "value")
+        self.input = input_name
 
 
 def load_request(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any, list, list[str]]:
@@ -27,7 +35,7 @@ def load_request(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any
         try:
             values.append(parse_value(str(a.get("value", ""))))
         except ValueParseError as e:
-            raise UserCodeError(f"input {name}: {e}", None, "value") from None
+            raise InputValueError(f"input {name}: {e}", name) from None
     return lf, values, lf.params
 
 
@@ -47,7 +55,7 @@ def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | No
     except MemoryError as e:
         raise UserCodeError("MemoryError: the trace ran out of memory", user_lineno(e),
                             "memory") from None
-    except core.ResourceLimitError as e:
+    except LimitError as e:
         raise UserCodeError(str(e), user_lineno(e), "limit") from None
     except Exception as e:  # noqa: BLE001 - reported at the user's line
         raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e),
@@ -58,7 +66,7 @@ def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | No
     return closed
 
 
-def decisions_record(decisions: Sequence[dict], program: Jaxpr) -> list[dict]:
+def decisions_record(decisions: Sequence[dict], program: Jaxpr) -> list[Decision]:
     """Python control flow decided by known values: for each `if` (kind `bool`), `int()` or
     index, the line of the user's code, the value that decided it, and the event (the
     traced equation) that computed that value, or None when it is an input itself."""
@@ -68,7 +76,9 @@ def decisions_record(decisions: Sequence[dict], program: Jaxpr) -> list[dict]:
             for d in decisions]
 
 
-def args_record(params: list[str], args: Sequence[dict], values: list) -> list[dict]:
-    return [{"name": n, "known": bool(a.get("known", True)),
-             "aval": core.get_aval(v).str_short(True), "value": format_value(v)}
-            for n, a, v in zip(params, args, values)]
+def args_record(params: list[str], args: Sequence[dict], values: list) -> list[Arg]:
+    avals = [core.get_aval(v) for v in values]
+    return [{"name": n, "known": bool(a.get("known", True)), "aval": av.str_short(True),
+             "shape": list(av.shape), "dtype": core.short_dtype(av.dtype),
+             "value": format_value(v)}
+            for n, a, v, av in zip(params, args, values, avals)]

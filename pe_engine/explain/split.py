@@ -10,26 +10,22 @@ producers and consumers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import core
-from ..core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from ..partial_eval import ConstVar, partial_eval_jaxpr_nounits
+from ..core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, short_dtype
+from ..partial_eval import ConstVar, PartialEvalObserver, partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
+from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
-from .requests import (
-    RECORD_VERSION,
-    args_record,
-    decisions_record,
-    load_request,
-    trace_user,
-)
+from .record import RECORD_VERSION, SplitRecord
+from .requests import args_record, decisions_record, load_request, trace_user
 from .values import format_value
 
 # --------------------------------------------------------------------------- observing the split
 
 
-class SplitObserver:
+class SplitObserver(PartialEvalObserver):
     """Hears JaxprTrace's decisions, keyed by the traced equation being replayed."""
 
     def __init__(self, eqns: Sequence[JaxprEqn]):
@@ -56,29 +52,42 @@ class SplitObserver:
             (pos, t.recipe.val) for pos, t in enumerate(staged_in)
             if isinstance(t.recipe, ConstVar)])
 
-    def split(self, primitive: Any, params: dict, tracers: list, *_: Any, **__: Any) -> None:
+    def split(self, primitive: Any, params: dict, tracers: list, known_outs: list,
+              eqn: Any, inner: dict) -> None:
         i = self._current()
         if i is not None:
             self.inputs_known.setdefault(i, [t.is_known() for t in tracers])
 
 
 
+SPLIT_TITLES = [("known", "Known program"), ("unknown", "Unknown program")]
+
+
 def split(source: str, args: Sequence[dict], fn: str | None = None,
-          instantiate: bool = False) -> dict:
+          instantiate: bool = False) -> SplitRecord:
     """Partially evaluate the user's function with the given known/unknown mask."""
     lf, values, params = load_request(source, fn, args)
     unknowns = [not bool(a.get("known", True)) for a in args]
     decisions: list = []
     closed = trace_user(lf.fn, values, [not uk for uk in unknowns], decisions)
-    rec = split_record(closed, unknowns, params, values, instantiate)
-    del rec["_known_closed"], rec["_unknown_closed"]
+    rec = split_record(closed, unknowns, params, values, instantiate).record
+    panes = split_panes(rec["known"], rec["unknown"], len(rec["residuals"]),
+                        [p for p, uk in zip(params, unknowns) if not uk],
+                        [p for p, uk in zip(params, unknowns) if uk], SPLIT_TITLES)
     return {"version": RECORD_VERSION, "mode": "split", "fn": lf.name,
             "args": args_record(params, args, values),
-            "decisions": decisions_record(decisions, closed.jaxpr), **rec}
+            "decisions": decisions_record(decisions, closed.jaxpr), **rec, "panes": panes}
+
+
+class Split(NamedTuple):
+    """A split's record fields, and the two halves as programs for further work."""
+    record: dict
+    known: ClosedJaxpr
+    unknown: ClosedJaxpr
 
 
 def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str],
-                 values: Sequence[Any], instantiate: bool | Sequence[bool] = False) -> dict:
+                 values: Sequence[Any], instantiate: bool | Sequence[bool] = False) -> Split:
     """The split of a traced program: both halves, one event per equation, the residuals."""
     obs = SplitObserver(closed.jaxpr.eqns)
     known, unknown, out_unknowns, res_avals = partial_eval_jaxpr_nounits(
@@ -153,9 +162,11 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
             from_input = known_params[kj.invars.index(atom)]
         residuals.append({
             "k": k,
-            "known_name": krec["outvars"][num_known_out + k],
-            "unknown_name": urec["invars"][k],
+            "known_name": krec["outvars"][num_known_out + k]["name"],
+            "unknown_name": urec["invars"][k]["name"],
             "aval": aval.str_short(True),
+            "shape": list(aval.shape),
+            "dtype": short_dtype(aval.dtype),
             "bytes": aval.nbytes,
             "producer": producer,
             "known_eqn": producer_of.get(atom) if isinstance(atom, Var) else None,
@@ -165,9 +176,7 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
         })
     for ev in events:
         ev["narration"] = _narrate(ev, residuals)
-    return {
-        "_known_closed": known,
-        "_unknown_closed": unknown,
+    return Split({
         "program": prog,
         "known": krec,
         "unknown": urec,
@@ -175,7 +184,7 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
         "residuals": residuals,
         "residual_bytes": sum(r["bytes"] for r in residuals),
         "events": events,
-    }
+    }, known, unknown)
 
 
 def _origins(jaxpr: Jaxpr, params: list[str], names: dict[Var, str]) -> Callable[[Any], str]:

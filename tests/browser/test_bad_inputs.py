@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import itertools
 import json
+import re
 import sys
 import zlib
 from dataclasses import dataclass
@@ -35,12 +36,16 @@ EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())
 DEFAULT = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])
 H = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n"  # `def` is on line 5
 XSS = "</script><img src=x onerror=window.__xss=1>"
+# The page's call timeout (app/limits.js): no URL parameter may change it.
+CALL_TIMEOUT_S = int(re.search(r"CALL_TIMEOUT_MS = ([\d_]+);",
+                               (ROOT / "app" / "limits.js").read_text()).group(1)) // 1000
 
 
 # ------------------------------------------------------------------------------------ helpers
 
 def cpython(code: str, known: dict, values: dict, mode: str = "split") -> dict:
-    req = precompute.request_for({"mode": mode, "code": code, "known": known, "values": values})
+    req, = precompute.page_requests([{"mode": mode, "code": code, "known": known,
+                                      "values": values}])
     return explain.as_json(explain.run(req["mode"], **req["kwargs"]))
 
 
@@ -345,10 +350,10 @@ def test_bad_values_typed_into_the_panel(shared):
 RUNAWAYS = [
     # (id, code, words, line, restarted)
     ("runaway-while-true", body("def f(x, y):\n    while True:\n        pass\n"),
-     ["Stopped: the trace ran longer than 5 s"], (6, 7), False),
+     [f"Stopped: the trace ran longer than {CALL_TIMEOUT_S} s"], (6, 7), False),
     ("runaway-python-loop", body("def f(x, y):\n    n = 0\n    for i in range(10 ** 12):\n"
                                  "        n += i\n    return x * n\n"),
-     ["Stopped: the trace ran longer than 5 s"], (7, 8), False),
+     [f"Stopped: the trace ran longer than {CALL_TIMEOUT_S} s"], (7, 8), False),
     ("runaway-c-loop", body("def f(x, y):\n    return x * sum(range(10 ** 15))\n"),
      ["Stopped", "the Python engine was restarted"], None, True),
     # This used to overflow the wasm stack inside the parser and crash Pyodide; the text
@@ -362,7 +367,8 @@ def test_runaways_and_crashes(browser, site):
     """Interrupted (KeyboardInterrupt through the interrupt buffer, the worker kept) or, when
     Python does not answer, terminated and booted again. The editor keeps the text and the
     inputs their settings; the next good function splits."""
-    pg = open_page(browser, site)  # the page's own 5 s per call (app/limits.js)
+    # the page's own time per call (app/limits.js): no URL parameter changes it
+    pg = open_page(browser, site, "?callTimeout=1")
     try:
         pg.evaluate("() => window.explainer.setKnown('x', false)")
         pg.evaluate("() => window.explainer.setValue('x', '[0.5, 1.5]')")

@@ -38,8 +38,8 @@ def precomputed(site):
 
 def cpython(mode: str, code: str, known: dict, values: dict, **kw) -> dict:
     """The record the engine gives in CPython for the request the page makes."""
-    req = precompute.request_for({"mode": mode, "code": code, "known": known,
-                                  "values": values, **kw})
+    req, = precompute.page_requests([{"mode": mode, "code": code, "known": known,
+                                      "values": values, **kw}])
     return explain.as_json(explain.run(req["mode"], **req["kwargs"]))
 
 

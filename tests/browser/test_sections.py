@@ -84,7 +84,7 @@ def test_static_page_has_faq_sections_and_loading_states():
 
 
 def test_before_the_engine_demos_show_precomputed_frames_or_wait(browser, site):
-    """With Pyodide held back, the opening state's demos draw from precomputed.js, and a demo
+    """With Pyodide held back, the opening state's demos draw from precomputed.json, and a demo
     asked for something new says it is waiting for the engine."""
     ctx = browser.new_context(service_workers="block")
     ctx.route("**/pyodide.asm.wasm", lambda route: None)  # never answered: the engine stays loading

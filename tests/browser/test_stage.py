@@ -1,9 +1,9 @@
 """The stage (app/stage/), driven through its dev harness app/stage/demo.html and real engine
-records (tests/fixtures/records/, written by tests/fixtures/make_records.py).
+records (made here by tests/fixtures/make_records.py, served as tests/fixtures/records/).
 
 Self-contained: serves the repository root with a stdlib http.server on 127.0.0.1 (with the
 site's CSP, so an inline script or eval would fail here too) and drives Debian's Chromium.
-No engine, no build: these tests need only Playwright and /usr/bin/chromium.
+No build: these tests need the engine in CPython, Playwright and /usr/bin/chromium.
 """
 from __future__ import annotations
 
@@ -17,17 +17,12 @@ import pytest
 
 from sitebuild.common import ROOT as SITE_ROOT
 from sitebuild.headers import common_headers, frame_script_sha256
+from tests.fixtures.make_records import make_records, write_records
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-RECORDS = ROOT / "tests" / "fixtures" / "records"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
+RECORDS_URL = "/tests/fixtures/records/"
 
 try:
     from playwright.sync_api import sync_playwright
@@ -42,6 +37,14 @@ def _site_headers() -> dict[str, str]:
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     headers_to_add: dict[str, str] = {}
+    records_dir = ""  # the fixtures made for this run, served at RECORDS_URL
+
+    def translate_path(self, path):
+        if path.startswith(RECORDS_URL):
+            name = path[len(RECORDS_URL):].split("?", 1)[0]
+            return str(Path(self.records_dir) / Path(name).name)
+        return super().translate_path(path)
+
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".js": "text/javascript", ".json": "application/json"}
 
@@ -63,8 +66,10 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @pytest.fixture(scope="module")
-def stage_base():
+def stage_base(tmp_path_factory):
     _Handler.headers_to_add = _site_headers()
+    _Handler.records_dir = str(tmp_path_factory.mktemp("records"))
+    write_records(Path(_Handler.records_dir))
     srv = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(ROOT)))
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
@@ -110,8 +115,13 @@ def open_stage(stage_browser, stage_base):
         ctx.close()
 
 
+@functools.cache
+def _records() -> dict[str, dict]:
+    return json.loads(json.dumps(make_records()))
+
+
 def record(name: str) -> dict:
-    return json.loads((RECORDS / f"{name}.json").read_text())
+    return json.loads(json.dumps(_records()[name]))
 
 
 def step_of(pg) -> int:
@@ -153,8 +163,8 @@ def test_split_panes_hold_the_right_equations(open_stage, name):
             assert j in rec["events"][ev][f"{side}_eqns"]
             assert el.get_attribute("tabindex") == "0"
         head = pg.text_content(f"{pane} .st-line--head")
-        for name_ in rec[side]["invars"]:
-            assert name_ in head
+        for var in rec[side]["invars"]:
+            assert f"{var['name']}:{var['aval']}" in head
         assert pg.text_content(f"{pane} pre") == rec[side]["text"]
     # every event is on the traced strip, in trace order
     chips = pg.query_selector_all("[data-testid=trace-eqn]")

@@ -1,0 +1,48 @@
+// The one way the page asks the engine for a record: the call, its failures turned into error
+// answers the page can show, and the contract check (app/contract/validate.js) on what comes
+// back, so an answer that breaks the contract becomes an error and is never drawn.
+
+import { answerProblems } from "./contract/validate.js";
+
+/** @typedef {import("./contract/record.js").EngineAnswer} EngineAnswer */
+
+/**
+ * @param {{call: Function}} engine the client (engine-client.js)
+ * @param {{mode: string, kwargs: object}} request
+ * @param {{timeoutMs?: number}} [options]
+ * @returns {Promise<{answer: EngineAnswer, cacheable: boolean}>} cacheable: the engine's own
+ *   answer (a timeout or a crash may go another way next time)
+ */
+export async function askEngine(engine, request, options = {}) {
+  let answer;
+  try {
+    answer = await engine.call("pe_engine.explain.run", { mode: request.mode, ...request.kwargs }, options);
+  } catch (err) {
+    return { answer: errorAnswer(err.type || "engine", engineFailure(err), err.lineno ?? null), cacheable: false };
+  }
+  const problems = answerProblems(answer);
+  if (problems.length) {
+    const what = `the engine's answer breaks the record contract (${problems.join("; ")})`;
+    return { answer: errorAnswer("contract", what), cacheable: false };
+  }
+  return { answer, cacheable: true };
+}
+
+/** An error answer made by the page itself. */
+export function errorAnswer(type, message, lineno = null) {
+  return { error: { type, message, lineno } };
+}
+
+/** The message for a call the engine could not answer (runaway, crash, restart). */
+function engineFailure(err) {
+  if (err.type === "timeout") {
+    const secs = err.timeoutMs ? ` ${Math.round(err.timeoutMs / 100) / 10} s` : "";
+    return (
+      `Stopped: the trace ran longer than${secs} (an endless loop, or a long Python loop?)` +
+      (err.restarted ? "; the Python engine was restarted." : ".")
+    );
+  }
+  if (err.type === "crashed")
+    return `The Python engine crashed (${err.reason || "fatal error"}) and was restarted; your code is kept.`;
+  return err.message;
+}

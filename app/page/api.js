@@ -1,0 +1,80 @@
+// window.explainer: the embedding API (README "Embedding API"), for embedding pages, the
+// browser tests and the console. Every setter dispatches the same change the UI would and
+// resolves, once the engine has answered and the page has redrawn, to state().
+
+import { jaxSnippet } from "../jax-snippet.js";
+import { DEFAULT_VALUE, MODES, parseSignature, stateFromExample } from "../state.js";
+import { programsOf } from "./views/stage-panel.js";
+
+/**
+ * @param {{getState: () => import("./update.js").PageState, dispatch: (c: object) => void,
+ *          whenIdle: () => Promise<void>, stagePanel: any, permalink: () => Promise<string>,
+ *          examples: any, openedFrom: string}} deps
+ */
+export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink, examples, openedFrom }) {
+  function state() {
+    const { doc, record, error } = getState();
+    const sig = parseSignature(doc.code);
+    const params = sig ? sig.params : [];
+    const progs = programsOf(record);
+    return {
+      source: doc.code,
+      mask: Object.fromEntries(params.map((p) => [p, doc.known[p] ?? true])),
+      values: Object.fromEntries(params.map((p) => [p, doc.values[p] ?? DEFAULT_VALUE])),
+      mode: doc.mode,
+      policy: doc.policy,
+      folding: doc.folding,
+      step: stagePanel.step() ?? doc.step,
+      known: progs.known,
+      unknown: progs.unknown,
+      program: progs.program,
+      residuals: record && "residuals" in record ? record.residuals : [],
+      recordMode: record?.mode ?? null,
+      stale: Boolean(error) && record !== null,
+      error: error ? { message: error.message, line: error.line, type: error.type } : null,
+    };
+  }
+
+  async function settled() {
+    await whenIdle();
+    return state();
+  }
+
+  /** Dispatch a change that asks the engine again, and wait for its answer to be drawn. */
+  function change(c) {
+    dispatch({ ...c, run: "now" });
+    return settled();
+  }
+
+  return {
+    setSource: (code) => change({ type: "code", code: String(code) }),
+    setKnown: (name, known) => change({ type: "known", name, known: Boolean(known) }),
+    setValue: (name, text) => change({ type: "value", name, text: String(text) }),
+    async setMode(name) {
+      if (!MODES.includes(name)) throw new Error(`unknown mode ${JSON.stringify(name)}; modes: ${MODES.join(", ")}`);
+      return change({ type: "mode", mode: name });
+    },
+    setPolicy: (name) => change({ type: "policy", policy: String(name) }),
+    setFolding: (on) => change({ type: "folding", on: Boolean(on) }),
+    async setStep(n) {
+      stagePanel.setStep(n);
+      dispatch({ type: "step", step: stagePanel.step() ?? n, byUser: true });
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return state();
+    },
+    async loadExample(id) {
+      const ex = examples.examples.find((e) => e.id === id);
+      if (!ex) throw new Error(`no example ${JSON.stringify(id)}`);
+      return change({ type: "load", doc: stateFromExample(ex), exampleId: ex.id, byUser: true });
+    },
+    state,
+    settled,
+    permalink,
+    jaxSnippet: () => jaxSnippet(getState().doc),
+    examples: () => examples.examples.map((e) => ({ id: e.id, title: e.title, mode: e.mode })),
+    record: () => getState().record,
+    get openedFrom() {
+      return openedFrom;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// The state the page opens with: a link in the address bar, else what was saved locally,
+// else the default example. A link that does not decode opens the default with a notice.
+
+import { PermalinkError, decodePermalink, loadLocal, stateFromExample } from "../state.js";
+import { defaultExample } from "../examples.js";
+
+/** The example a doc is, by its code and mode ("" for none). */
+export function matchExample(examples, doc) {
+  const ex = examples.examples.find(
+    (e) => e.code === doc.code && e.mode === doc.mode && (e.mode !== "checkpoint" || (e.policy ?? "") === doc.policy),
+  );
+  return ex ? ex.id : "";
+}
+
+/**
+ * @returns {Promise<{doc: object, exampleId: string, openedFrom: string, problem: string | null}>}
+ *   problem: why the link in the address bar could not be opened
+ */
+export async function openingState(examples) {
+  const hash = location.hash;
+  const local = (doc) => ({ doc, exampleId: matchExample(examples, doc), openedFrom: "local", problem: null });
+  if (hash && hash !== "#") {
+    // a reload right after an edit: what was saved ahead of this very hash is newer
+    const reloaded = loadLocal(hash);
+    if (reloaded) return local(reloaded);
+    try {
+      const doc = await decodePermalink(hash);
+      return { doc, exampleId: matchExample(examples, doc), openedFrom: "link", problem: null };
+    } catch (err) {
+      const why = err instanceof PermalinkError ? err.message : String(err);
+      history.replaceState(null, "", location.pathname + location.search);
+      const doc = stateFromExample(defaultExample(examples));
+      return { doc, exampleId: examples.default, openedFrom: "bad-link", problem: why };
+    }
+  }
+  const saved = loadLocal();
+  if (saved) return local(saved);
+  return {
+    doc: stateFromExample(defaultExample(examples)),
+    exampleId: examples.default,
+    openedFrom: "default",
+    problem: null,
+  };
+}

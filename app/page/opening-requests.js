@@ -1,0 +1,31 @@
+// Every request the page makes on its opening state, the main view's and the demos': the
+// build answers them in CPython (tools/precompute.py, via tools/page_requests.mjs), so the
+// first frame draws before Python has started in the browser. Pure: no DOM.
+
+import { defaultExample } from "../examples.js";
+import {
+  CHECKPOINT_CODE,
+  CHECKPOINT_VALUES,
+  FOLDING_CODE,
+  FOLDING_VALUES,
+  checkpointRequest,
+  demoKwargs,
+  foldingRequests,
+  followingRequests,
+} from "../sections/requests.js";
+import { requestFor, requestKey, stateFromExample } from "../state.js";
+
+/** [{mode, kwargs, key}], the main view's first; each request once. */
+export function openingRequests(examples) {
+  const main = requestFor(stateFromExample(defaultExample(examples)));
+  const folding = demoKwargs(FOLDING_CODE, FOLDING_VALUES);
+  const all = [
+    main,
+    ...followingRequests(main.kwargs),
+    checkpointRequest(demoKwargs(CHECKPOINT_CODE, CHECKPOINT_VALUES)),
+    ...foldingRequests(folding, false),
+    ...foldingRequests(folding, true),
+  ];
+  const byKey = new Map(all.map((r) => [requestKey(r), r]));
+  return [...byKey].map(([key, r]) => ({ mode: r.mode, kwargs: r.kwargs, key }));
+}

@@ -1,0 +1,96 @@
+// The page's state and its one update function. Every change, from the UI or from
+// window.explainer, is a plain object handed to `dispatch` (main.js); `update(state, change)`
+// returns the next state without touching anything else, and the views then draw the
+// difference (`render(prev, next)`).
+//
+//   {type: "code", code, from?: "editor"}     the editor's text
+//   {type: "known", name, known}              an argument marked known / unknown
+//   {type: "value", name, text}               an argument's value
+//   {type: "mode", mode} | {type: "policy", policy} | {type: "folding", on}
+//   {type: "step", step, byUser}              the stage's timeline
+//   {type: "load", doc, exampleId, byUser}    an example, a link, a restored state
+//   {type: "answer", answer, key}             the engine's answer for a request key
+//   {type: "waiting", on}                     a first answer is being waited for
+//   {type: "touch"}                           the reader asked for the link: save from now on
+
+import { MODES } from "../state.js";
+
+/**
+ * @typedef {{code: string, known: Record<string, boolean>, values: Record<string, string>,
+ *            mode: string, policy: string, step: number | null, folding: boolean}} Doc
+ * @typedef {{message: string, line: number | null, type: string, input: string | null}} PageError
+ * @typedef {object} PageState
+ * @property {Doc} doc what a permalink carries (state.js)
+ * @property {string} exampleId the example the doc still is ("" once edited)
+ * @property {boolean} touched the reader changed something: only then is anything saved
+ * @property {import("../contract/record.js").EngineRecord | null} record the last good record
+ * @property {string | null} recordKey its request key
+ * @property {PageError | null} error the last answer's error
+ * @property {boolean} waiting
+ */
+
+/** @returns {PageState} */
+export function initialPageState(doc, exampleId) {
+  return { doc, exampleId, touched: false, record: null, recordKey: null, error: null, waiting: false };
+}
+
+/** A copy of an argument map, with no prototype (an argument may be called "__proto__"). */
+function withEntry(map, name, value) {
+  return Object.assign(Object.create(null), map, { [name]: value });
+}
+
+function edited(s, doc, sameExample) {
+  return { ...s, doc, touched: true, exampleId: sameExample(doc) ? s.exampleId : "" };
+}
+
+/**
+ * @param {PageState} s
+ * @param {any} change
+ * @param {(doc: Doc) => boolean} sameExample whether a doc still is the example s.exampleId
+ * @returns {PageState}
+ */
+export function update(s, change, sameExample) {
+  const doc = s.doc;
+  switch (change.type) {
+    case "code":
+      return edited(s, { ...doc, code: String(change.code) }, sameExample);
+    case "known":
+      return edited(s, { ...doc, known: withEntry(doc.known, change.name, Boolean(change.known)) }, sameExample);
+    case "value":
+      return edited(s, { ...doc, values: withEntry(doc.values, change.name, String(change.text)) }, sameExample);
+    case "mode":
+      if (!MODES.includes(change.mode) || change.mode === doc.mode) return s;
+      return edited(s, { ...doc, mode: change.mode, step: null }, sameExample);
+    case "policy":
+      return edited(s, { ...doc, policy: String(change.policy) }, sameExample);
+    case "folding":
+      return edited(s, { ...doc, folding: Boolean(change.on) }, sameExample);
+    case "step":
+      if (change.step === doc.step) return s;
+      return { ...s, doc: { ...doc, step: change.step }, touched: s.touched || change.byUser };
+    case "load":
+      return { ...s, doc: change.doc, exampleId: change.exampleId, touched: s.touched || change.byUser };
+    case "answer":
+      return answered(s, change.answer, change.key);
+    case "touch":
+      return s.touched ? s : { ...s, touched: true };
+    case "waiting":
+      return change.on === s.waiting ? s : { ...s, waiting: change.on };
+    default:
+      throw new Error(`unknown change ${JSON.stringify(change.type)}`);
+  }
+}
+
+function answered(s, answer, key) {
+  if (answer.error) {
+    const e = answer.error;
+    const line = Number.isInteger(e.lineno) ? e.lineno : null;
+    return { ...s, error: { type: e.type, message: e.message || "error", line, input: e.input ?? null } };
+  }
+  return { ...s, error: null, record: answer, recordKey: key };
+}
+
+/** Whether a change alters what the engine is asked (and so calls for a run). */
+export function changesRequest(change) {
+  return ["code", "known", "value", "mode", "policy", "folding", "load"].includes(change.type);
+}

@@ -1,0 +1,49 @@
+// The controls above the stage: the mode tabs and their options, the examples menu, the
+// mode's blurb and the inputs panel. Each dispatches what the reader did.
+
+import { mountExamples } from "../../examples.js";
+import { createInputs } from "../../inputs.js";
+import { BLURBS, createModes } from "../../modes.js";
+import { parseSignature, stateFromExample } from "../../state.js";
+
+/**
+ * @param {{modes: Element, examples: HTMLSelectElement, blurb: Element, inputs: Element,
+ *          inputsNote: Element}} els
+ * @param {any} examples examples.json
+ * @param {() => import("../update.js").PageState} getState
+ * @param {(change: object) => void} dispatch
+ */
+export function createControls(els, examples, getState, dispatch) {
+  const inputs = createInputs(els.inputs, {
+    modeNote: els.inputsNote,
+    onToggle(name) {
+      dispatch({ type: "known", name, known: !(getState().doc.known[name] ?? true), run: "now" });
+    },
+    onValue(name, text) {
+      dispatch({ type: "value", name, text, run: "debounced" });
+    },
+  });
+  const modes = createModes(els.modes, {
+    onMode: (mode) => dispatch({ type: "mode", mode, run: "now" }),
+    onFolding: (on) => dispatch({ type: "folding", on, run: "now" }),
+    onPolicy: (policy) => dispatch({ type: "policy", policy, run: "now" }),
+  });
+  const menu = mountExamples(els.examples, examples, (ex) =>
+    dispatch({ type: "load", doc: stateFromExample(ex), exampleId: ex.id, byUser: true, run: "now" }),
+  );
+
+  /** @param {import("../update.js").PageState} s */
+  return function render(s) {
+    const sig = parseSignature(s.doc.code);
+    modes.render(s.doc);
+    menu.show(s.exampleId);
+    els.blurb.textContent = BLURBS[s.doc.mode];
+    inputs.render({
+      params: sig ? sig.params : [],
+      state: s.doc,
+      record: s.record,
+      mode: s.doc.mode,
+      badInput: s.error?.input ?? null,
+    });
+  };
+}

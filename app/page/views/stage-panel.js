@@ -1,0 +1,76 @@
+// The stage's panel: the stage (app/stage/), loaded as its own module, drawing each new
+// record; or, if that module cannot load, the programs as plain text. It also carries the
+// linked highlighting between the editor and the stage.
+
+/** Printed programs of a record, whatever its mode: the known and unknown panes, the program. */
+export function programsOf(rec) {
+  if (!rec) return { known: null, unknown: null, program: null };
+  const pane = (role) => (rec.panes ?? []).find((p) => p.role === role)?.program.text ?? null;
+  return { known: pane("known"), unknown: pane("unknown"), program: rec.program?.text ?? null };
+}
+
+/** The programs as text, when the stage module could not be loaded. */
+function fallbackDraw(root, rec) {
+  const progs = programsOf(rec);
+  root.replaceChildren();
+  const titled = [
+    ["Known program", progs.known],
+    ["Unknown program", progs.unknown],
+    ["Staged program", progs.program],
+  ];
+  for (const [title, text] of titled) {
+    if (!text) continue;
+    const h = document.createElement("h3");
+    h.textContent = title;
+    const pre = document.createElement("pre");
+    pre.className = "program-text";
+    pre.textContent = text;
+    root.append(h, pre);
+  }
+}
+
+/**
+ * @param {{root: HTMLElement, panel: HTMLElement, editor: any,
+ *          dispatch: (change: object) => void}} deps
+ */
+export async function createStagePanel({ root, panel, editor, dispatch }) {
+  let stage = null;
+  try {
+    const mod = await import("../../stage/index.js");
+    stage = mod.createStage(root, {
+      onLink(link) {
+        editor.linkLine(link && Number.isInteger(link.line) ? link.line : null);
+      },
+    });
+    stage.onStepChange((step, info) => {
+      // the reader moved the timeline (play, scrub, keys): that goes into the link
+      const byUser = info?.source !== "record" && info?.source !== "api";
+      dispatch({ type: "step", step, byUser });
+    });
+    root.classList.remove("stage-fallback");
+  } catch (err) {
+    console.error("stage module could not be loaded; showing the programs as text", err);
+    root.classList.add("stage-fallback");
+  }
+
+  return {
+    /** The step the stage shows (null without a stage). */
+    step: () => (stage ? stage.getStep() : null),
+    /** Move the timeline; the stage reports where it landed. */
+    setStep(n) {
+      stage?.setStep(n);
+    },
+    /** Light what belongs to a source line (or nothing). */
+    highlight(line) {
+      stage?.highlight(line !== null ? { line } : null);
+    },
+    /** @param {import("../update.js").PageState} prev @param {import("../update.js").PageState} next */
+    render(prev, next) {
+      panel.classList.toggle("is-waiting", next.waiting);
+      if (next.record === prev.record || !next.record) return;
+      if (stage) stage.setRecord(next.record, next.doc.step !== null ? { step: next.doc.step } : {});
+      else fallbackDraw(root, next.record);
+      document.dispatchEvent(new CustomEvent("pe:record", { detail: { record: next.record, key: next.recordKey } }));
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// How a demo asks for its records: from the cache at once, else from the engine once the
+// page is idle (the demo is marked updating meanwhile). Only the latest call's answers are
+// taken: a demo that asked again since ignores what its older call brings back.
+
+/**
+ * @param {any} ctx the sections' context (index.js)
+ * @param {HTMLElement} el the demo's element
+ */
+export function createLoader(ctx, el) {
+  let wanted = null;
+  /**
+   * @param {Array<{mode: string, kwargs: object}>} requests
+   * @param {{shown?: boolean, waiting?: () => void, take: (answers: any[]) => void}} how
+   *   shown: the demo already shows these requests' answers (nothing to do if unchanged);
+   *   waiting: called when the engine must be asked
+   */
+  return function load(requests, { shown = false, waiting = () => {}, take }) {
+    const key = JSON.stringify(requests.map((r) => [r.mode, r.kwargs]));
+    if (key === wanted && shown) return;
+    wanted = key;
+    const hits = requests.map((r) => ctx.cached(r.mode, r.kwargs));
+    if (hits.every(Boolean)) {
+      el.classList.remove("is-updating");
+      take(hits);
+      return;
+    }
+    el.classList.add("is-updating");
+    waiting();
+    const stillWanted = () => wanted === key;
+    Promise.all(requests.map((r) => ctx.request(r.mode, r.kwargs, { stillWanted }))).then((answers) => {
+      if (!stillWanted() || !answers.every(Boolean)) return;
+      el.classList.remove("is-updating");
+      take(answers);
+    });
+  };
+}

@@ -1,0 +1,128 @@
+// The stage's controls: step buttons, play, the timeline, the counter, speed, the narration
+// line and the keys hint. Built once per stage; `sync` writes what a step changes.
+
+import { h, richText, s } from "./dom.js";
+
+export const SPEEDS = [0.5, 1, 2];
+
+const ICONS = {
+  first: "M5 4h2v12H5z M16 4 8 10l8 6z",
+  prev: "M14 4 6 10l8 6z",
+  next: "M6 4l8 6-8 6z",
+  last: "M13 4h2v12h-2z M4 4l8 6-8 6z",
+  play: "M6 3.5 16 10 6 16.5z",
+  pause: "M5 4h3.5v12H5z M11.5 4H15v12h-3.5z",
+};
+
+function icon(name) {
+  return s(
+    "svg",
+    { class: "st-icon", viewBox: "0 0 20 20", "aria-hidden": "true", focusable: "false" },
+    s("path", { d: ICONS[name] }),
+  );
+}
+
+function iconButton(name, testid, label) {
+  return h(
+    "button",
+    { type: "button", class: "st-btn st-btn--icon", "data-testid": testid, "aria-label": label, title: label },
+    icon(name),
+  );
+}
+
+export function createControls() {
+  const first = iconButton("first", "step-first", "First step (Home)");
+  const prev = iconButton("prev", "step-prev", "Previous step (←)");
+  const next = iconButton("next", "step-next", "Next step (→)");
+  const last = iconButton("last", "step-last", "Last step (End)");
+  const playIcon = h("span", { class: "st-play-icon" }, icon("play"));
+  const play = h(
+    "button",
+    {
+      type: "button",
+      class: "st-btn st-btn--play",
+      "data-testid": "play",
+      "aria-pressed": "false",
+      title: "Play / pause (Space)",
+    },
+    playIcon,
+    h("span", { class: "st-play-label" }, "Play"),
+  );
+  const timeline = h("input", {
+    type: "range",
+    class: "st-timeline",
+    "data-testid": "timeline",
+    min: "0",
+    max: "0",
+    step: "1",
+    value: "0",
+    "aria-label": "Step",
+  });
+  const counter = h("span", { class: "st-counter", "data-testid": "step-counter" }, "Step 0 of 0");
+  const speed = h(
+    "select",
+    { class: "st-speed", "data-testid": "speed", "aria-label": "Speed" },
+    SPEEDS.map((v) => h("option", { value: v, selected: v === 1 }, `${v}×`)),
+  );
+  const bar = h(
+    "div",
+    { class: "st-controls", role: "group", "aria-label": "Step through the split" },
+    h("div", { class: "st-buttons" }, first, prev, play, next, last),
+    h("div", { class: "st-scrub" }, timeline, counter),
+    h("label", { class: "st-speed-label" }, h("span", null, "Speed"), speed),
+  );
+  const narration = h("p", {
+    class: "st-narration",
+    role: "status",
+    "aria-live": "polite",
+    "aria-atomic": "true",
+    "data-testid": "narration",
+  });
+  const keysHint = h(
+    "p",
+    { class: "st-keys st-muted" },
+    "Keys: ",
+    h("kbd", null, "←"),
+    " ",
+    h("kbd", null, "→"),
+    " step · ",
+    h("kbd", null, "Home"),
+    " ",
+    h("kbd", null, "End"),
+    " · ",
+    h("kbd", null, "Space"),
+    " play",
+  );
+
+  /** Show step `step` of `total` (`event`: the one just judged, or null). */
+  function sync({ step, total, playing, event }) {
+    timeline.max = String(total);
+    timeline.value = String(step);
+    const label = `Step ${step} of ${total}`;
+    counter.textContent = label;
+    timeline.setAttribute("aria-valuetext", event ? `${label}: ${event.short}` : label);
+    first.setAttribute("aria-disabled", String(step === 0));
+    prev.setAttribute("aria-disabled", String(step === 0));
+    next.setAttribute("aria-disabled", String(step >= total));
+    last.setAttribute("aria-disabled", String(step >= total));
+    play.setAttribute("aria-pressed", String(playing));
+    playIcon.replaceChildren(icon(playing ? "pause" : "play"));
+  }
+
+  /** The narration line: text with `code` spans, or plain text. */
+  function narrate(text, { step = null, plain = false } = {}) {
+    if (plain) narration.textContent = text;
+    else narration.replaceChildren(richText(text));
+    if (step != null) narration.dataset.step = String(step);
+  }
+
+  return {
+    top: h("div", { class: "st-top" }, bar, narration),
+    keysHint,
+    buttons: { first, prev, next, last, play },
+    timeline,
+    speed,
+    sync,
+    narrate,
+  };
+}

@@ -1,0 +1,82 @@
+// The residual list under the panes: one chip per residual (known name → unknown name, type,
+// bytes, value, where it came from), and what JAX's print_saved_residuals would print.
+
+import { formatBytes, h } from "./dom.js";
+
+function origin(model, r) {
+  const producer = r.producer != null ? model.events[r.producer] : null;
+  if (r.from_input != null) return `the known input ${r.from_input}, forwarded as is`;
+  return producer ? `computed by ${producer.short}` : "a known value";
+}
+
+function chip(model, r, reveal) {
+  const producer = r.producer != null ? model.events[r.producer] : null;
+  const readers = r.consumers.map((c) => model.events[c].short).join("; ");
+  const li = h(
+    "li",
+    {
+      class: "st-rchip",
+      "data-residual": r.k,
+      "data-testid": "residual-chip",
+      tabindex: "0",
+      "data-from-input": r.from_input != null ? "true" : null,
+      "aria-label":
+        `Residual ${r.label}: known ${r.known_name} becomes unknown input ` +
+        `${r.unknown_name}, ${r.aval}, ${formatBytes(r.bytes)}; ${origin(model, r)}` +
+        `${readers ? `; read by ${readers}` : ""}.`,
+    },
+    h("span", { class: "st-rtag" }, r.label),
+    h(
+      "code",
+      { class: "st-rflow" },
+      h("span", { class: "st-rname st-rname--known", title: "name in the known program's outputs" }, r.known_name),
+      h("span", { class: "st-arrow", "aria-hidden": "true" }, " → "),
+      h(
+        "span",
+        { class: "st-rname st-rname--unknown", title: "name among the unknown program's inputs" },
+        r.unknown_name,
+      ),
+    ),
+    h("span", { class: "st-aval" }, r.aval),
+    h("span", { class: "st-bytes" }, formatBytes(r.bytes)),
+    r.value != null ? h("span", { class: "st-value", title: `value: ${r.value}` }, `= ${r.value}`) : null,
+    h(
+      "span",
+      { class: "st-rorigin st-muted" },
+      r.from_input != null ? `input ${r.from_input}` : producer ? `from ${producer.short}` : "",
+    ),
+  );
+  reveal(li, r.reveal);
+  return li;
+}
+
+/** What JAX's print_saved_residuals would print for this function (grad records). */
+function savedResiduals(saved) {
+  if (!Array.isArray(saved) || !saved.length) return null;
+  const lines = saved.map((r) => `${r.aval} ${r.description}`);
+  return h(
+    "details",
+    { class: "st-saved" },
+    h("summary", null, "In JAX's words: ", h("code", null, "jax.ad_checkpoint.print_saved_residuals")),
+    h("pre", { class: "st-pre", tabindex: "0" }, lines.join("\n")),
+  );
+}
+
+/** The residual section: {el, chips} (chips[k] is residual k's). */
+export function renderResidualList(model, reveal) {
+  const rs = model.residuals;
+  const total = rs.reduce((a, r) => a + (r.bytes || 0), 0);
+  const chips = rs.map((r) => chip(model, r, reveal));
+  const summary = rs.length
+    ? `${rs.length} known value${rs.length === 1 ? "" : "s"} handed to the unknown program · ` +
+      `${formatBytes(total)} · shown as known name → unknown name`
+    : "none: the unknown program reads no known values";
+  const el = h(
+    "section",
+    { class: "st-res", "data-testid": "residuals" },
+    h("div", { class: "st-res-head" }, h("h3", null, "Residuals"), h("span", { class: "st-muted" }, summary)),
+    rs.length ? h("ul", { class: "st-res-list" }, chips) : null,
+    savedResiduals(model.record.saved_residuals),
+  );
+  return { el, chips };
+}

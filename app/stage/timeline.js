@@ -1,0 +1,36 @@
+// What each step reveals. Every element the stage shows is "revealed at" a step; moving from
+// one step to another only toggles `is-on` on the elements revealed in between, and
+// `is-current` on the elements of the event just judged, so scrubbing a 200-equation record
+// stays cheap.
+
+export function createTimeline() {
+  let groups = [[]]; // groups[t]: elements that appear at step t
+  let current = []; // current[i]: elements marked is-current while event i is the last judged
+
+  return {
+    /** Forget the last record's elements; a record of `total` events comes next. */
+    reset(total) {
+      groups = Array.from({ length: total + 1 }, () => []);
+      current = Array.from({ length: total }, () => []);
+    },
+    /** `el` appears at step `at` (at once when at <= 0). */
+    reveal(el, at) {
+      if (at <= 0) el.classList.add("is-on");
+      else groups[Math.min(at, groups.length - 1)].push(el);
+    },
+    /** `el` stands for event i: marked while i is the event just judged. */
+    belongsTo(el, i) {
+      current[i].push(el);
+    },
+    /** The elements that change between step `prev` and step `next`. */
+    move(prev, next) {
+      if (next > prev) {
+        for (let t = prev + 1; t <= next; t++) for (const el of groups[t]) el.classList.add("is-on");
+      } else {
+        for (let t = prev; t > next; t--) for (const el of groups[t]) el.classList.remove("is-on");
+      }
+      if (prev > 0) for (const el of current[prev - 1] || []) el.classList.remove("is-current");
+      if (next > 0) for (const el of current[next - 1] || []) el.classList.add("is-current");
+    },
+  };
+}

@@ -1,0 +1,256 @@
+"""The record contract: every JSON record the engine hands the page, declared once.
+
+The page reads nothing else: tools/write_contract.py turns these TypedDicts into the JSON
+Schema the tests check every record against and the page validates every answer with
+(app/contract/schema.js), and into the JSDoc typedefs `tsc --checkJs` checks the page's
+code against (app/contract/types.js). Values the page and the engine share (the policy
+names) are declared here too and written into app/contract/record.js.
+"""
+from typing import Literal, NotRequired, TypedDict
+
+RECORD_VERSION = 1
+
+# checkpoint_policies by name, in the order the page offers them (the first is no policy).
+POLICY_NAMES = ["everything_saveable", "nothing_saveable", "dots_saveable",
+                "dots_with_no_batch_dims_saveable", "save_only_these_names",
+                "save_any_names_but_these"]
+DEFAULT_POLICY = "nothing_saveable"
+# A tangent input is named after its primal with a combining dot above: x -> ẋ.
+TANGENT_MARK = "\u0307"
+
+Mode = Literal["split", "jit", "grad", "checkpoint", "interpreters"]
+Side = Literal["known", "unknown", "both", "known-dropped", "unknown-dropped", "staged"]
+PaneRole = Literal["known", "unknown", "staged", "other"]
+
+
+class TypedVar(TypedDict):
+    """A binder as the printer names it, with its type (`f32[3]`)."""
+    name: str
+    aval: str
+
+
+class VarSpan(TypedDict):
+    """Where the printer wrote a variable's name in `text`: [start, end)."""
+    start: int
+    end: int
+    name: str
+
+
+class Program(TypedDict):
+    """A jaxpr as JAX prints it, whole and per equation, with its binders typed."""
+    text: str
+    prelude: str  # the inner jaxprs printed up front (`let jaxpr = { ... } in`), or ""
+    header: str
+    eqns: list[str]
+    footer: str
+    constvars: list[TypedVar]
+    invars: list[TypedVar]
+    outvars: list[TypedVar]  # a literal output's name is the printed literal
+    lines: list[int | None]  # the user's source line of each equation
+    spans: list[VarSpan]  # every variable name in `text`
+
+
+class PaneInput(TypedDict):
+    name: str
+    aval: str
+    arg: str | None  # the argument this input binds (a tangent: `x` + TANGENT_MARK)
+    residual: int | None  # the residual this input receives
+
+
+class PaneOutput(TypedDict):
+    name: str
+    aval: str
+    residual: int | None  # the residual this output hands over
+
+
+class Pane(TypedDict):
+    id: str
+    title: str
+    role: PaneRole
+    program: Program
+    inputs: list[PaneInput]
+    outputs: list[PaneOutput]
+
+
+class Arg(TypedDict):
+    name: str
+    known: bool
+    aval: str
+    shape: list[int]
+    dtype: str  # short, as in `aval`: f32, i32, bool
+    value: str
+
+
+class EventInput(TypedDict):
+    name: str
+    known: bool
+    origin: str
+
+
+class Event(TypedDict):
+    """One traced equation as the mode judges it."""
+    i: int
+    eqn: str
+    short: str
+    primitive: str
+    line: int | None
+    side: Side
+    narration: str
+    outs: NotRequired[list[str]]
+    inputs: NotRequired[list[EventInput]]
+    known_eqns: NotRequired[list[int]]
+    unknown_eqns: NotRequired[list[int]]
+    value: NotRequired[list[str | None] | None]
+    residuals: NotRequired[list[int]]
+    all_constant: NotRequired[bool]  # jit: every input a constant, staged all the same
+
+
+class Decision(TypedDict):
+    """Python control flow a known (held) value decided while tracing: an `if` (kind bool),
+    an `int()` or an index, at a line of the user's code, and the event that computed the
+    value (None when it is an input itself)."""
+    line: int | None
+    kind: Literal["bool", "int", "index"]
+    value: bool | int
+    event: int | None
+
+
+class Residual(TypedDict):
+    k: int
+    known_name: str
+    unknown_name: str
+    aval: str
+    shape: list[int]
+    dtype: str
+    bytes: int
+    producer: int | None
+    known_eqn: int | None
+    from_input: str | None
+    value: str | None
+    consumers: list[int]
+
+
+class SavedResidual(TypedDict):
+    """A line of jax.ad_checkpoint.print_saved_residuals."""
+    aval: str
+    bytes: int
+    description: str
+    line: int | None
+
+
+class Policy(TypedDict):
+    name: str
+    label: str
+    residual_count: int
+    residual_bytes: int
+    recomputed: int
+    saved_residuals: list[SavedResidual]
+    panes: list[Pane]
+
+
+class LogEntry(TypedDict):
+    primitive: str
+    decision: Literal["executed", "recipe", "split"]
+    value: NotRequired[list[str]]
+    eqn_id: NotRequired[int]
+    input_recipes: NotRequired[list[str]]
+
+
+class Variable(TypedDict):
+    repr: str
+    name: str | None
+    aval: str
+    origin: str
+    role: str
+    value: str | None
+
+
+class FrameEntry(TypedDict):
+    i: int
+    short: str
+    collected: bool
+
+
+class JaxprTraceView(TypedDict):
+    log: list[LogEntry]
+    program: Program
+    out_known: list[bool]
+    known_outputs: list[str]
+    residuals: list[str]
+    variables: list[Variable]
+
+
+class DynamicTraceView(TypedDict):
+    frame: list[FrameEntry]
+    program: Program
+    auto_dce_program: Program
+    variables: list[Variable]
+
+
+class RecordBase(TypedDict):
+    version: Literal[RECORD_VERSION]
+    mode: Mode
+    fn: str
+    args: list[Arg]
+
+
+class SplitRecord(RecordBase):
+    decisions: list[Decision]
+    program: Program
+    known: Program
+    unknown: Program
+    out_unknowns: list[bool]
+    residuals: list[Residual]
+    residual_bytes: int
+    events: list[Event]
+    panes: list[Pane]
+
+
+class JitRecord(RecordBase):
+    program: Program
+    consts: list[str]
+    eager_constant_folding: bool
+    const_fold_rules: list[str]
+    events: list[Event]
+    panes: list[Pane]
+
+
+class GradRecord(SplitRecord):
+    traced: Program
+    grads: list[str] | None
+    backward: Program
+    saved_residuals: list[SavedResidual]
+    saved_bytes: int
+    recomputed: int
+
+
+class CheckpointRecord(SplitRecord):
+    traced: Program
+    backward: Program
+    saved_residuals: list[SavedResidual]
+    saved_bytes: int
+    recomputed: int
+    names: list[str]
+    policies: list[Policy]
+    selected: str
+
+
+class InterpretersRecord(RecordBase):
+    jaxpr_trace: JaxprTraceView
+    dynamic_trace: DynamicTraceView
+
+
+class EngineError(TypedDict):
+    type: str
+    message: str
+    lineno: int | None
+    input: NotRequired[str | None]  # the argument whose value is at fault
+    traceback: NotRequired[str]
+
+
+class ErrorRecord(TypedDict):
+    error: EngineError
+
+
+RECORDS = {"split": SplitRecord, "jit": JitRecord, "grad": GradRecord,
+           "checkpoint": CheckpointRecord, "interpreters": InterpretersRecord}

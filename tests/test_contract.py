@@ -1,0 +1,160 @@
+"""The record contract (pe_engine/explain/record.py): the JSON Schema generated from it holds
+for every record and error the engine writes, in Python (jsonschema) and in the page's own
+validator (app/contract/validate.js, in Node), which also refuses records that break it."""
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from pe_engine import explain
+from pe_engine.explain import record, schema
+from tests.fixtures.make_records import make_records
+from tools import write_contract
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+MODES = ["split", "jit", "grad", "checkpoint", "interpreters"]
+BAD_SOURCE = "def f(x):\n    return x +\n"
+
+
+def _answer(mode: str, source: str, args: list[dict], **kw) -> dict:
+    return json.loads(json.dumps(explain.as_json(explain.run(mode, source=source, args=args,
+                                                             **kw))))
+
+
+def _example_args(ex: dict) -> list[dict]:
+    import ast
+    fn = [n for n in ast.parse(ex["code"]).body if isinstance(n, ast.FunctionDef)][-1]
+    return [{"known": ex.get("known", {}).get(a.arg, True),
+             "value": ex.get("values", {}).get(a.arg, "1.0")} for a in fn.args.args]
+
+
+@pytest.fixture(scope="module")
+def answers() -> dict[str, dict]:
+    """Every mode on every example, the stage's fixtures, and the engine's kinds of error."""
+    out = {}
+    for ex in EXAMPLES:
+        for mode in MODES:
+            kw = {"policy": ex["policy"]} if mode == "checkpoint" and "policy" in ex else {}
+            out[f"{ex['id']}/{mode}"] = _answer(mode, ex["code"], _example_args(ex), **kw)
+    for name, rec in json.loads(json.dumps(make_records())).items():
+        del rec["_fixture"]  # the dev harness's note of where the record came from
+        out[f"fixture/{name}"] = rec
+    one = [{"known": True, "value": "1.0"}]
+    out["error/syntax"] = _answer("split", BAD_SOURCE, one)
+    out["error/value"] = _answer("split", "def f(x):\n    return x\n", [{"value": "[1,"}])
+    out["error/grad-int"] = _answer("grad", "def f(x):\n    return x\n", [{"value": "1"}])
+    out["error/mode"] = json.loads(json.dumps(explain.run("nope")))
+    out["error/arity"] = _answer("jit", "def f(x, y):\n    return x\n", one)
+    return out
+
+
+def _validator(answer: dict) -> jsonschema.Draft202012Validator:
+    s = schema.record_schema()
+    s.pop("anyOf")
+    s["$ref"] = f"#/$defs/{schema.answer_definition(answer)}"
+    return jsonschema.Draft202012Validator(s)
+
+
+def test_page_contract_file_is_current():
+    assert write_contract.main(["--check"]) == 0, "run: python3 tools/write_contract.py"
+
+
+def test_schema_is_valid_json_schema():
+    jsonschema.Draft202012Validator.check_schema(schema.record_schema())
+
+
+def test_every_answer_keeps_the_contract(answers):
+    modes = {a["mode"] for a in answers.values() if "mode" in a}
+    assert modes == set(MODES)  # each mode's record was checked, not only errors
+    for name, answer in answers.items():
+        problems = [f"{list(e.absolute_path)}: {e.message[:200]}"
+                    for e in _validator(answer).iter_errors(answer)]
+        assert not problems, (name, problems[:5])
+
+
+def test_errors_say_which_input_is_at_fault(answers):
+    assert answers["error/value"]["error"]["input"] == "x"
+    assert answers["error/grad-int"]["error"]["input"] == "x"
+    assert answers["error/syntax"]["error"]["lineno"] == 2
+    assert "input" not in answers["error/syntax"]["error"]
+
+
+def test_panes_name_their_role_and_what_flows_through(answers):
+    rec = answers["fixture/forwarded"]
+    known, unknown = rec["panes"]
+    assert (known["role"], unknown["role"]) == ("known", "unknown")
+    res = rec["residuals"]
+    assert [o["name"] for o in known["outputs"] if o["residual"] is not None] == \
+        [r["known_name"] for r in res]
+    assert [i["name"] for i in unknown["inputs"] if i["residual"] is not None] == \
+        [r["unknown_name"] for r in res]
+    assert [i["arg"] for i in unknown["inputs"] if i["arg"]] == \
+        [a["name"] for a in rec["args"] if not a["known"]]
+    grad = answers["fixture/grad"]
+    tangents = [i["arg"] for i in grad["panes"][1]["inputs"] if i["arg"]]
+    assert tangents == [a["name"] + record.TANGENT_MARK for a in grad["args"]]
+
+
+def test_spans_point_at_each_variable_in_the_text(answers):
+    for name, answer in answers.items():
+        for key in ("program", "known", "unknown"):
+            prog = answer.get(key)
+            if not prog:
+                continue
+            if prog["invars"] or prog["constvars"]:
+                assert prog["spans"], (name, key)
+            for sp in prog["spans"]:
+                assert prog["text"][sp["start"]:sp["end"]] == sp["name"], (name, key, sp)
+            binders = {v["name"] for v in prog["invars"] + prog["constvars"]}
+            assert binders <= {sp["name"] for sp in prog["spans"]}
+
+
+def _broken(answer: dict) -> list[dict]:
+    """Records that break the contract in one place each."""
+    out = []
+    a = copy.deepcopy(answer)
+    del a["panes"][0]["role"]
+    out.append(a)
+    a = copy.deepcopy(answer)
+    a["residuals"][0]["bytes"] = "4"
+    out.append(a)
+    a = copy.deepcopy(answer)
+    a["events"][0]["side"] = "sideways"
+    out.append(a)
+    a = copy.deepcopy(answer)
+    a["program"]["invars"] = ["a"]
+    out.append(a)
+    a = copy.deepcopy(answer)
+    a["surprise"] = True
+    out.append(a)
+    a = copy.deepcopy(answer)
+    a["mode"] = "teleport"
+    out.append(a)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_page_validator_agrees(answers):
+    good = list(answers.values())
+    bad = _broken(answers["fixture/sin_cos"])
+    lines = "".join(json.dumps(a) + "\n" for a in good + bad)
+    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "answer_problems.mjs")],
+                          input=lines, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert len(results) == len(good) + len(bad)
+    for name, problems in zip(answers, results):
+        assert problems == [], (name, problems)
+    for problems in results[len(good):]:
+        assert problems, "a broken record passed the page's validator"
+    # and Python's agrees on the broken ones
+    for a in bad:
+        if a.get("mode") in record.RECORDS:
+            assert list(_validator(a).iter_errors(a))

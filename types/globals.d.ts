@@ -1,0 +1,13 @@
+// What the page puts on `window` for the console, the browser tests and the dev harness
+// (tsc --checkJs only; nothing here ships).
+interface Window {
+  explainer: any;
+  explainerSections: any;
+  peEngine: any;
+  stage: any;
+  stageLinks: any[];
+  stageSteps: any[];
+  stageRenderMs: number;
+  __bootErrors: any[];
+  __cspViolations: any[];
+}
