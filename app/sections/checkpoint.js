@@ -16,6 +16,21 @@ const PREDICATE = {
   save_any_names_but_these: "True for named values not in the list",
 };
 
+/** One of a policy card's bars: what it measures, how full (0..1), the figure. */
+function metric(label, kind, fraction, text) {
+  return h(
+    "div",
+    { class: "ckpt-metric" },
+    h("span", { class: "ckpt-metric-label" }, label),
+    h(
+      "span",
+      { class: `ckpt-bar ckpt-bar-${kind}`, "aria-hidden": "true" },
+      h("span", { style: `width:${(100 * fraction).toFixed(1)}%` }),
+    ),
+    h("span", { class: "ckpt-metric-val" }, text),
+  );
+}
+
 export function createCheckpointDemo(el, ctx) {
   let record = null;
   let error = null;
@@ -70,28 +85,13 @@ export function createCheckpointDemo(el, ctx) {
           },
           h("h4", null, h("code", null, p.label)),
           h("p", { class: "ckpt-pred" }, h("code", null, PREDICATE[p.name] ?? "")),
-          h(
-            "div",
-            { class: "ckpt-metric" },
-            h("span", { class: "ckpt-metric-label" }, "saved"),
-            h(
-              "span",
-              { class: "ckpt-bar ckpt-bar-bytes", "aria-hidden": "true" },
-              h("span", { style: `width:${((100 * p.residual_bytes) / maxBytes).toFixed(1)}%` }),
-            ),
-            h("span", { class: "ckpt-metric-val" }, `${formatBytes(p.residual_bytes)} · ${p.residual_count} res.`),
+          metric(
+            "saved",
+            "bytes",
+            p.residual_bytes / maxBytes,
+            `${formatBytes(p.residual_bytes)} · ${p.residual_count} res.`,
           ),
-          h(
-            "div",
-            { class: "ckpt-metric" },
-            h("span", { class: "ckpt-metric-label" }, "recomputed"),
-            h(
-              "span",
-              { class: "ckpt-bar ckpt-bar-re", "aria-hidden": "true" },
-              h("span", { style: `width:${((100 * p.recomputed) / maxRe).toFixed(1)}%` }),
-            ),
-            h("span", { class: "ckpt-metric-val" }, `${p.recomputed} equation${p.recomputed === 1 ? "" : "s"}`),
-          ),
+          metric("recomputed", "re", p.recomputed / maxRe, `${p.recomputed} equation${p.recomputed === 1 ? "" : "s"}`),
           h(
             "details",
             { class: "ckpt-saved" },

@@ -19,6 +19,13 @@ export function withUnusedLine(code) {
   return lines.join("\n");
 }
 
+/** A list of `items` (each drawn by `item`), or a caption saying there are none. */
+function listOr(testid, none, items, item) {
+  return items.length
+    ? h("ul", { class: "int-list", "data-testid": testid }, items.map(item))
+    : h("p", { class: "x-caption", "data-testid": testid }, none);
+}
+
 export function createInterpretersDemo(el, ctx) {
   let rec = null;
   let split = null;
@@ -38,47 +45,31 @@ export function createInterpretersDemo(el, ctx) {
       { class: "int-col int-pe", "data-testid": "interp-jaxprtrace" },
       h("h4", null, h("code", null, "JaxprTrace"), h("span", { class: "x-muted" }, " partial evaluation, your mask")),
       h("p", { class: "int-step" }, h("span", { class: "int-num" }, "1"), " Executed now"),
-      ran.length
-        ? h(
-            "ul",
-            { class: "int-list", "data-testid": "interp-executed" },
-            ran.map((e) =>
-              h(
-                "li",
-                { class: "is-known" },
-                h("code", null, e.short),
-                e.value && e.value[0] != null ? [" → ", h("code", null, e.value.join(", "))] : "",
-              ),
-            ),
-          )
-        : h(
-            "p",
-            { class: "x-caption", "data-testid": "interp-executed" },
-            "Nothing: no operation had only known inputs.",
-          ),
+      listOr("interp-executed", "Nothing: no operation had only known inputs.", ran, (e) =>
+        h(
+          "li",
+          { class: "is-known" },
+          h("code", null, e.short),
+          e.value && e.value[0] != null ? [" → ", h("code", null, e.value.join(", "))] : "",
+        ),
+      ),
       h("p", { class: "int-step" }, h("span", { class: "int-num" }, "2"), " Recipes hung on the outputs of the rest"),
-      recipes.length
-        ? h(
-            "ul",
-            { class: "int-list", "data-testid": "interp-recipes" },
-            recipes.map((e) =>
-              h(
-                "li",
-                { class: "is-unknown" },
-                h("code", null, e.primitive),
-                e.decision === "split"
-                  ? " split by its own rule"
-                  : [
-                      ` · JaxprEqnRecipe #${e.eqn_id}, inputs: `,
-                      (e.input_recipes ?? []).map((r, i) => [
-                        i ? ", " : "",
-                        h("span", { class: "x-origin", "data-origin": r }, r),
-                      ]),
-                    ],
-              ),
-            ),
-          )
-        : h("p", { class: "x-caption", "data-testid": "interp-recipes" }, "None: every operation ran."),
+      listOr("interp-recipes", "None: every operation ran.", recipes, (e) =>
+        h(
+          "li",
+          { class: "is-unknown" },
+          h("code", null, e.primitive),
+          e.decision === "split"
+            ? " split by its own rule"
+            : [
+                ` · JaxprEqnRecipe #${e.eqn_id}, inputs: `,
+                (e.input_recipes ?? []).map((r, i) => [
+                  i ? ", " : "",
+                  h("span", { class: "x-origin", "data-origin": r }, r),
+                ]),
+              ],
+        ),
+      ),
       h(
         "p",
         { class: "int-step" },

@@ -78,21 +78,11 @@ export function createControls() {
     "aria-atomic": "true",
     "data-testid": "narration",
   });
-  const keysHint = h(
-    "p",
-    { class: "st-keys st-muted" },
-    "Keys: ",
-    h("kbd", null, "←"),
-    " ",
-    h("kbd", null, "→"),
-    " step · ",
-    h("kbd", null, "Home"),
-    " ",
-    h("kbd", null, "End"),
-    " · ",
-    h("kbd", null, "Space"),
-    " play",
-  );
+  const kbd = (key) => h("kbd", null, key);
+  const keysHint = h("p", { class: "st-keys st-muted" }, [
+    ["Keys: ", kbd("←"), " ", kbd("→"), " step · "],
+    [kbd("Home"), " ", kbd("End"), " · ", kbd("Space"), " play"],
+  ]);
 
   /** Show step `step` of `total` (`event`: the one just judged, or null). */
   function sync({ step, total, playing, event }) {
