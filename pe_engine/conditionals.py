@@ -289,8 +289,7 @@ def _cond_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     obs = trace.state.observer
     if not any([index_uk, *ops_uk]):
         outs = bind(cond_p, *[t.pval.get_known() for t in tracers], **params)
-        if getattr(obs, "split", None):
-            obs.split(cond_p, params, tracers, outs, None, inner={"known": branches[0]})
+        obs.split(cond_p, params, tracers, outs, None, inner={"known": branches[0]})
         return [trace.new_const(o) for o in outs]
     if index_uk:
         return trace.default_process_primitive(cond_p, tracers, params)
@@ -318,9 +317,8 @@ def _cond_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
                          cond_p, {"branches": branches_unknown})
     for t in out_tracers:
         t.recipe = eqn
-    if getattr(obs, "split", None):
-        obs.split(cond_p, params, tracers, known_outs, eqn,
-                  inner={"known": branches_known[0], "unknown": branches_unknown[0]})
+    obs.split(cond_p, params, tracers, known_outs, eqn,
+              inner={"known": branches_known[0], "unknown": branches_unknown[0]})
     return merge_lists(out_uks, [trace.new_const(o) for o in known_outs], out_tracers)
 
 

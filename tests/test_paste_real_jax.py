@@ -19,7 +19,7 @@ from pe_engine import explain
 from pe_engine.explain.values import parse_value
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-from precompute import request_for  # noqa: E402 - the page's request, built as the page builds it
+from precompute import page_requests  # noqa: E402 - the page's request, built by the page's code
 
 jax = pytest.importorskip("jax")
 from jax._src.interpreters import partial_eval as jpe  # noqa: E402
@@ -154,7 +154,7 @@ EXAMPLES = json.loads((Path(__file__).resolve().parents[1] / "app" / "examples.j
 
 @pytest.mark.parametrize("example", EXAMPLES["examples"], ids=lambda e: e["id"])
 def test_menu_examples_run(example):
-    req = request_for(example)
+    req, = page_requests([example])
     rec = explain.run(req["mode"], **req["kwargs"])
     assert "error" not in rec, rec.get("error")
 
@@ -164,7 +164,7 @@ def test_cond_example_both_ways_matches_jax(p_known):
     """The cond example: toggling p between known and unknown gives JAX's two splits."""
     ex = next(e for e in EXAMPLES["examples"] if e["id"] == "split-cond")
     ex = {**ex, "known": {**ex["known"], "p": p_known}}
-    req = request_for(ex)
+    req, = page_requests([ex])
     rec = explain.run("split", **req["kwargs"])
     namespace: dict = {}
     exec(ex["code"], namespace)  # noqa: S102 - the menu's own example, run by JAX
