@@ -114,6 +114,12 @@ async function boot(interruptBuffer) {
     const wheel = await fileNamed(baseName(manifest.engine_wheel));
     const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
     pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+    if (manifest.import_cache) {
+      // bytecode for numpy's and the standard library's modules the engine imports, compiled
+      // at build time (sitebuild/import_cache.py): the stdlib's, sourceless, first on sys.path
+      pyodide.unpackArchive(await fileNamed(baseName(manifest.import_cache)), "zip", { extractDir: "/" });
+      pyodide.runPython("import sys\nsys.path.insert(0, '/lib/python3.12/pe-import-cache')");
+    }
     mark("engine");
 
     progress("verify");

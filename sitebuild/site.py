@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import engine_wheel, frontend, pyodide
+from . import engine_wheel, frontend, import_cache, pyodide
 from .common import CACHE, DIST, ENGINE_PKG, ROOT, BuildError, iter_files, log, run, sha256_file
 from .headers import (
     FRAME_SCRIPT,
@@ -80,11 +80,12 @@ def write_service_worker(out: Path, build_hash: str) -> int:
     return len(hashes)
 
 
-def engine_files(out: Path, wheel: str, pyodide_wheels: list[str]) -> dict[str, dict]:
+def engine_files(out: Path, wheel: str, pyodide_wheels: list[str],
+                 cache_zip: str | None) -> dict[str, dict]:
     """What the page sends the engine's sandboxed worker, by the name Pyodide asks for it:
     path and sha256 (the page checks each file before handing it over)."""
     paths = [f"pyodide/{n}" for n in (*pyodide.PYODIDE_CORE, *pyodide_wheels)
-             if n != "package.json"] + [f"wheels/{wheel}"]
+             if n != "package.json"] + [f"wheels/{wheel}"] + ([cache_zip] if cache_zip else [])
     return {p.rsplit("/", 1)[1]: {"path": p, "sha256": sha256_file(out / p)} for p in paths}
 
 
@@ -133,13 +134,16 @@ def build(base: str = "/") -> None:
         lock = pyodide.build_pyodide_core(tmp)
         pyodide_wheels = pyodide.build_pyodide_packages(tmp, lock)
         wheel = engine_wheel.build_engine_wheel(tmp, engine_wheel.compile_engine_pyc(tmp))
+        cache_zip = import_cache.build_import_cache(
+            tmp, tmp / "wheels" / wheel, [tmp / "pyodide" / n for n in pyodide_wheels])
         frontend.copy_page(tmp)
         frontend.build_cm6(tmp)
         precompute_first_frame(tmp)
         write_meta_csp(tmp)
         manifest = {
             "engine_wheel": f"wheels/{wheel}",
-            "engine_files": engine_files(tmp, wheel, pyodide_wheels),
+            "engine_files": engine_files(tmp, wheel, pyodide_wheels, cache_zip),
+            "import_cache": cache_zip,
             "engine_scripts": engine_scripts(tmp),
             "build_hash": tree_hash(tmp),
             "input_hash": inputs,
