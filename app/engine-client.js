@@ -5,14 +5,7 @@
 //   const record = await engine.call("pe_engine.explain.run", { mode, source, args });
 //   engine.onState((state, info) => ...);                // 'loading' | 'ready' | 'busy' | 'error'
 //
-// Where the engine runs. Code in a permalink is written by someone else, so the worker that
-// runs it is walled off from the site: it lives in an <iframe sandbox="allow-scripts"> whose
-// origin is opaque (no cookies, localStorage, IndexedDB, Cache Storage or service worker of
-// the site) and whose CSP allows no network at all. The page fetches every file the engine
-// needs (through the service worker's cache when there is one), checks each against the
-// sha256 in manifest.json, and hands the bytes over; the frame's script (engine-frame.js,
-// allowed by its sha256) starts the worker from source text and relays messages through a
-// MessagePort. Everything that comes back is data: checked here, drawn with textContent.
+// The engine runs in a worker inside a sandboxed iframe (engine-sandbox.js says how and why).
 //
 // Calls run one at a time, in order; calls made while loading wait for the boot. A call that
 // runs past its timeout is first interrupted (KeyboardInterrupt through the interrupt buffer
@@ -20,7 +13,8 @@
 // interruptGraceMs later, the frame is removed (its worker with it) and a new one is booted.
 // Either way the call rejects with an EngineError of type 'timeout'. Queued calls survive a
 // restart.
-import { BOOT_TIMEOUT_MS, CALL_TIMEOUT_MS, INTERRUPT_GRACE_MS, MAX_ANSWER_CHARS } from "./limits.js";
+import { BOOT_TIMEOUT_MS, CALL_TIMEOUT_MS, INTERRUPT_GRACE_MS } from "./limits.js";
+import { adoptEarlyEngine, readAnswer, spawnEngine, validMessage } from "./engine-sandbox.js";
 
 export class EngineError extends Error {
   constructor(type, message, extra = {}) {
@@ -32,125 +26,6 @@ export class EngineError extends Error {
 }
 
 const STATES = ["loading", "ready", "busy", "error"];
-const SITE = new URL("../", import.meta.url);
-
-// A call that failed in JavaScript rather than in Python (Python's exceptions come back as
-// answers): these leave Pyodide unusable, so the engine is replaced.
-const FATAL_JS = /fatal|Maximum call stack size exceeded|can no longer be used|memory access out of bounds|unreachable|Aborted/i;
-
-const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
-const base64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf)));
-
-async function fetchChecked(path, sha256, init) {
-  const r = await fetch(new URL(path, SITE), init);
-  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
-  const bytes = await r.arrayBuffer();
-  const got = hex(await crypto.subtle.digest("SHA-256", bytes));
-  if (sha256 && got !== sha256) throw new Error(`sha256 mismatch for ${path}: got ${got}, manifest.json says ${sha256}`);
-  return bytes;
-}
-
-// The engine's files, fetched once per page (they outlive restarts). Started as soon as this
-// module is evaluated (main.js imports it first): the boot is the long pole.
-let bundle = null;
-function engineBundle() {
-  if (bundle) return bundle;
-  const manifest = fetchChecked("manifest.json", null, { cache: "no-cache" }).then((bytes) => ({
-    bytes, data: JSON.parse(new TextDecoder().decode(bytes)),
-  }));
-  const files = manifest.then(({ data }) => Object.fromEntries(Object.entries(data.engine_files).map(
-    ([name, f]) => [name, fetchChecked(f.path, f.sha256)])));
-  bundle = { manifest, files };
-  for (const p of [manifest, files]) p.catch(() => {}); // awaited where used
-  return bundle;
-}
-if (typeof document !== "undefined") engineBundle();
-
-// The frame's document: its CSP allows only the frame script (by hash) and what Pyodide needs
-// (blob: scripts and workers, WebAssembly); no fetch, XHR, WebSocket or image reaches anything.
-function frameDocument(frameScript, scriptHash) {
-  const csp = ["default-src 'none'", `script-src '${scriptHash}' blob: 'wasm-unsafe-eval'`,
-    "worker-src blob:", "connect-src 'none'", "base-uri 'none'", "form-action 'none'"].join("; ");
-  return '<!doctype html><meta charset="utf-8">'
-    + `<meta http-equiv="Content-Security-Policy" content="${csp}"><script>${frameScript}</script>`;
-}
-
-// A new engine: the sandboxed frame, the port to it, and the files sent through the port.
-async function spawnEngine(onMessage) {
-  const { manifest, files } = engineBundle();
-  const { bytes: manifestBytes, data } = await manifest;
-  const decode = (b) => new TextDecoder().decode(b);
-  const scripts = data.engine_scripts;
-  const [frameScript, workerSource] = (await Promise.all([
-    fetchChecked(scripts.frame.path, scripts.frame.sha256),
-    fetchChecked(scripts.worker.path, scripts.worker.sha256),
-  ])).map(decode);
-  const scriptHash = `sha256-${base64(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(frameScript)))}`;
-  const channel = new MessageChannel();
-  channel.port1.onmessage = (e) => onMessage(e.data);
-  const iframe = document.createElement("iframe");
-  iframe.setAttribute("sandbox", "allow-scripts");
-  iframe.setAttribute("allow", "cross-origin-isolated *");
-  iframe.setAttribute("aria-hidden", "true");
-  iframe.setAttribute("tabindex", "-1");
-  iframe.title = "Python engine (sandboxed)";
-  iframe.hidden = true;
-  iframe.dataset.testid = "engine-frame";
-  iframe.srcdoc = frameDocument(frameScript, scriptHash);
-  const loaded = new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
-  document.body.append(iframe);
-  await loaded;
-  iframe.contentWindow.postMessage({ cmd: "init", workerSource }, "*", [channel.port2]);
-  const port = channel.port1;
-  // Each file goes over as soon as it is here and checked (a copy: the page keeps its bytes
-  // for the next engine, should this one be torn down).
-  const send = (name, bytes) => {
-    const copy = bytes.slice(0);
-    port.postMessage({ cmd: "file", name, bytes: copy }, [copy]);
-  };
-  send("manifest.json", manifestBytes);
-  const byName = await files;
-  for (const [name, p] of Object.entries(byName)) {
-    p.then((bytes) => send(name, bytes), (err) => onMessage({ type: "boot-error", error: { type: "FetchError", message: String(err.message) } }));
-  }
-  return { iframe, port };
-}
-
-// What the frame relays is untrusted: only these shapes are read, and only these fields.
-function validMessage(msg) {
-  if (!msg || typeof msg !== "object" || Array.isArray(msg)) return null;
-  if (typeof msg.type === "string") return msg;
-  if (Number.isInteger(msg.id)) return msg;
-  return null;
-}
-
-function readAnswer(msg) {
-  if (typeof msg.text !== "string") {
-    const e = msg.error && typeof msg.error === "object" ? msg.error : {};
-    return { ok: false, fatal: Boolean(msg.fatal) || FATAL_JS.test(String(e.message)), error: { type: String(e.type ?? "Error"), message: String(e.message ?? "the engine failed") } };
-  }
-  if (msg.text.length > MAX_ANSWER_CHARS) {
-    return { ok: false, error: { type: "AnswerTooLarge", message: `the engine's answer has ${msg.text.length} characters, over the page's limit of ${MAX_ANSWER_CHARS}` } };
-  }
-  let answer;
-  try {
-    answer = JSON.parse(msg.text);
-  } catch {
-    return { ok: false, error: { type: "ResultNotJSON", message: "the engine's answer is not JSON" } };
-  }
-  if (!answer || typeof answer !== "object" || typeof answer.ok !== "boolean") {
-    return { ok: false, error: { type: "BadAnswer", message: "the engine's answer has no status" } };
-  }
-  if (!answer.ok) {
-    const e = answer.error && typeof answer.error === "object" ? answer.error : {};
-    return { ok: false, error: {
-      type: String(e.type ?? "Error"), message: String(e.message ?? "unknown error"),
-      lineno: Number.isInteger(e.lineno) ? e.lineno : null,
-      traceback: typeof e.traceback === "string" ? e.traceback : undefined,
-    } };
-  }
-  return { ok: true, result: answer.result };
-}
 
 export function createEngine({
   timeoutMs = CALL_TIMEOUT_MS,
@@ -170,15 +45,25 @@ export function createEngine({
   const queue = [];
   const listeners = new Set();
   const info = {
-    stage: null, timings: null, versions: null, error: null,
-    restarts: 0, interrupts: 0, interruptible: false, cspViolations: [],
+    stage: null,
+    timings: null,
+    versions: null,
+    error: null,
+    restarts: 0,
+    interrupts: 0,
+    interruptible: false,
+    cspViolations: [],
   };
 
   function setState(next) {
     if (!STATES.includes(next)) throw new Error(`bad state ${next}`);
     state = next;
     for (const cb of listeners) {
-      try { cb(state, info); } catch (err) { console.error("engine onState listener:", err); }
+      try {
+        cb(state, info);
+      } catch (err) {
+        console.error("engine onState listener:", err);
+      }
     }
   }
 
@@ -187,15 +72,26 @@ export function createEngine({
     info.stage = null;
     info.error = null;
     info.interruptible = false;
-    readyPromise = new Promise((res, rej) => { readyResolve = res; readyReject = rej; });
+    readyPromise = new Promise((res, rej) => {
+      readyResolve = res;
+      readyReject = rej;
+    });
     readyPromise.catch(() => {}); // callers that care await it; no unhandled-rejection noise
-    bootStart = performance.now();
-    spawnEngine((msg) => { if (gen === generation) onMessage(msg); }).then(
+    const handler = (msg) => {
+      if (gen === generation) onMessage(msg);
+    };
+    // the first engine was started when this module loaded; later ones start here
+    const early = gen === 1 ? adoptEarlyEngine(handler) : null;
+    bootStart = early ? early.started : performance.now();
+    (early ? early.spawned : spawnEngine(handler)).then(
       (spawned) => {
         if (gen === generation) engine = spawned;
         else spawned.iframe.remove();
       },
-      (err) => { if (gen === generation) bootFailed({ type: "BootError", message: String(err.message ?? err) }); });
+      (err) => {
+        if (gen === generation) bootFailed({ type: "BootError", message: String(err.message ?? err) });
+      },
+    );
     clearTimeout(bootTimer);
     bootTimer = setTimeout(() => {
       if (gen === generation && state === "loading") {
@@ -219,19 +115,38 @@ export function createEngine({
   function onMessage(raw) {
     const msg = validMessage(raw);
     if (!msg) return;
-    if (msg.type === "frame") { info.interruptible = msg.interruptible === true; return; }
-    if (msg.type === "progress") { info.stage = String(msg.stage).slice(0, 40); setState(state); return; }
+    if (msg.type === "frame") {
+      info.interruptible = msg.interruptible === true;
+      return;
+    }
+    if (msg.type === "progress") {
+      info.stage = String(msg.stage).slice(0, 40);
+      setState(state);
+      return;
+    }
     if (msg.type === "csp") {
       const v = msg.violation ?? {};
-      info.cspViolations.push({ directive: String(v.directive).slice(0, 40), blockedURI: String(v.blockedURI).slice(0, 500) });
+      info.cspViolations.push({
+        directive: String(v.directive).slice(0, 40),
+        blockedURI: String(v.blockedURI).slice(0, 500),
+      });
       return;
     }
     if (msg.type === "boot-error" || (msg.type === "worker-error" && state === "loading")) {
-      bootFailed({ type: String(msg.error?.type ?? "WorkerError"), message: String(msg.error?.message ?? msg.message ?? "").slice(0, 2000) });
+      bootFailed({
+        type: String(msg.error?.type ?? "WorkerError"),
+        message: String(msg.error?.message ?? msg.message ?? "").slice(0, 2000),
+      });
       return;
     }
-    if (msg.type === "worker-error") { crashed({ message: String(msg.message).slice(0, 2000) }); return; }
-    if (msg.type === "ready" && state === "loading") { onReady(msg); return; }
+    if (msg.type === "worker-error") {
+      crashed({ message: String(msg.message).slice(0, 2000) });
+      return;
+    }
+    if (msg.type === "ready" && state === "loading") {
+      onReady(msg);
+      return;
+    }
     if (Number.isInteger(msg.id)) onResponse(msg);
   }
 
@@ -247,8 +162,12 @@ export function createEngine({
       bootMs: Math.round(performance.now() - bootStart), // engine start -> ready, page clock
     };
     const v = msg.versions && typeof msg.versions === "object" ? msg.versions : {};
-    info.versions = Object.fromEntries(["python", "numpy", "pe_engine", "pyodide", "build"]
-      .map((k) => [k, typeof v[k] === "string" ? v[k].slice(0, 40) : null]));
+    info.versions = Object.fromEntries(
+      ["python", "numpy", "pe_engine", "pyodide", "build"].map((k) => [
+        k,
+        typeof v[k] === "string" ? v[k].slice(0, 40) : null,
+      ]),
+    );
     info.stage = "ready";
     setState("ready");
     readyResolve(info);
@@ -262,7 +181,11 @@ export function createEngine({
     readyReject(err);
     const pending = current ? [current, ...queue.splice(0)] : queue.splice(0);
     current = null;
-    for (const c of pending) { clearTimeout(c.timer); clearTimeout(c.graceTimer); c.reject(err); }
+    for (const c of pending) {
+      clearTimeout(c.timer);
+      clearTimeout(c.graceTimer);
+      c.reject(err);
+    }
     setState("error");
   }
 
@@ -270,9 +193,14 @@ export function createEngine({
     const c = current;
     current = null;
     if (c) {
-      clearTimeout(c.timer); clearTimeout(c.graceTimer);
-      c.reject(new EngineError("crashed", `${c.fn}: the engine crashed (${error.message}); it was restarted`,
-        { reason: error.message, restarted: true }));
+      clearTimeout(c.timer);
+      clearTimeout(c.graceTimer);
+      c.reject(
+        new EngineError("crashed", `${c.fn}: the engine crashed (${error.message}); it was restarted`, {
+          reason: error.message,
+          restarted: true,
+        }),
+      );
     }
     info.restarts++;
     stop();
@@ -305,9 +233,12 @@ export function createEngine({
   function kill(c) {
     if (current !== c) return;
     current = null;
-    c.reject(new EngineError("timeout",
-      `${c.fn} did not finish within ${c.timeoutMs} ms; the engine was restarted`,
-      { restarted: true, timeoutMs: c.timeoutMs }));
+    c.reject(
+      new EngineError("timeout", `${c.fn} did not finish within ${c.timeoutMs} ms; the engine was restarted`, {
+        restarted: true,
+        timeoutMs: c.timeoutMs,
+      }),
+    );
     info.restarts++;
     stop();
     start(); // queued calls run on the new engine once it is ready
@@ -327,9 +258,14 @@ export function createEngine({
     clearTimeout(c.graceTimer);
     if (c.timedOut) {
       // the KeyboardInterrupt's traceback says where the user's code was looping
-      c.reject(new EngineError("timeout",
-        `${c.fn} did not finish within ${c.timeoutMs} ms and was interrupted`,
-        { interrupted: true, cause: answer.error, timeoutMs: c.timeoutMs, lineno: answer.error?.lineno ?? null }));
+      c.reject(
+        new EngineError("timeout", `${c.fn} did not finish within ${c.timeoutMs} ms and was interrupted`, {
+          interrupted: true,
+          cause: answer.error,
+          timeoutMs: c.timeoutMs,
+          lineno: answer.error?.lineno ?? null,
+        }),
+      );
     } else if (answer.ok) {
       c.resolve(answer.result);
     } else {
@@ -347,7 +283,10 @@ export function createEngine({
         return;
       }
       queue.push({
-        fn, kwargs, resolve, reject,
+        fn,
+        kwargs,
+        resolve,
+        reject,
         timeoutMs: opts.timeoutMs ?? timeoutMs,
         interrupt: opts.interrupt, // false: skip the soft interrupt, restart right away
       });
@@ -359,7 +298,8 @@ export function createEngine({
     const c = current;
     current = null;
     if (c) {
-      clearTimeout(c.timer); clearTimeout(c.graceTimer);
+      clearTimeout(c.timer);
+      clearTimeout(c.graceTimer);
       c.reject(new EngineError("restarted", `${c.fn}: the engine was restarted`));
     }
     info.restarts++;
@@ -372,7 +312,9 @@ export function createEngine({
     stop();
     const err = new EngineError("closed", "the engine was closed");
     for (const c of current ? [current, ...queue.splice(0)] : queue.splice(0)) {
-      clearTimeout(c.timer); clearTimeout(c.graceTimer); c.reject(err);
+      clearTimeout(c.timer);
+      clearTimeout(c.graceTimer);
+      c.reject(err);
     }
     current = null;
   }
@@ -380,11 +322,20 @@ export function createEngine({
   start();
 
   return {
-    get ready() { return readyPromise; },
-    get state() { return state; },
-    get info() { return info; },
+    get ready() {
+      return readyPromise;
+    },
+    get state() {
+      return state;
+    },
+    get info() {
+      return info;
+    },
     call,
-    onState(cb) { listeners.add(cb); return () => listeners.delete(cb); },
+    onState(cb) {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
     restart,
     close,
   };

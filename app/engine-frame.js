@@ -10,15 +10,16 @@
   let port = null;
   let worker = null;
   let interrupt = null;
-  const report = (msg) => { if (port) port.postMessage(msg); };
+  const report = (msg) => {
+    if (port) port.postMessage(msg);
+  };
 
   addEventListener("securitypolicyviolation", (e) => {
     report({ type: "csp", violation: { directive: e.effectiveDirective, blockedURI: e.blockedURI } });
   });
 
   function start(workerSource) {
-    const sab = self.crossOriginIsolated && typeof SharedArrayBuffer === "function"
-      ? new SharedArrayBuffer(4) : null;
+    const sab = self.crossOriginIsolated && typeof SharedArrayBuffer === "function" ? new SharedArrayBuffer(4) : null;
     interrupt = sab ? new Int32Array(sab) : null;
     const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
     worker = new Worker(url, { name: "pe-engine" });

@@ -16,7 +16,9 @@
 
 const T0 = performance.now();
 const timings = {};
-const mark = (name) => { timings[name] = Math.round(performance.now() - T0); };
+const mark = (name) => {
+  timings[name] = Math.round(performance.now() - T0);
+};
 const INDEX_URL = "https://pyodide.invalid/"; // never fetched: every request is mapped below
 const TYPES = { wasm: "application/wasm", json: "application/json", zip: "application/zip" };
 
@@ -48,7 +50,11 @@ self.onmessage = async (event) => {
     try {
       await booted;
     } catch (err) {
-      self.postMessage({ id: msg.id, fatal: false, error: { type: "EngineNotReady", message: String(err?.message ?? err) } });
+      self.postMessage({
+        id: msg.id,
+        fatal: false,
+        error: { type: "EngineNotReady", message: String(err?.message ?? err) },
+      });
       return;
     }
     self.postMessage(runCall(msg));
@@ -84,15 +90,16 @@ async function boot(interruptBuffer) {
   const progress = (stage) => self.postMessage({ type: "progress", stage });
   try {
     self.fetch = mappedFetch;
-    // pyodide.mjs loads pyodide.asm.js with importScripts in a classic worker
-    const asmURL = await scriptURL("pyodide.asm.js");
-    const realImportScripts = self.importScripts.bind(self);
-    self.importScripts = (...urls) => realImportScripts(
-      ...urls.map((u) => (baseName(u) === "pyodide.asm.js" ? asmURL : u)));
-
+    // pyodide.mjs loads pyodide.asm.js with importScripts in a classic worker (synchronous:
+    // its blob URL must be ready before loadPyodide runs)
+    const asmURL = scriptURL("pyodide.asm.js");
     progress("import");
     const { loadPyodide } = await import(await scriptURL("pyodide.mjs"));
     mark("import");
+    const asm = await asmURL;
+    const realImportScripts = self.importScripts.bind(self);
+    self.importScripts = (...urls) =>
+      realImportScripts(...urls.map((u) => (baseName(u) === "pyodide.asm.js" ? asm : u)));
 
     progress("loadPyodide");
     pyodide = await loadPyodide({ indexURL: INDEX_URL });
@@ -124,10 +131,13 @@ async function boot(interruptBuffer) {
 
     progress("verify");
     entry = pyodide.pyimport("pe_engine.explain.entry").call;
-    const versions = JSON.parse(pyodide.runPython(
-      "import json, sys, numpy, pe_engine\n" +
-      "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
-      "'pe_engine': getattr(pe_engine, '__version__', None)})"));
+    const versions = JSON.parse(
+      pyodide.runPython(
+        "import json, sys, numpy, pe_engine\n" +
+          "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
+          "'pe_engine': getattr(pe_engine, '__version__', None)})",
+      ),
+    );
     versions.pyodide = pyodide.version;
     versions.build = manifest.build_hash;
     mark("verify");
@@ -142,7 +152,10 @@ async function boot(interruptBuffer) {
       interrupt: Boolean(interruptBuffer),
     });
   } catch (err) {
-    self.postMessage({ type: "boot-error", error: { type: err?.type || err?.name || "Error", message: String(err?.message ?? err) } });
+    self.postMessage({
+      type: "boot-error",
+      error: { type: err?.type || err?.name || "Error", message: String(err?.message ?? err) },
+    });
     throw err;
   }
 }

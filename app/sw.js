@@ -46,7 +46,7 @@ async function intact(cache, key) {
   const hit = await cache.match(key);
   if (!hit) return null;
   const body = await hit.arrayBuffer();
-  if (await sha256(body) === HASHES.get(key)) {
+  if ((await sha256(body)) === HASHES.get(key)) {
     return new Response(body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
   }
   await cache.delete(key);
@@ -62,26 +62,30 @@ function withHeaders(response) {
 }
 
 self.addEventListener("install", (event) => {
-  event.waitUntil((async () => {
-    const cache = await caches.open(CACHE);
-    await cache.addAll([...HASHES.keys()].map((u) => new Request(u, { cache: "no-cache" })));
-    for (const key of HASHES.keys()) {
-      if (!(await intact(cache, key))) {
-        await caches.delete(CACHE);
-        throw new Error(`the server's ${key} is not the one build ${BUILD} was made with`);
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await cache.addAll([...HASHES.keys()].map((u) => new Request(u, { cache: "no-cache" })));
+      for (const key of HASHES.keys()) {
+        if (!(await intact(cache, key))) {
+          await caches.delete(CACHE);
+          throw new Error(`the server's ${key} is not the one build ${BUILD} was made with`);
+        }
       }
-    }
-    await self.skipWaiting();
-  })());
+      await self.skipWaiting();
+    })(),
+  );
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil((async () => {
-    for (const name of await caches.keys()) {
-      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
-    }
-    await self.clients.claim();
-  })());
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
 });
 
 function cacheKey(request) {
@@ -96,9 +100,11 @@ function cacheKey(request) {
 self.addEventListener("fetch", (event) => {
   const key = cacheKey(event.request);
   if (key === null) return;
-  event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    const response = (await intact(cache, key)) || await fetch(event.request);
-    return key === INDEX ? withHeaders(response) : response;
-  })());
+  event.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const response = (await intact(cache, key)) || (await fetch(event.request));
+      return key === INDEX ? withHeaders(response) : response;
+    })(),
+  );
 });

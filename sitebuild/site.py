@@ -94,15 +94,26 @@ def engine_scripts(out: Path) -> dict[str, dict]:
             for k, p in (("frame", FRAME_SCRIPT), ("worker", "app/engine-worker.js"))}
 
 
+def _fill(page: Path, marker: str, text: str) -> None:
+    html = page.read_text()
+    if html.count(marker) != 1:
+        raise BuildError(f"{page.name}: expected exactly one {marker}")
+    page.write_text(html.replace(marker, text))
+
+
 def write_meta_csp(out: Path) -> None:
     """index.html carries the CSP too, for hosts that ignore _headers."""
-    page = out / "index.html"
-    text = page.read_text()
     marker = '<meta http-equiv="Content-Security-Policy" content="">'
-    if text.count(marker) != 1:
-        raise BuildError(f"index.html: expected exactly one {marker}")
     csp = content_security_policy(frame_script_sha256(out), meta=True)
-    page.write_text(text.replace(marker, marker.replace('content=""', f'content="{csp}"')))
+    _fill(out / "index.html", marker, marker.replace('content=""', f'content="{csp}"'))
+
+
+def write_preloads(out: Path, files: dict[str, dict]) -> None:
+    """<link rel=preload> for every file the engine needs, largest first, in the page's head:
+    the engine client fetches them (crossorigin: the same mode and credentials as fetch)."""
+    paths = sorted((f["path"] for f in files.values()), key=lambda p: -(out / p).stat().st_size)
+    links = "\n  ".join(f'<link rel="preload" href="{p}" as="fetch" crossorigin>' for p in paths)
+    _fill(out / "index.html", "<!-- engine preloads -->", links)
 
 
 def tree_hash(folder: Path) -> str:
@@ -140,9 +151,11 @@ def build(base: str = "/") -> None:
         frontend.build_cm6(tmp)
         precompute_first_frame(tmp)
         write_meta_csp(tmp)
+        files = engine_files(tmp, wheel, pyodide_wheels, cache_zip)
+        write_preloads(tmp, files)
         manifest = {
             "engine_wheel": f"wheels/{wheel}",
-            "engine_files": engine_files(tmp, wheel, pyodide_wheels, cache_zip),
+            "engine_files": files,
             "import_cache": cache_zip,
             "engine_scripts": engine_scripts(tmp),
             "build_hash": tree_hash(tmp),
