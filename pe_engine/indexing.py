@@ -139,6 +139,12 @@ def _static_slice(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
                                                                   shape))
     out = x if trivial else lax.slice(x, starts, limits,
                                       None if all(s == 1 for s in strides) else strides)
+    return _reverse_squeeze_expand(out, rev, squeeze, new)
+
+
+def _reverse_squeeze_expand(out: Any, rev: list, squeeze: list, new: list) -> Any:
+    """What a basic index does after slicing, static or dynamic: flip the negative-step axes,
+    drop the integer-indexed ones, insert the `None` ones."""
     if rev:
         out = lax.rev(out, rev)
     if squeeze:
@@ -170,13 +176,7 @@ def _dynamic_slice(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
     if len(starts) > 1:
         starts = [lax.convert_element_type(i, np.int32) for i in starts]
     out = slicing.dynamic_slice(x, starts, sizes)
-    if rev:
-        out = lax.rev(out, rev)
-    if squeeze:
-        out = lax.squeeze(out, squeeze)
-    if new:
-        out = lax.expand_dims(out, new)
-    return out
+    return _reverse_squeeze_expand(out, rev, squeeze, new)
 
 
 class _GatherIndexer(NamedTuple):

@@ -9,30 +9,12 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import batching, lax
-from .ad import (
-    Zero,
-    instantiate_zeros,
-    is_undefined_primal,
-    primitive_jvps,
-    primitive_transposes,
-    zeros_like_aval,
-)
-from .core import (
-    Array,
-    Jaxpr,
-    Primitive,
-    ShapedArray,
-    abstract_eval_rules,
-    bind,
-    get_aval,
-    impl_rules,
-    to_numpy,
-)
+from . import ad, batching, core, lax
 from .staging import trace_to_jaxpr_dynamic
 
 
@@ -69,8 +51,8 @@ def _clamped_starts(shape: tuple, starts: Any, sizes: tuple) -> list[int]:
     return [int(np.clip(int(s), 0, d - n)) for s, d, n in zip(starts, shape, sizes)]
 
 
-def _dynamic_slice_abstract(x: ShapedArray, *idx: ShapedArray, slice_sizes: tuple
-                            ) -> ShapedArray:
+def _dynamic_slice_abstract(x: core.ShapedArray, *idx: core.ShapedArray, slice_sizes: tuple
+                            ) -> core.ShapedArray:
     if len(idx) != x.ndim:
         raise TypeError(f"dynamic_slice start_indices must have length equal to the number "
                         f"of dimensions of the operand, got indices {len(idx)} for operand "
@@ -78,23 +60,23 @@ def _dynamic_slice_abstract(x: ShapedArray, *idx: ShapedArray, slice_sizes: tupl
     if any(not 0 <= n <= d for n, d in zip(slice_sizes, x.shape)):
         raise TypeError(f"slice slice_sizes must be less than or equal to operand shape, "
                         f"got slice_sizes {slice_sizes} for operand shape {x.shape}")
-    return ShapedArray(slice_sizes, x.dtype, x.weak_type)
+    return core.ShapedArray(slice_sizes, x.dtype, x.weak_type)
 
 
-def _dynamic_slice_impl(x: Any, *idx: Any, slice_sizes: tuple) -> Array:
-    xv = to_numpy(x)
-    starts = _clamped_starts(xv.shape, map(to_numpy, idx), slice_sizes)
+def _dynamic_slice_impl(x: Any, *idx: Any, slice_sizes: tuple) -> core.Array:
+    xv = core.to_numpy(x)
+    starts = _clamped_starts(xv.shape, map(core.to_numpy, idx), slice_sizes)
     out = xv[tuple(slice(s, s + n) for s, n in zip(starts, slice_sizes))]
-    return Array(np.array(out), get_aval(x).weak_type)
+    return core.Array(np.array(out), core.get_aval(x).weak_type)
 
 
-dynamic_slice_p = Primitive("dynamic_slice")
-impl_rules[dynamic_slice_p] = _dynamic_slice_impl
-abstract_eval_rules[dynamic_slice_p] = _dynamic_slice_abstract
+dynamic_slice_p = core.Primitive("dynamic_slice")
+core.impl_rules[dynamic_slice_p] = _dynamic_slice_impl
+core.abstract_eval_rules[dynamic_slice_p] = _dynamic_slice_abstract
 
 
-def _dynamic_update_slice_abstract(x: ShapedArray, update: ShapedArray, *idx: ShapedArray
-                                   ) -> ShapedArray:
+def _dynamic_update_slice_abstract(x: core.ShapedArray, update: core.ShapedArray,
+                                   *idx: core.ShapedArray) -> core.ShapedArray:
     if update.ndim != x.ndim or any(u > d for u, d in zip(update.shape, x.shape)):
         raise TypeError(f"dynamic_update_slice update shape must be smaller than operand "
                         f"shape, got update shape {update.shape} for operand shape {x.shape}.")
@@ -102,44 +84,44 @@ def _dynamic_update_slice_abstract(x: ShapedArray, update: ShapedArray, *idx: Sh
     return x
 
 
-def _dynamic_update_slice_impl(x: Any, update: Any, *idx: Any) -> Array:
-    xv = np.array(to_numpy(x))
-    uv = to_numpy(update)
-    starts = _clamped_starts(xv.shape, map(to_numpy, idx), uv.shape)
+def _dynamic_update_slice_impl(x: Any, update: Any, *idx: Any) -> core.Array:
+    xv = np.array(core.to_numpy(x))
+    uv = core.to_numpy(update)
+    starts = _clamped_starts(xv.shape, map(core.to_numpy, idx), uv.shape)
     xv[tuple(slice(s, s + n) for s, n in zip(starts, uv.shape))] = uv
-    return Array(xv, get_aval(x).weak_type)
+    return core.Array(xv, core.get_aval(x).weak_type)
 
 
-dynamic_update_slice_p = Primitive("dynamic_update_slice")
-impl_rules[dynamic_update_slice_p] = _dynamic_update_slice_impl
-abstract_eval_rules[dynamic_update_slice_p] = _dynamic_update_slice_abstract
+dynamic_update_slice_p = core.Primitive("dynamic_update_slice")
+core.impl_rules[dynamic_update_slice_p] = _dynamic_update_slice_impl
+core.abstract_eval_rules[dynamic_update_slice_p] = _dynamic_update_slice_abstract
 
 
 def _normalize(i: Any, d: int) -> Any:
     if isinstance(i, (int, np.integer)):
-        return lax.convert_element_type(i + d if i < 0 else i, get_aval(i).dtype)
-    if get_aval(i).dtype.kind == "u":
+        return lax.convert_element_type(i + d if i < 0 else i, core.get_aval(i).dtype)
+    if core.get_aval(i).dtype.kind == "u":
         return i
-    return lax.select(i < 0, i + np.array(d, get_aval(i).dtype), i)
+    return lax.select(i < 0, i + np.array(d, core.get_aval(i).dtype), i)
 
 
 def dynamic_slice(x: Any, start_indices: Any, slice_sizes: Any) -> Any:
-    shape = get_aval(x).shape
+    shape = core.get_aval(x).shape
     if len(start_indices) != len(shape):
         raise ValueError(f"Length of slice indices must match number of operand dimensions "
                          f"({len(start_indices)} vs {shape})")
     idx = [_normalize(i, d) for i, d in zip(start_indices, shape)]
-    return bind(dynamic_slice_p, x, *idx, slice_sizes=tuple(int(s) for s in slice_sizes))
+    return core.bind(dynamic_slice_p, x, *idx, slice_sizes=tuple(int(s) for s in slice_sizes))
 
 
 def dynamic_update_slice(x: Any, update: Any, start_indices: Any) -> Any:
-    shape = get_aval(x).shape
+    shape = core.get_aval(x).shape
     idx = [_normalize(i, d) for i, d in zip(start_indices, shape)]
-    return bind(dynamic_update_slice_p, x, update, *idx)
+    return core.bind(dynamic_update_slice_p, x, update, *idx)
 
 
 def dynamic_index_in_dim(x: Any, index: Any, axis: int = 0, keepdims: bool = True) -> Any:
-    shape = get_aval(x).shape
+    shape = core.get_aval(x).shape
     starts = [np.int32(0)] * len(shape)
     starts[axis] = index
     sizes = list(shape)
@@ -151,40 +133,41 @@ def dynamic_index_in_dim(x: Any, index: Any, axis: int = 0, keepdims: bool = Tru
 def _dynamic_slice_jvp(primals: list, tangents: list, *, slice_sizes: tuple
                        ) -> tuple[Any, Any]:
     t = tangents[0]
-    if type(t) is not Zero:
-        t = bind(dynamic_slice_p, t, *primals[1:], slice_sizes=slice_sizes)
+    if type(t) is not ad.Zero:
+        t = core.bind(dynamic_slice_p, t, *primals[1:], slice_sizes=slice_sizes)
     else:
-        t = Zero(ShapedArray(slice_sizes, t.aval.dtype))
-    return bind(dynamic_slice_p, *primals, slice_sizes=slice_sizes), t
+        t = ad.Zero(core.ShapedArray(slice_sizes, t.aval.dtype))
+    return core.bind(dynamic_slice_p, *primals, slice_sizes=slice_sizes), t
 
 
 def _dynamic_slice_transpose(ct: Any, x: Any, *idx: Any, slice_sizes: tuple) -> list[Any]:
-    zeros = zeros_like_aval(x.aval)
-    return [bind(dynamic_update_slice_p, zeros, ct, *idx), *([None] * len(idx))]
+    zeros = ad.zeros_like_aval(x.aval)
+    return [core.bind(dynamic_update_slice_p, zeros, ct, *idx), *([None] * len(idx))]
 
 
 def _dynamic_update_slice_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
     x, update, *idx = primals
     tx, tu = tangents[:2]
-    out = bind(dynamic_update_slice_p, x, update, *idx)
-    if type(tx) is Zero and type(tu) is Zero:
-        return out, Zero(get_aval(out))
-    return out, bind(dynamic_update_slice_p, instantiate_zeros(tx), instantiate_zeros(tu), *idx)
+    out = core.bind(dynamic_update_slice_p, x, update, *idx)
+    if type(tx) is ad.Zero and type(tu) is ad.Zero:
+        return out, ad.Zero(core.get_aval(out))
+    return out, core.bind(dynamic_update_slice_p, ad.instantiate_zeros(tx),
+                          ad.instantiate_zeros(tu), *idx)
 
 
 def _dynamic_update_slice_transpose(ct: Any, x: Any, update: Any, *idx: Any) -> list[Any]:
-    u_aval = update.aval if is_undefined_primal(update) else get_aval(update)
-    x_ct = (bind(dynamic_update_slice_p, ct, zeros_like_aval(u_aval), *idx)
-            if is_undefined_primal(x) else None)
-    u_ct = (bind(dynamic_slice_p, ct, *idx, slice_sizes=u_aval.shape)
-            if is_undefined_primal(update) else None)
+    u_aval = update.aval if ad.is_undefined_primal(update) else core.get_aval(update)
+    x_ct = (core.bind(dynamic_update_slice_p, ct, ad.zeros_like_aval(u_aval), *idx)
+            if ad.is_undefined_primal(x) else None)
+    u_ct = (core.bind(dynamic_slice_p, ct, *idx, slice_sizes=u_aval.shape)
+            if ad.is_undefined_primal(update) else None)
     return [x_ct, u_ct, *([None] * len(idx))]
 
 
-primitive_jvps[dynamic_slice_p] = _dynamic_slice_jvp
-primitive_transposes[dynamic_slice_p] = _dynamic_slice_transpose
-primitive_jvps[dynamic_update_slice_p] = _dynamic_update_slice_jvp
-primitive_transposes[dynamic_update_slice_p] = _dynamic_update_slice_transpose
+ad.primitive_jvps[dynamic_slice_p] = _dynamic_slice_jvp
+ad.primitive_transposes[dynamic_slice_p] = _dynamic_slice_transpose
+ad.primitive_jvps[dynamic_update_slice_p] = _dynamic_update_slice_jvp
+ad.primitive_transposes[dynamic_update_slice_p] = _dynamic_update_slice_transpose
 
 
 # --------------------------------------------------------------------------- gather
@@ -202,12 +185,12 @@ def _gather_shape(x: tuple, idx: tuple, dn: GatherDimensionNumbers, slice_sizes:
     return tuple(out)
 
 
-def _gather_abstract(x: ShapedArray, idx: ShapedArray, *, dimension_numbers: Any,
-                     slice_sizes: tuple, **_: Any) -> ShapedArray:
+def _gather_abstract(x: core.ShapedArray, idx: core.ShapedArray, *, dimension_numbers: Any,
+                     slice_sizes: tuple, **_: Any) -> core.ShapedArray:
     if idx.dtype.kind not in "iu":
         raise TypeError(f"gather indices must have an integer type, got {idx.dtype.name}")
     shape = _gather_shape(x.shape, idx.shape, dimension_numbers, slice_sizes)
-    return ShapedArray(shape, x.dtype, x.weak_type)
+    return core.ShapedArray(shape, x.dtype, x.weak_type)
 
 
 def _windows(operand_shape: tuple, idx: np.ndarray, start_index_map: tuple,
@@ -227,8 +210,8 @@ def _windows(operand_shape: tuple, idx: np.ndarray, start_index_map: tuple,
 
 
 def _gather_impl(x: Any, idx: Any, *, dimension_numbers: Any, slice_sizes: tuple,
-                 mode: Any, fill_value: Any, **_: Any) -> Array:
-    xv, iv = to_numpy(x), to_numpy(idx)
+                 mode: Any, fill_value: Any, **_: Any) -> core.Array:
+    xv, iv = core.to_numpy(x), core.to_numpy(idx)
     dn = dimension_numbers
     drop = {*dn.collapsed_slice_dims, *dn.operand_batching_dims}
     window_shape = tuple(s for d, s in enumerate(slice_sizes) if d not in drop)
@@ -243,12 +226,12 @@ def _gather_impl(x: Any, idx: Any, *, dimension_numbers: Any, slice_sizes: tuple
         out[b] = win.reshape(window_shape)
     nb = len(iv.shape) - 1
     out = np.moveaxis(out, list(range(nb, nb + len(window_shape))), list(dn.offset_dims))
-    return Array(out, get_aval(x).weak_type)
+    return core.Array(out, core.get_aval(x).weak_type)
 
 
-gather_p = Primitive("gather")
-impl_rules[gather_p] = _gather_impl
-abstract_eval_rules[gather_p] = _gather_abstract
+gather_p = core.Primitive("gather")
+core.impl_rules[gather_p] = _gather_impl
+core.abstract_eval_rules[gather_p] = _gather_abstract
 
 
 def gather(x: Any, indices: Any, dimension_numbers: GatherDimensionNumbers, slice_sizes: Any,
@@ -257,23 +240,23 @@ def gather(x: Any, indices: Any, dimension_numbers: GatherDimensionNumbers, slic
     mode = GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else mode
     if mode == GatherScatterMode.FILL_OR_DROP:
         if fill_value is None:
-            dtype = get_aval(x).dtype
+            dtype = core.get_aval(x).dtype
             fill_value = (np.nan if dtype.kind in "fc" else np.iinfo(dtype).min
                           if dtype.kind == "i" else np.iinfo(dtype).max
                           if dtype.kind == "u" else True)
     else:
         fill_value = None
-    return bind(gather_p, x, indices, dimension_numbers=dimension_numbers,
-                slice_sizes=tuple(slice_sizes), unique_indices=bool(unique_indices),
-                indices_are_sorted=bool(indices_are_sorted), mode=mode, fill_value=fill_value)
+    return core.bind(gather_p, x, indices, dimension_numbers=dimension_numbers,
+                     slice_sizes=tuple(slice_sizes), unique_indices=bool(unique_indices),
+                     indices_are_sorted=bool(indices_are_sorted), mode=mode, fill_value=fill_value)
 
 
 def _gather_jvp(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
-    out = bind(gather_p, *primals, **params)
+    out = core.bind(gather_p, *primals, **params)
     t = tangents[0]
-    if type(t) is Zero:
-        return out, Zero(get_aval(out))
-    return out, bind(gather_p, t, primals[1], **params)
+    if type(t) is ad.Zero:
+        return out, ad.Zero(core.get_aval(out))
+    return out, core.bind(gather_p, t, primals[1], **params)
 
 
 def _to_scatter_dnums(dn: GatherDimensionNumbers) -> ScatterDimensionNumbers:
@@ -291,7 +274,7 @@ def _gather_transpose(ct: Any, x: Any, idx: Any, *, dimension_numbers: Any, slic
                       unique_indices: bool, indices_are_sorted: bool, mode: Any,
                       fill_value: Any) -> list[Any]:
     shape = x.aval.shape
-    zero = np.zeros((), get_aval(ct).dtype)
+    zero = np.zeros((), core.get_aval(ct).dtype)
     zeros = lax.broadcast_in_dim(zero, shape, ()) if shape else zero
     out = scatter_add(zeros, idx, ct, _to_scatter_dnums(dimension_numbers),
                       unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
@@ -299,15 +282,15 @@ def _gather_transpose(ct: Any, x: Any, idx: Any, *, dimension_numbers: Any, slic
     return [out, None]
 
 
-primitive_jvps[gather_p] = _gather_jvp
-primitive_transposes[gather_p] = _gather_transpose
+ad.primitive_jvps[gather_p] = _gather_jvp
+ad.primitive_transposes[gather_p] = _gather_transpose
 
 
 # --------------------------------------------------------------------------- scatter
 
 
-def _scatter_abstract(x: ShapedArray, idx: ShapedArray, updates: ShapedArray, **_: Any
-                      ) -> ShapedArray:
+def _scatter_abstract(x: core.ShapedArray, idx: core.ShapedArray, updates: core.ShapedArray,
+                      **_: Any) -> core.ShapedArray:
     if idx.dtype.kind not in "iu":
         raise TypeError(f"scatter indices must have an integer type, got {idx.dtype.name}")
     lax._check_same_dtypes("scatter", (x, updates))
@@ -319,8 +302,8 @@ _COMBINE = {"scatter": lambda old, new: new, "scatter-add": np.add, "scatter-mul
 
 
 def _scatter_impl(name: str, x: Any, idx: Any, updates: Any, *, dimension_numbers: Any,
-                  mode: Any, **_: Any) -> Array:
-    xv, iv, uv = np.array(to_numpy(x)), to_numpy(idx), to_numpy(updates)
+                  mode: Any, **_: Any) -> core.Array:
+    xv, iv, uv = np.array(core.to_numpy(x)), core.to_numpy(idx), core.to_numpy(updates)
     dn = dimension_numbers
     scatter_dims = [d for d in range(uv.ndim) if d not in dn.update_window_dims]
     # One update window per index vector: move the scatter dims of updates in front.
@@ -338,13 +321,13 @@ def _scatter_impl(name: str, x: Any, idx: Any, updates: Any, *, dimension_number
             continue
         region = tuple(slice(s, s + n) for s, n in zip(start, sizes))
         xv[region] = combine(xv[region], uv[b].reshape(sizes))
-    return Array(xv, get_aval(x).weak_type)
+    return core.Array(xv, core.get_aval(x).weak_type)
 
 
-def _scatter_prim(name: str) -> Primitive:
-    prim = Primitive(name)
-    impl_rules[prim] = functools.partial(_scatter_impl, name)
-    abstract_eval_rules[prim] = _scatter_abstract
+def _scatter_prim(name: str) -> core.Primitive:
+    prim = core.Primitive(name)
+    core.impl_rules[prim] = functools.partial(_scatter_impl, name)
+    core.abstract_eval_rules[prim] = _scatter_abstract
     return prim
 
 
@@ -356,56 +339,34 @@ scatter_max_p = _scatter_prim("scatter-max")
 
 
 @functools.cache
-def _reduction_jaxpr(op: Any, dtype: np.dtype) -> Jaxpr:
+def _reduction_jaxpr(op: Any, dtype: np.dtype) -> core.Jaxpr:
     """The scalar combiner a scatter prints as update_jaxpr (one object per op and dtype,
     as JAX caches it, so a program with two scatter-adds shares it)."""
-    aval = ShapedArray((), dtype)
+    aval = core.ShapedArray((), dtype)
     return trace_to_jaxpr_dynamic(lambda a, b: [op(a, b)], [aval, aval]).jaxpr
 
 
-def _scatter_bind(prim: Primitive, op: Any, x: Any, idx: Any, updates: Any,
-                  dnums: ScatterDimensionNumbers, indices_are_sorted: bool,
-                  unique_indices: bool, mode: Any) -> Any:
-    mode = GatherScatterMode.FILL_OR_DROP if mode is None else mode
-    jaxpr = None if op is None else _reduction_jaxpr(op, get_aval(x).dtype)
-    return bind(prim, x, idx, updates, dimension_numbers=dnums,
-                indices_are_sorted=bool(indices_are_sorted), mode=mode,
-                unique_indices=bool(unique_indices), update_consts=(), update_jaxpr=jaxpr)
+def _scatter_op(prim: core.Primitive, combine: Any, name: str) -> Callable[..., Any]:
+    """lax.scatter and its combining variants: one signature, the primitive and the update
+    jaxpr's operation (None: the update replaces) tell them apart."""
+    def op(x: Any, idx: Any, updates: Any, dimension_numbers: ScatterDimensionNumbers, *,
+           indices_are_sorted: bool = False, unique_indices: bool = False,
+           mode: Any = None) -> Any:
+        mode = GatherScatterMode.FILL_OR_DROP if mode is None else mode
+        jaxpr = None if combine is None else _reduction_jaxpr(combine, core.get_aval(x).dtype)
+        return core.bind(prim, x, idx, updates, dimension_numbers=dimension_numbers,
+                         indices_are_sorted=bool(indices_are_sorted), mode=mode,
+                         unique_indices=bool(unique_indices), update_consts=(),
+                         update_jaxpr=jaxpr)
+    op.__name__ = op.__qualname__ = name
+    return op
 
 
-def scatter(x: Any, idx: Any, updates: Any, dimension_numbers: ScatterDimensionNumbers, *,
-            indices_are_sorted: bool = False, unique_indices: bool = False,
-            mode: Any = None) -> Any:
-    return _scatter_bind(scatter_p, None, x, idx, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
-
-
-def scatter_add(x: Any, idx: Any, updates: Any, dimension_numbers: ScatterDimensionNumbers,
-                *, indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: Any = None) -> Any:
-    return _scatter_bind(scatter_add_p, lax.add, x, idx, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
-
-
-def scatter_mul(x: Any, idx: Any, updates: Any, dimension_numbers: ScatterDimensionNumbers,
-                *, indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: Any = None) -> Any:
-    return _scatter_bind(scatter_mul_p, lax.mul, x, idx, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
-
-
-def scatter_min(x: Any, idx: Any, updates: Any, dimension_numbers: ScatterDimensionNumbers,
-                *, indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: Any = None) -> Any:
-    return _scatter_bind(scatter_min_p, lax.min, x, idx, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
-
-
-def scatter_max(x: Any, idx: Any, updates: Any, dimension_numbers: ScatterDimensionNumbers,
-                *, indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: Any = None) -> Any:
-    return _scatter_bind(scatter_max_p, lax.max, x, idx, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
+scatter = _scatter_op(scatter_p, None, "scatter")
+scatter_add = _scatter_op(scatter_add_p, lax.add, "scatter_add")
+scatter_mul = _scatter_op(scatter_mul_p, lax.mul, "scatter_mul")
+scatter_min = _scatter_op(scatter_min_p, lax.min, "scatter_min")
+scatter_max = _scatter_op(scatter_max_p, lax.max, "scatter_max")
 
 
 def _window_sizes(dn: ScatterDimensionNumbers, operand_ndim: int, updates_shape: tuple
@@ -423,18 +384,19 @@ def _window_sizes(dn: ScatterDimensionNumbers, operand_ndim: int, updates_shape:
 def _scatter_add_jvp(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
     x, idx, updates = primals
     tx, _, tu = tangents
-    out = bind(scatter_add_p, x, idx, updates, **params)
-    if type(tx) is Zero and type(tu) is Zero:
-        return out, Zero(get_aval(out))
-    return out, bind(scatter_add_p, instantiate_zeros(tx), idx, instantiate_zeros(tu), **params)
+    out = core.bind(scatter_add_p, x, idx, updates, **params)
+    if type(tx) is ad.Zero and type(tu) is ad.Zero:
+        return out, ad.Zero(core.get_aval(out))
+    return out, core.bind(scatter_add_p, ad.instantiate_zeros(tx), idx,
+                          ad.instantiate_zeros(tu), **params)
 
 
 def _scatter_add_transpose(ct: Any, x: Any, idx: Any, updates: Any, *, dimension_numbers: Any,
                            mode: Any, **params: Any) -> list[Any]:
-    x_ct = ct if is_undefined_primal(x) else None
+    x_ct = ct if ad.is_undefined_primal(x) else None
     u_ct = None
-    if is_undefined_primal(updates):
-        sizes = _window_sizes(dimension_numbers, get_aval(ct).ndim, updates.aval.shape)
+    if ad.is_undefined_primal(updates):
+        sizes = _window_sizes(dimension_numbers, core.get_aval(ct).ndim, updates.aval.shape)
         u_ct = gather(ct, idx, _to_gather_dnums(dimension_numbers), sizes, mode=mode,
                       fill_value=0)
     return [x_ct, None, u_ct]
@@ -444,13 +406,13 @@ def _scatter_jvp(primals: list, tangents: list, *, unique_indices: bool, **param
                  ) -> tuple[Any, Any]:
     x, idx, updates = primals
     tx, _, tu = tangents
-    if type(tx) is Zero and type(tu) is Zero:
-        out = bind(scatter_p, x, idx, updates, unique_indices=unique_indices, **params)
-        return out, Zero(get_aval(out))
-    tx, tu = instantiate_zeros(tx), instantiate_zeros(tu)
+    if type(tx) is ad.Zero and type(tu) is ad.Zero:
+        out = core.bind(scatter_p, x, idx, updates, unique_indices=unique_indices, **params)
+        return out, ad.Zero(core.get_aval(out))
+    tx, tu = ad.instantiate_zeros(tx), ad.instantiate_zeros(tu)
     if unique_indices:
-        out = bind(scatter_p, x, idx, updates, unique_indices=True, **params)
-        return out, bind(scatter_p, tx, idx, tu, unique_indices=True, **params)
+        out = core.bind(scatter_p, x, idx, updates, unique_indices=True, **params)
+        return out, core.bind(scatter_p, tx, idx, tu, unique_indices=True, **params)
     return _scatter_jvp_masked(x, idx, updates, tx, tu, **params)
 
 
@@ -461,7 +423,7 @@ def _scatter_jvp_masked(x: Any, idx: Any, updates: Any, tx: Any, tu: Any, *,
     which one won each position, and rebuild both the value and the tangent as
     scatter-adds of the winners only (so the tangent is linear)."""
     dn = dimension_numbers
-    u_aval = get_aval(updates)
+    u_aval = core.get_aval(updates)
     ids_shape = list(u_aval.shape)
     for d in dn.update_window_dims:
         ids_shape[d] = 1
@@ -469,18 +431,19 @@ def _scatter_jvp_masked(x: Any, idx: Any, updates: Any, tx: Any, tu: Any, *,
     id_dtype = np.dtype("uint32") if num_ids < 2 ** 32 else np.dtype("uint64")
     update_ids = lax.add(lax.reshape(lax.iota(id_dtype, num_ids), ids_shape),
                          _ones_like_aval(u_aval.update(dtype=id_dtype, weak_type=False)))
-    scattered_ids = scatter(lax.broadcast_in_dim(np.zeros((), id_dtype), get_aval(x).shape, ()),
-                            idx, update_ids, dn, indices_are_sorted=indices_are_sorted,
+    zero_ids = lax.broadcast_in_dim(np.zeros((), id_dtype), core.get_aval(x).shape, ())
+    scattered_ids = scatter(zero_ids, idx, update_ids, dn, indices_are_sorted=indices_are_sorted,
                             unique_indices=False, mode=mode)
-    sizes = _window_sizes(dn, len(get_aval(scattered_ids).shape), u_aval.shape)
+    sizes = _window_sizes(dn, len(core.get_aval(scattered_ids).shape), u_aval.shape)
     gathered_ids = gather(scattered_ids, idx, _to_gather_dnums(dn), sizes)
-    x_aval = get_aval(x)
-    masked_x = lax.select(lax.eq(scattered_ids, zeros_like_aval(get_aval(scattered_ids))),
-                          x, zeros_like_aval(x_aval))
-    masked_u = lax.select(lax.eq(update_ids, gathered_ids), updates, zeros_like_aval(u_aval))
-    masked_tx = lax.select(lax.eq(scattered_ids, zeros_like_aval(get_aval(scattered_ids))),
-                           tx, zeros_like_aval(get_aval(tx)))
-    masked_tu = lax.select(lax.eq(update_ids, gathered_ids), tu, zeros_like_aval(get_aval(tu)))
+    x_aval = core.get_aval(x)
+    masked_x = lax.select(lax.eq(scattered_ids, ad.zeros_like_aval(core.get_aval(scattered_ids))),
+                          x, ad.zeros_like_aval(x_aval))
+    masked_u = lax.select(lax.eq(update_ids, gathered_ids), updates, ad.zeros_like_aval(u_aval))
+    masked_tx = lax.select(lax.eq(scattered_ids, ad.zeros_like_aval(core.get_aval(scattered_ids))),
+                           tx, ad.zeros_like_aval(core.get_aval(tx)))
+    masked_tu = lax.select(lax.eq(update_ids, gathered_ids), tu,
+                           ad.zeros_like_aval(core.get_aval(tu)))
     kw = dict(indices_are_sorted=indices_are_sorted, unique_indices=False, mode=mode)
     return (scatter_add(masked_x, idx, masked_u, dn, **kw),
             scatter_add(masked_tx, idx, masked_tu, dn, **kw))
@@ -492,14 +455,14 @@ def _scatter_transpose(ct: Any, x: Any, idx: Any, updates: Any, *, dimension_num
     if not unique_indices:
         raise NotImplementedError("scatter transpose is only implemented where "
                                   "unique_indices=True")
-    u_aval = updates.aval if is_undefined_primal(updates) else get_aval(updates)
+    u_aval = updates.aval if ad.is_undefined_primal(updates) else core.get_aval(updates)
     x_ct = u_ct = None
-    if is_undefined_primal(x):
-        zeros = zeros_like_aval(u_aval.update(dtype=get_aval(ct).dtype, weak_type=False))
+    if ad.is_undefined_primal(x):
+        zeros = ad.zeros_like_aval(u_aval.update(dtype=core.get_aval(ct).dtype, weak_type=False))
         x_ct = scatter(ct, idx, zeros, dimension_numbers, indices_are_sorted=indices_are_sorted,
                        unique_indices=True, mode=mode)
-    if is_undefined_primal(updates):
-        sizes = _window_sizes(dimension_numbers, get_aval(ct).ndim, u_aval.shape)
+    if ad.is_undefined_primal(updates):
+        sizes = _window_sizes(dimension_numbers, core.get_aval(ct).ndim, u_aval.shape)
         u_ct = gather(ct, idx, _to_gather_dnums(dimension_numbers), sizes, mode=mode,
                       fill_value=0)
     return [x_ct, None, u_ct]
@@ -512,22 +475,22 @@ def _scatter_mul_jvp(primals: list, tangents: list, *, unique_indices: bool,
     tx, _, tu = tangents
     kw = dict(dimension_numbers=dimension_numbers, indices_are_sorted=indices_are_sorted,
               mode=mode, unique_indices=unique_indices)
-    out = bind(scatter_mul_p, x, idx, updates, **kw, **params)
-    t: Any = Zero(get_aval(out))
-    if type(tx) is not Zero:
-        t = bind(scatter_mul_p, tx, idx, updates, **kw, **params)
-    if type(tu) is not Zero:
+    out = core.bind(scatter_mul_p, x, idx, updates, **kw, **params)
+    t: Any = ad.Zero(core.get_aval(out))
+    if type(tx) is not ad.Zero:
+        t = core.bind(scatter_mul_p, tx, idx, updates, **kw, **params)
+    if type(tu) is not ad.Zero:
         if not unique_indices:
             raise NotImplementedError("scatter_mul gradients are only implemented if "
                                       "`unique_indices=True`")
-        tu_out = lax.mul(x, scatter_add(zeros_like_aval(get_aval(x)), idx, tu,
+        tu_out = lax.mul(x, scatter_add(ad.zeros_like_aval(core.get_aval(x)), idx, tu,
                                         dimension_numbers, indices_are_sorted=indices_are_sorted,
                                         unique_indices=unique_indices, mode=mode))
-        t = tu_out if type(t) is Zero else lax.add_any_p.bind(t, tu_out)
+        t = tu_out if type(t) is ad.Zero else lax.add_any_p.bind(t, tu_out)
     return out, t
 
 
-def _ones_like_aval(aval: ShapedArray) -> Any:
+def _ones_like_aval(aval: core.ShapedArray) -> Any:
     one = np.ones((), aval.dtype)
     return lax.broadcast_in_dim(one, aval.shape, ()) if aval.shape else one
 
@@ -536,44 +499,44 @@ def _scatter_mul_transpose(ct: Any, x: Any, idx: Any, updates: Any, *, dimension
                            indices_are_sorted: bool, unique_indices: bool, mode: Any,
                            **params: Any) -> list[Any]:
     x_ct = u_ct = None
-    if is_undefined_primal(x):
+    if ad.is_undefined_primal(x):
         x_ct = scatter_mul(ct, idx, updates, dimension_numbers,
                            indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
                            mode=mode)
-    if is_undefined_primal(updates):
+    if ad.is_undefined_primal(updates):
         if not unique_indices:
             raise NotImplementedError("scatter_mul gradients are only implemented if "
                                       "`unique_indices=True`")
-        sizes = _window_sizes(dimension_numbers, get_aval(ct).ndim, updates.aval.shape)
+        sizes = _window_sizes(dimension_numbers, core.get_aval(ct).ndim, updates.aval.shape)
         u_ct = gather(lax.mul(ct, x), idx, _to_gather_dnums(dimension_numbers), sizes,
                       mode=mode, fill_value=0)
     return [x_ct, None, u_ct]
 
 
-def _scatter_extremal_jvp(prim: Primitive, primals: list, tangents: list,
+def _scatter_extremal_jvp(prim: core.Primitive, primals: list, tangents: list,
                           **params: Any) -> tuple[Any, Any]:
     x, idx, updates = primals
     tx, _, tu = tangents
     dn = params["dimension_numbers"]
-    out = bind(prim, x, idx, updates, **params)
-    if type(tx) is Zero and type(tu) is Zero:
-        return out, Zero(get_aval(out))
-    tx, tu = instantiate_zeros(tx), instantiate_zeros(tu)
+    out = core.bind(prim, x, idx, updates, **params)
+    if type(tx) is ad.Zero and type(tu) is ad.Zero:
+        return out, ad.Zero(core.get_aval(out))
+    tx, tu = ad.instantiate_zeros(tx), ad.instantiate_zeros(tu)
     gdn = _to_gather_dnums(dn)
-    sizes = _window_sizes(dn, get_aval(x).ndim, get_aval(updates).shape)
-    x_aval, u_aval = get_aval(x), get_aval(updates)
+    sizes = _window_sizes(dn, core.get_aval(x).ndim, core.get_aval(updates).shape)
+    x_aval, u_aval = core.get_aval(x), core.get_aval(updates)
     initial = gather(x, idx, gdn, sizes)
     target = gather(out, idx, gdn, sizes)
     successful = updates == target
     retained = initial == target
-    num_updates = gather(scatter_add(zeros_like_aval(x_aval), idx, lax.select(
-        successful, _ones_like_aval(u_aval), zeros_like_aval(u_aval)), dn), idx, gdn, sizes)
-    num_refs = gather(scatter_add(zeros_like_aval(x_aval), idx, _ones_like_aval(u_aval), dn),
+    num_updates = gather(scatter_add(ad.zeros_like_aval(x_aval), idx, lax.select(
+        successful, _ones_like_aval(u_aval), ad.zeros_like_aval(u_aval)), dn), idx, gdn, sizes)
+    num_refs = gather(scatter_add(ad.zeros_like_aval(x_aval), idx, _ones_like_aval(u_aval), dn),
                       idx, gdn, sizes)
     updates_normalizer = lax.select(retained, 1.0 / (num_updates + 1), 1.0 / num_updates)
-    updates_coef = lax.select(successful, updates_normalizer, zeros_like_aval(u_aval))
+    updates_coef = lax.select(successful, updates_normalizer, ad.zeros_like_aval(u_aval))
     operand_normalizer = lax.select(retained, 1.0 / (num_updates + 1),
-                                    zeros_like_aval(get_aval(num_updates)))
+                                    ad.zeros_like_aval(core.get_aval(num_updates)))
     operand_coef = (-1.0 + operand_normalizer) / num_refs
     target_tangents = gather(tx, idx, gdn, sizes)
     tangent_updates = target_tangents * operand_coef + tu * updates_coef
@@ -582,14 +545,14 @@ def _scatter_extremal_jvp(prim: Primitive, primals: list, tangents: list,
                             unique_indices=params["unique_indices"], mode=params["mode"])
 
 
-primitive_jvps[scatter_add_p] = _scatter_add_jvp
-primitive_transposes[scatter_add_p] = _scatter_add_transpose
-primitive_jvps[scatter_p] = _scatter_jvp
-primitive_transposes[scatter_p] = _scatter_transpose
-primitive_jvps[scatter_mul_p] = _scatter_mul_jvp
-primitive_transposes[scatter_mul_p] = _scatter_mul_transpose
-primitive_jvps[scatter_min_p] = functools.partial(_scatter_extremal_jvp, scatter_min_p)
-primitive_jvps[scatter_max_p] = functools.partial(_scatter_extremal_jvp, scatter_max_p)
+ad.primitive_jvps[scatter_add_p] = _scatter_add_jvp
+ad.primitive_transposes[scatter_add_p] = _scatter_add_transpose
+ad.primitive_jvps[scatter_p] = _scatter_jvp
+ad.primitive_transposes[scatter_p] = _scatter_transpose
+ad.primitive_jvps[scatter_mul_p] = _scatter_mul_jvp
+ad.primitive_transposes[scatter_mul_p] = _scatter_mul_transpose
+ad.primitive_jvps[scatter_min_p] = functools.partial(_scatter_extremal_jvp, scatter_min_p)
+ad.primitive_jvps[scatter_max_p] = functools.partial(_scatter_extremal_jvp, scatter_max_p)
 
 
 # --------------------------------------------------------------------------- batching
@@ -608,33 +571,33 @@ def _gather_batcher(size: int, vals: list, dims: list, *, dimension_numbers: Any
         gdn = GatherDimensionNumbers((0, *bump(dn.offset_dims)), bump(dn.collapsed_slice_dims),
                                      bump(dn.start_index_map), bump(dn.operand_batching_dims),
                                      dn.start_indices_batching_dims)
-        return bind(gather_p, x, idx, dimension_numbers=gdn,
-                    slice_sizes=(get_aval(x).shape[0], *slice_sizes),
-                    unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
-                    **kw), 0
+        return core.bind(gather_p, x, idx, dimension_numbers=gdn,
+                         slice_sizes=(core.get_aval(x).shape[0], *slice_sizes),
+                         unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
+                         **kw), 0
     if xd is None:
         idx = batching.moveaxis(idx, idd, 0)
         gdn = GatherDimensionNumbers(tuple(1 + d for d in dn.offset_dims),
                                      dn.collapsed_slice_dims, dn.start_index_map,
                                      dn.operand_batching_dims,
                                      bump(dn.start_indices_batching_dims))
-        return bind(gather_p, x, idx, dimension_numbers=gdn, slice_sizes=slice_sizes,
-                    unique_indices=False, indices_are_sorted=False, **kw), 0
+        return core.bind(gather_p, x, idx, dimension_numbers=gdn, slice_sizes=slice_sizes,
+                         unique_indices=False, indices_are_sorted=False, **kw), 0
     x = batching.moveaxis(x, xd, 0)
     idx = batching.moveaxis(idx, idd, 0)
     gdn = GatherDimensionNumbers(bump(dn.offset_dims), bump(dn.collapsed_slice_dims),
                                  bump(dn.start_index_map), (0, *bump(dn.operand_batching_dims)),
                                  (0, *bump(dn.start_indices_batching_dims)))
-    return bind(gather_p, x, idx, dimension_numbers=gdn,
-                slice_sizes=((0 if get_aval(x).shape[0] == 0 else 1), *slice_sizes),
-                unique_indices=unique_indices, indices_are_sorted=indices_are_sorted, **kw), 0
+    return core.bind(gather_p, x, idx, dimension_numbers=gdn,
+                     slice_sizes=((0 if core.get_aval(x).shape[0] == 0 else 1), *slice_sizes),
+                     unique_indices=unique_indices, indices_are_sorted=indices_are_sorted, **kw), 0
 
 
 def _batch_dynamic_slice_indices(indices: list, dims: list) -> tuple[Any, int | None]:
     """The scalar start indices as one index vector (per batch element if batched)."""
     if not indices:
         return np.array([], np.int32), None
-    size = next((get_aval(x).shape[d] for x, d in zip(indices, dims) if d is not None), None)
+    size = next((core.get_aval(x).shape[d] for x, d in zip(indices, dims) if d is not None), None)
     if size is None:
         return lax.concatenate([lax.broadcast_in_dim(i, (1,), ()) for i in indices], 0), None
     return lax.concatenate([lax.broadcast_in_dim(x, (size, 1), (0,) if d is not None else ())
@@ -659,7 +622,7 @@ def _dynamic_update_slice_batcher(size: int, vals: list, dims: list) -> tuple[An
     # ... and a dynamic_update_slice as a scatter.
     x, update, *idx = vals
     xd, ud, *idds = dims
-    shape = get_aval(update).shape
+    shape = core.get_aval(update).shape
     if ud is not None:
         shape = shape[:ud] + shape[ud + 1:]
     ds = tuple(range(len(shape)))
@@ -678,7 +641,7 @@ batching.primitive_batchers[gather_p] = _gather_batcher
 batching.primitive_batchers[dynamic_slice_p] = _dynamic_slice_batcher
 
 
-def _scatter_batcher(prim: Primitive, size: int, vals: list, dims: list, *,
+def _scatter_batcher(prim: core.Primitive, size: int, vals: list, dims: list, *,
                      dimension_numbers: Any, **params: Any) -> tuple[Any, Any]:
     x, idx, updates = vals
     xd, idd, ud = dims
@@ -699,7 +662,7 @@ def _scatter_batcher(prim: Primitive, size: int, vals: list, dims: list, *,
                                       bump(dn.scatter_dims_to_operand_dims),
                                       (0, *bump(dn.operand_batching_dims)),
                                       (0, *bump(dn.scatter_indices_batching_dims)))
-    return bind(prim, x, idx, updates, dimension_numbers=sdn, **params), 0
+    return core.bind(prim, x, idx, updates, dimension_numbers=sdn, **params), 0
 
 
 for _p in (scatter_p, scatter_add_p, scatter_mul_p, scatter_min_p, scatter_max_p):

@@ -15,40 +15,21 @@ from typing import Any
 import numpy as np
 
 from . import core
-from .core import (
-    ClosedJaxpr,
-    Jaxpr,
-    JaxprEqn,
-    Literal,
-    Primitive,
-    ShapedArray,
-    SourceInfo,
-    Trace,
-    Tracer,
-    Var,
-    current_dynamic_trace,
-    get_aval,
-    impl_rules,
-    is_literalable,
-    new_dynamic_main,
-    no_effects,
-    user_source_info,
-)
 from .pretty import pp_eqn_text
 from .typecheck import check_jaxpr, checks_enabled
 
 # primitive -> rule(consts_in, params, out_avals) -> list of output constants, or None to decline
 ConstFoldRule = Callable[[list, dict, list], "list | None"]
-const_fold_rules: dict[Primitive, ConstFoldRule] = {}
+const_fold_rules: dict[core.Primitive, ConstFoldRule] = {}
 
 # primitive -> rule(in_avals, params) -> per output, the index of the input it merely passes
 # on (None where it computes something): such an equation is not staged at all.
 ForwardingRule = Callable[[list, dict], "list[int | None]"]
-forwarding_rules: dict[Primitive, ForwardingRule] = {}
+forwarding_rules: dict[core.Primitive, ForwardingRule] = {}
 
 # primitive -> rule(trace, tracers, params) -> output tracers, for primitives that
 # stage themselves in a special way (none of the basic ones do)
-custom_staging_rules: dict[Primitive, Callable[..., list]] = {}
+custom_staging_rules: dict[core.Primitive, Callable[..., list]] = {}
 
 
 class TracingEqn:
@@ -56,17 +37,17 @@ class TracingEqn:
 
     __slots__ = ("in_tracers", "outvars", "primitive", "params", "source_info", "__weakref__")
 
-    def __init__(self, in_tracers: list, outvars: list[Var], primitive: Primitive,
-                 params: dict, source_info: SourceInfo):
+    def __init__(self, in_tracers: list, outvars: list[core.Var], primitive: core.Primitive,
+                 params: dict, source_info: core.SourceInfo):
         self.in_tracers = in_tracers
         self.outvars = outvars
         self.primitive = primitive
         self.params = params
         self.source_info = source_info
 
-    def to_jaxpr_eqn(self) -> JaxprEqn:
-        return JaxprEqn([t.atom for t in self.in_tracers], self.outvars, self.primitive,
-                        self.params, no_effects, self.source_info)
+    def to_jaxpr_eqn(self) -> core.JaxprEqn:
+        return core.JaxprEqn([t.atom for t in self.in_tracers], self.outvars, self.primitive,
+                             self.params, core.no_effects, self.source_info)
 
 
 class TraceDebug:
@@ -105,10 +86,10 @@ class JaxprStackFrame:
         self.holds = holds
         self.decisions: list[dict] = []
         self.tracing_eqns: list[Any] = []
-        self.constvar_to_val: dict[Var, Any] = {}
+        self.constvar_to_val: dict[core.Var, Any] = {}
         self.constid_to_tracer: dict[int, DynamicJaxprTracer] = {}
         self.const_keepalive: list[Any] = []
-        self.invars: list[Var] = []
+        self.invars: list[core.Var] = []
         # With auto_dce the frame holds effect-free equations weakly: one that no
         # live tracer reaches is collected before the jaxpr is built (JAX's
         # tangent traces do this; jit and make_jaxpr do not).
@@ -119,7 +100,7 @@ class JaxprStackFrame:
             core.observer.equation_staged()
         self.tracing_eqns.append(weakref.ref(eqn) if self.auto_dce else eqn)
 
-    def eqns(self) -> list[JaxprEqn]:
+    def eqns(self) -> list[core.JaxprEqn]:
         out = []
         for r in self.tracing_eqns:
             e = r() if self.auto_dce else r
@@ -134,9 +115,9 @@ class JaxprStackFrame:
         self.tracing_eqns = []
         self.constid_to_tracer = {}
 
-    def find_progenitors(self, tracer: DynamicJaxprTracer) -> tuple[list[int], list[JaxprEqn]]:
+    def find_progenitors(self, tracer: DynamicJaxprTracer) -> tuple[list[int], list[core.JaxprEqn]]:
         """The inputs a tracer depends on, or else the equations that made it from constants."""
-        if type(tracer.atom) is Literal:
+        if type(tracer.atom) is core.Literal:
             return [], []
         eqns = self.eqns()
         active = {tracer.atom}
@@ -144,28 +125,28 @@ class JaxprStackFrame:
             made = active.intersection(eqn.outvars)
             if made:
                 active.difference_update(made)
-                active.update(a for a in eqn.invars if type(a) is not Literal)
+                active.update(a for a in eqn.invars if type(a) is not core.Literal)
         consts = active.intersection(self.constvar_to_val)
         return ([i for i, v in enumerate(self.invars) if v in active],
-                [e for e in eqns if any(a in consts if type(a) is not Literal else True
+                [e for e in eqns if any(a in consts if type(a) is not core.Literal else True
                                         for a in e.invars)])
 
-    def to_jaxpr(self, out_tracers: Sequence[DynamicJaxprTracer]) -> ClosedJaxpr:
+    def to_jaxpr(self, out_tracers: Sequence[DynamicJaxprTracer]) -> core.ClosedJaxpr:
         eqns = self.eqns()
         outvars = [t.atom for t in out_tracers]
         constvars = []
         if self.constvar_to_val:
-            used = {v for e in eqns for v in e.invars if type(v) is not Literal}
-            used.update(v for v in outvars if type(v) is not Literal)
+            used = {v for e in eqns for v in e.invars if type(v) is not core.Literal}
+            used.update(v for v in outvars if type(v) is not core.Literal)
             constvars = [v for v in self.constvar_to_val if v in used]
         consts = [self.constvar_to_val[v] for v in constvars]
-        return ClosedJaxpr(Jaxpr(constvars, self.invars, outvars, eqns), consts)
+        return core.ClosedJaxpr(core.Jaxpr(constvars, self.invars, outvars, eqns), consts)
 
 
-class DynamicJaxprTracer(Tracer):
+class DynamicJaxprTracer(core.Tracer):
     __slots__ = ("aval", "atom", "const", "held", "parent", "__weakref__")
 
-    def __init__(self, trace: DynamicJaxprTrace, aval: ShapedArray, atom: Any,
+    def __init__(self, trace: DynamicJaxprTrace, aval: core.ShapedArray, atom: Any,
                  const: Any = None, parent: TracingEqn | None = None, held: Any = None):
         self._trace = trace
         self.aval = aval
@@ -185,7 +166,7 @@ class DynamicJaxprTracer(Tracer):
         return None
 
     def note_decision(self, kind: str, value: Any) -> None:
-        src = user_source_info()
+        src = core.user_source_info()
         self._trace.frame.decisions.append({"kind": kind, "line": src.lineno, "value": value,
                                             "filename": src.filename, "atom": self.atom})
 
@@ -225,15 +206,15 @@ class DynamicJaxprTracer(Tracer):
         return "\n" + origin
 
 
-class DynamicJaxprTrace(Trace):
+class DynamicJaxprTrace(core.Trace):
     __slots__ = ()
 
     @property
     def frame(self) -> JaxprStackFrame:
         return self.main.global_data
 
-    def new_arg(self, aval: ShapedArray, held: Any = None) -> DynamicJaxprTracer:
-        v = Var(aval)
+    def new_arg(self, aval: core.ShapedArray, held: Any = None) -> DynamicJaxprTracer:
+        v = core.Var(aval)
         self.frame.invars.append(v)
         return DynamicJaxprTracer(self, aval, v, held=held)
 
@@ -243,15 +224,16 @@ class DynamicJaxprTrace(Trace):
         t = frame.constid_to_tracer.get(id(val))
         if t is not None:
             return t
-        aval = get_aval(val)
-        if is_literalable(val):
-            t = DynamicJaxprTracer(self, aval, Literal(val, aval), const=val)
+        aval = core.get_aval(val)
+        if core.is_literalable(val):
+            t = DynamicJaxprTracer(self, aval, core.Literal(val, aval), const=val)
         else:
-            v = Var(aval)
+            v = core.Var(aval)
             frame.constvar_to_val[v] = val
             frame.const_keepalive.append(val)  # keeps id(val) unique while tracing
             # An outer tracer closed over is a constvar but not a constant to fold.
-            t = DynamicJaxprTracer(self, aval, v, const=None if isinstance(val, Tracer) else val)
+            const = None if isinstance(val, core.Tracer) else val
+            t = DynamicJaxprTracer(self, aval, v, const=const)
         frame.constid_to_tracer[id(val)] = t
         return t
 
@@ -259,13 +241,13 @@ class DynamicJaxprTrace(Trace):
 
     lift = new_const
 
-    def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
+    def process_primitive(self, primitive: core.Primitive, tracers: list, params: dict) -> list:
         rule = custom_staging_rules.get(primitive)
         if rule is not None:
             return rule(self, tracers, params)
         return self.default_process_primitive(primitive, tracers, params)
 
-    def default_process_primitive(self, primitive: Primitive, tracers: list,
+    def default_process_primitive(self, primitive: core.Primitive, tracers: list,
                                   params: dict) -> list:
         avals = [t.aval for t in tracers]
         out_avals = primitive.out_avals(avals, params)
@@ -278,10 +260,10 @@ class DynamicJaxprTrace(Trace):
             ins = fwd(avals, params)
             if all(i is not None for i in ins):
                 return [tracers[i] for i in ins]
-        outvars = [Var(a) for a in out_avals]
+        outvars = [core.Var(a) for a in out_avals]
         # Every operation comes here through process_primitive, called by bind (or by
         # another of the engine's rules): four frames of the engine's to pass over.
-        eqn = TracingEqn(tracers, outvars, primitive, params, user_source_info(4))
+        eqn = TracingEqn(tracers, outvars, primitive, params, core.user_source_info(4))
         frame = self.frame
         frame.add_eqn(eqn)
         if frame.holds:
@@ -291,18 +273,18 @@ class DynamicJaxprTrace(Trace):
                         for a, v, h in zip(out_avals, outvars, held)]
         return [DynamicJaxprTracer(self, a, v, None, eqn) for a, v in zip(out_avals, outvars)]
 
-    def _held_outputs(self, primitive: Primitive, tracers: list, params: dict
+    def _held_outputs(self, primitive: core.Primitive, tracers: list, params: dict
                       ) -> list | None:
         """What the equation computes, when every input is known: run it now."""
         vals = [t.to_concrete_value() for t in tracers]
         if any(v is None for v in vals):
             return None
-        with current_dynamic_trace(None):
-            outs = impl_rules[primitive](*vals, **params)
+        with core.current_dynamic_trace(None):
+            outs = core.impl_rules[primitive](*vals, **params)
         return list(outs) if primitive.multiple_results else [outs]
 
 
-def try_constant_folding(primitive: Primitive, tracers: list, params: dict,
+def try_constant_folding(primitive: core.Primitive, tracers: list, params: dict,
                          out_avals: list) -> list | None:
     """JAX's first line: a primitive with no entry in the table is staged at once."""
     if primitive in const_fold_rules:
@@ -312,10 +294,10 @@ def try_constant_folding(primitive: Primitive, tracers: list, params: dict,
     return None
 
 
-def trace_to_jaxpr_dynamic(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray],
+def trace_to_jaxpr_dynamic(fun: Callable[..., Sequence[Any]], in_avals: Sequence[core.ShapedArray],
                            auto_dce: bool = False, debug: TraceDebug | None = None,
                            held: Sequence[Any] | None = None,
-                           decisions: list | None = None) -> ClosedJaxpr:
+                           decisions: list | None = None) -> core.ClosedJaxpr:
     """Stage `fun` (taking and returning flat lists) into a closed jaxpr.
 
     `held` gives, per input, the value it holds (None: unknown), see JaxprStackFrame;
@@ -325,7 +307,7 @@ def trace_to_jaxpr_dynamic(fun: Callable[..., Sequence[Any]], in_avals: Sequence
     frame = JaxprStackFrame(auto_dce, debug, held is not None)
     if decisions is not None:
         frame.decisions = decisions
-    with new_dynamic_main(DynamicJaxprTrace, frame) as main:
+    with core.new_dynamic_main(DynamicJaxprTrace, frame) as main:
         trace = DynamicJaxprTrace(main)
         in_tracers = [trace.new_arg(a, None if held is None else h)
                       for a, h in zip(in_avals, held or in_avals)]

@@ -8,41 +8,22 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, lax
-from .ad import (
-    Zero,
-    instantiate_zeros,
-    is_undefined_primal,
-    jvp,
-    primitive_jvps,
-    primitive_transposes,
-)
+from . import ad, batching, core, lax
 from .ad_rules import defjvp_zero, deflinear, pad, pad_p
-from .core import (
-    Array,
-    Primitive,
-    ShapedArray,
-    abstract_eval_rules,
-    bind,
-    canonicalize_dtype,
-    get_aval,
-    impl_rules,
-    to_numpy,
-)
 from .lax import _NUM, _def
 
 
-def _multi(name: str, abstract: Any, np_impl: Any) -> Primitive:
+def _multi(name: str, abstract: Any, np_impl: Any) -> core.Primitive:
     """A primitive with several results and a numpy impl."""
-    prim = Primitive(name, multiple_results=True)
-    abstract_eval_rules[prim] = abstract
+    prim = core.Primitive(name, multiple_results=True)
+    core.abstract_eval_rules[prim] = abstract
 
-    def impl(*args: Any, **params: Any) -> list[Array]:
-        avals = abstract(*map(get_aval, args), **params)
-        vals = np_impl(*map(to_numpy, args), **params)
-        return [Array(np.asarray(v, a.dtype), a.weak_type) for v, a in zip(vals, avals)]
+    def impl(*args: Any, **params: Any) -> list[core.Array]:
+        avals = abstract(*map(core.get_aval, args), **params)
+        vals = np_impl(*map(core.to_numpy, args), **params)
+        return [core.Array(np.asarray(v, a.dtype), a.weak_type) for v, a in zip(vals, avals)]
 
-    impl_rules[prim] = impl
+    core.impl_rules[prim] = impl
     return prim
 
 
@@ -50,13 +31,13 @@ def _multi(name: str, abstract: Any, np_impl: Any) -> Primitive:
 
 
 def _iota_abstract(*, dtype: np.dtype, shape: tuple, dimension: int, sharding: Any
-                   ) -> ShapedArray:
+                   ) -> core.ShapedArray:
     if dtype.kind not in "iuf":
         raise TypeError(f"iota does not accept dtype {dtype.name}.")
     if not 0 <= dimension < len(shape):
         raise ValueError(f"iota dimension must be between 0 and len(shape), got "
                          f"dimension={dimension} for shape={shape}")
-    return ShapedArray(shape, dtype)
+    return core.ShapedArray(shape, dtype)
 
 
 def _iota_impl(*, dtype: np.dtype, shape: tuple, dimension: int, sharding: Any) -> np.ndarray:
@@ -69,8 +50,8 @@ iota_p = _def("iota", _iota_abstract, _iota_impl)
 
 
 def broadcasted_iota(dtype: Any, shape: Any, dimension: int) -> Any:
-    return bind(iota_p, dtype=canonicalize_dtype(dtype), shape=tuple(int(d) for d in shape),
-                dimension=int(dimension), sharding=None)
+    return core.bind(iota_p, dtype=core.canonicalize_dtype(dtype),
+                     shape=tuple(int(d) for d in shape), dimension=int(dimension), sharding=None)
 
 
 def iota(dtype: Any, size: int) -> Any:
@@ -80,7 +61,7 @@ def iota(dtype: Any, size: int) -> Any:
 # --------------------------------------------------------------------------- concatenate
 
 
-def _concatenate_abstract(*xs: ShapedArray, dimension: int) -> ShapedArray:
+def _concatenate_abstract(*xs: core.ShapedArray, dimension: int) -> core.ShapedArray:
     if not xs:
         raise TypeError("concatenate expects at least one operand, got 0.")
     if len({x.ndim for x in xs}) != 1:
@@ -98,7 +79,7 @@ def _concatenate_abstract(*xs: ShapedArray, dimension: int) -> ShapedArray:
     lax._check_same_dtypes("concatenate", xs)
     shape = list(xs[0].shape)
     shape[dimension] = sum(x.shape[dimension] for x in xs)
-    return ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
+    return core.ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
 
 
 concatenate_p = _def("concatenate", _concatenate_abstract,
@@ -109,21 +90,21 @@ def concatenate(operands: Any, dimension: int) -> Any:
     operands = list(operands)
     if len(operands) == 1 and lax._is_array(operands[0]):
         return operands[0]
-    return bind(concatenate_p, *operands, dimension=int(dimension))
+    return core.bind(concatenate_p, *operands, dimension=int(dimension))
 
 
 def _concatenate_jvp(primals: list, tangents: list, *, dimension: int) -> tuple[Any, Any]:
     ans = concatenate(primals, dimension)
-    if all(type(t) is Zero for t in tangents):
-        return ans, Zero(get_aval(ans))
-    tangents = [instantiate_zeros(t) for t in tangents]
+    if all(type(t) is ad.Zero for t in tangents):
+        return ans, ad.Zero(core.get_aval(ans))
+    tangents = [ad.instantiate_zeros(t) for t in tangents]
     return ans, concatenate(tangents, dimension)
 
 
 def _concatenate_transpose(ct: Any, *xs: Any, dimension: int) -> list[Any]:
-    shapes = [x.aval.shape if is_undefined_primal(x) else get_aval(x).shape for x in xs]
+    shapes = [x.aval.shape if ad.is_undefined_primal(x) else core.get_aval(x).shape for x in xs]
     outs = split(ct, tuple(s[dimension] for s in shapes), dimension)
-    return [o if is_undefined_primal(x) else None for o, x in zip(outs, xs)]
+    return [o if ad.is_undefined_primal(x) else None for o, x in zip(outs, xs)]
 
 
 def _concatenate_batcher(size: int, vals: list, dims: list, *, dimension: int
@@ -133,15 +114,15 @@ def _concatenate_batcher(size: int, vals: list, dims: list, *, dimension: int
     return concatenate(xs, dimension + 1), 0
 
 
-primitive_jvps[concatenate_p] = _concatenate_jvp
-primitive_transposes[concatenate_p] = _concatenate_transpose
+ad.primitive_jvps[concatenate_p] = _concatenate_jvp
+ad.primitive_transposes[concatenate_p] = _concatenate_transpose
 batching.primitive_batchers[concatenate_p] = _concatenate_batcher
 
 
 # --------------------------------------------------------------------------- split
 
 
-def _split_abstract(x: ShapedArray, *, sizes: tuple, axis: int) -> list[ShapedArray]:
+def _split_abstract(x: core.ShapedArray, *, sizes: tuple, axis: int) -> list[core.ShapedArray]:
     if any(s < 0 for s in sizes):
         raise ValueError(f"Sizes passed to split must be nonnegative, got {list(sizes)}")
     if x.shape[axis] != sum(sizes):
@@ -151,7 +132,7 @@ def _split_abstract(x: ShapedArray, *, sizes: tuple, axis: int) -> list[ShapedAr
     out = []
     for s in sizes:
         shape[axis] = int(s)
-        out.append(ShapedArray(shape, x.dtype, x.weak_type))
+        out.append(core.ShapedArray(shape, x.dtype, x.weak_type))
     return out
 
 
@@ -160,17 +141,17 @@ split_p = _multi("split", _split_abstract,
 
 
 def split(x: Any, sizes: Any, axis: int = 0) -> list[Any]:
-    return bind(split_p, x, sizes=tuple(sizes), axis=int(axis))
+    return core.bind(split_p, x, sizes=tuple(sizes), axis=int(axis))
 
 
 def _split_jvp(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
-    return bind(split_p, *primals, **params), bind(split_p, *tangents, **params)
+    return core.bind(split_p, *primals, **params), core.bind(split_p, *tangents, **params)
 
 
 def _split_transpose(cts: list, x: Any, *, sizes: tuple, axis: int) -> list[Any]:
-    if all(type(c) is Zero for c in cts):
-        return [Zero(x.aval)]
-    return [concatenate([instantiate_zeros(c) for c in cts], axis)]
+    if all(type(c) is ad.Zero for c in cts):
+        return [ad.Zero(x.aval)]
+    return [concatenate([ad.instantiate_zeros(c) for c in cts], axis)]
 
 
 def _split_batcher(size: int, vals: list, dims: list, *, sizes: tuple, axis: int
@@ -180,15 +161,15 @@ def _split_batcher(size: int, vals: list, dims: list, *, sizes: tuple, axis: int
     return outs, [bdim] * len(outs)
 
 
-primitive_jvps[split_p] = _split_jvp
-primitive_transposes[split_p] = _split_transpose
+ad.primitive_jvps[split_p] = _split_jvp
+ad.primitive_transposes[split_p] = _split_transpose
 batching.primitive_batchers[split_p] = _split_batcher
 
 
 # --------------------------------------------------------------------------- stack and unstack
 
 
-def _stack_abstract(*xs: ShapedArray, axis: int) -> ShapedArray:
+def _stack_abstract(*xs: core.ShapedArray, axis: int) -> core.ShapedArray:
     if not xs:
         raise ValueError("stack expects at least one operand, got 0.")
     if len({x.shape for x in xs}) != 1:
@@ -197,16 +178,16 @@ def _stack_abstract(*xs: ShapedArray, axis: int) -> ShapedArray:
     lax._check_same_dtypes("stack", xs)
     shape = list(xs[0].shape)
     shape.insert(axis, len(xs))
-    return ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
+    return core.ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
 
 
 stack_p = _def("stack", _stack_abstract, lambda *xs, axis: np.stack(xs, axis=axis))
 
 
-def _unstack_abstract(x: ShapedArray, *, axis: int) -> list[ShapedArray]:
+def _unstack_abstract(x: core.ShapedArray, *, axis: int) -> list[core.ShapedArray]:
     shape = list(x.shape)
     n = shape.pop(axis)
-    return [ShapedArray(shape, x.dtype, x.weak_type)] * n
+    return [core.ShapedArray(shape, x.dtype, x.weak_type)] * n
 
 
 unstack_p = _multi("unstack", _unstack_abstract,
@@ -214,44 +195,44 @@ unstack_p = _multi("unstack", _unstack_abstract,
 
 
 def _stack_jvp(primals: list, tangents: list, *, axis: int) -> tuple[Any, Any]:
-    ans = bind(stack_p, *primals, axis=axis)
-    if all(type(t) is Zero for t in tangents):
-        return ans, Zero(get_aval(ans))
-    return ans, bind(stack_p, *map(instantiate_zeros, tangents), axis=axis)
+    ans = core.bind(stack_p, *primals, axis=axis)
+    if all(type(t) is ad.Zero for t in tangents):
+        return ans, ad.Zero(core.get_aval(ans))
+    return ans, core.bind(stack_p, *map(ad.instantiate_zeros, tangents), axis=axis)
 
 
 def _stack_transpose(ct: Any, *xs: Any, axis: int) -> list[Any]:
-    return bind(unstack_p, ct, axis=axis)
+    return core.bind(unstack_p, ct, axis=axis)
 
 
 def _unstack_transpose(cts: list, x: Any, *, axis: int) -> list[Any]:
-    if all(type(c) is Zero for c in cts):
-        return [Zero(x.aval)]
-    return [bind(stack_p, *map(instantiate_zeros, cts), axis=axis)]
+    if all(type(c) is ad.Zero for c in cts):
+        return [ad.Zero(x.aval)]
+    return [core.bind(stack_p, *map(ad.instantiate_zeros, cts), axis=axis)]
 
 
 def _stack_batcher(size: int, vals: list, dims: list, *, axis: int) -> tuple[Any, Any]:
     bdim = dims[0]
     if bdim is not None and all(d == bdim for d in dims):
         out_axis, out_bdim = (axis, bdim + 1) if axis <= bdim else (axis + 1, bdim)
-        return bind(stack_p, *vals, axis=out_axis), out_bdim
+        return core.bind(stack_p, *vals, axis=out_axis), out_bdim
     xs = [batching.moveaxis(x, d, 0) if d is not None else batching.broadcast(x, size, 0)
           for x, d in zip(vals, dims)]
-    return bind(stack_p, *xs, axis=axis + 1), 0
+    return core.bind(stack_p, *xs, axis=axis + 1), 0
 
 
 def _unstack_batcher(size: int, vals: list, dims: list, *, axis: int) -> tuple[Any, Any]:
     bdim = dims[0]
     out_axis, out_bdim = (axis, bdim - 1) if axis < bdim else (axis + 1, bdim)
-    outs = bind(unstack_p, vals[0], axis=out_axis)
+    outs = core.bind(unstack_p, vals[0], axis=out_axis)
     return outs, [out_bdim] * len(outs)
 
 
-primitive_jvps[stack_p] = _stack_jvp
-primitive_transposes[stack_p] = _stack_transpose
-primitive_transposes[unstack_p] = _unstack_transpose
-primitive_jvps[unstack_p] = lambda primals, tangents, **p: (
-    bind(unstack_p, *primals, **p), bind(unstack_p, *tangents, **p))
+ad.primitive_jvps[stack_p] = _stack_jvp
+ad.primitive_transposes[stack_p] = _stack_transpose
+ad.primitive_transposes[unstack_p] = _unstack_transpose
+ad.primitive_jvps[unstack_p] = lambda primals, tangents, **p: (
+    core.bind(unstack_p, *primals, **p), core.bind(unstack_p, *tangents, **p))
 batching.primitive_batchers[stack_p] = _stack_batcher
 batching.primitive_batchers[unstack_p] = _unstack_batcher
 
@@ -259,7 +240,7 @@ batching.primitive_batchers[unstack_p] = _unstack_batcher
 # --------------------------------------------------------------------------- tile and rev
 
 
-def _tile_abstract(x: ShapedArray, *, reps: tuple) -> ShapedArray:
+def _tile_abstract(x: core.ShapedArray, *, reps: tuple) -> core.ShapedArray:
     if x.ndim != len(reps):
         raise TypeError(f"reps length must be equal to the ndim of x, got "
                         f"len(reps)={len(reps)} and x.ndim={x.ndim}.")
@@ -278,10 +259,10 @@ def _tile_transpose(ct: Any, x: Any, *, reps: tuple) -> list[Any]:
 def _tile_batcher(size: int, vals: list, dims: list, *, reps: tuple) -> tuple[Any, Any]:
     new = list(reps)
     new.insert(dims[0], 1)
-    return bind(tile_p, vals[0], reps=tuple(new)), dims[0]
+    return core.bind(tile_p, vals[0], reps=tuple(new)), dims[0]
 
 
-def _rev_abstract(x: ShapedArray, *, dimensions: tuple) -> ShapedArray:
+def _rev_abstract(x: core.ShapedArray, *, dimensions: tuple) -> core.ShapedArray:
     if len(set(dimensions)) != len(dimensions):
         raise TypeError(f"rev dimensions must be unique, got {dimensions}.")
     if dimensions and not max(dimensions) < x.ndim:
@@ -294,7 +275,7 @@ rev_p = _def("rev", _rev_abstract, lambda x, *, dimensions: np.flip(x, dimension
 
 
 def rev(x: Any, dimensions: Any) -> Any:
-    return bind(rev_p, x, dimensions=tuple(dimensions))
+    return core.bind(rev_p, x, dimensions=tuple(dimensions))
 
 
 def _rev_batcher(size: int, vals: list, dims: list, *, dimensions: tuple) -> tuple[Any, Any]:
@@ -321,10 +302,10 @@ def _pad_batcher(size: int, vals: list, dims: list, *, padding_config: tuple
     cfg.insert(xd, (0, 0, 0))
     if vd is None:
         return pad(x, value, cfg), xd
-    zero = np.zeros((), get_aval(x).dtype)
+    zero = np.zeros((), core.get_aval(x).dtype)
     padded = pad(x, zero, cfg)
-    mask = pad(lax.broadcast_in_dim(np.bool_(True), get_aval(x).shape, ()), False, cfg)
-    return lax.select_n(mask, lax.broadcast_in_dim(value, get_aval(padded).shape, (xd,)),
+    mask = pad(lax.broadcast_in_dim(np.bool_(True), core.get_aval(x).shape, ()), False, cfg)
+    return lax.select_n(mask, lax.broadcast_in_dim(value, core.get_aval(padded).shape, (xd,)),
                         padded), xd
 
 
@@ -339,15 +320,15 @@ reduce_prod_p = _def("reduce_prod", lax._reduce_abstract,
 
 
 def reduce_prod(x: Any, axes: Any) -> Any:
-    return bind(reduce_prod_p, x, axes=tuple(axes))
+    return core.bind(reduce_prod_p, x, axes=tuple(axes))
 
 
 def _reduce_prod_jvp(primals: list, tangents: list, *, axes: tuple) -> tuple[Any, Any]:
     # JAX's _reduce_jvp: move the reduced axes to the front as one, then multiply
     # halves together pairwise (a tree of vmapped products), differentiated by jvp.
     x, = primals
-    t = instantiate_zeros(tangents[0])
-    shape = np.array(get_aval(x).shape, dtype=int)
+    t = ad.instantiate_zeros(tangents[0])
+    shape = np.array(core.get_aval(x).shape, dtype=int)
     n = int(np.prod(shape[list(axes)]))
     non_axes = [int(a) for a in np.delete(np.arange(len(shape)), axes)]
     perm = tuple(axes) + tuple(non_axes)
@@ -357,39 +338,39 @@ def _reduce_prod_jvp(primals: list, tangents: list, *, axes: tuple) -> tuple[Any
     reducer: Any = lax.mul
     for _ in range(len(non_axes) + 1):
         reducer = batching.vmap(reducer)
-    one = np.array(1, get_aval(x).dtype)
+    one = np.array(1, core.get_aval(x).dtype)
 
     def tree(v: Any) -> Any:
-        while get_aval(v).shape[0] > 1:
-            m = get_aval(v).shape[0]
+        while core.get_aval(v).shape[0] > 1:
+            m = core.get_aval(v).shape[0]
             m1 = (m + 1) // 2
-            v1 = lax.slice(v, (0,) * v.ndim, (m1, *get_aval(v).shape[1:]), (1,) * v.ndim)
-            v2 = lax.slice(v, (m1,) + (0,) * (v.ndim - 1), get_aval(v).shape, (1,) * v.ndim)
+            v1 = lax.slice(v, (0,) * v.ndim, (m1, *core.get_aval(v).shape[1:]), (1,) * v.ndim)
+            v2 = lax.slice(v, (m1,) + (0,) * (v.ndim - 1), core.get_aval(v).shape, (1,) * v.ndim)
             if m - m1 != m1:
                 cfg = [(0, 0, 0)] * v.ndim
                 cfg[0] = (0, 1, 0)
                 v2 = pad(v2, one, cfg)
             v = reducer(v1, v2)
-        if get_aval(v).shape[0] == 0:
+        if core.get_aval(v).shape[0] == 0:
             return lax.broadcast_in_dim(one, tuple(shape[non_axes]), ())
         return lax.squeeze(v, (0,))
 
-    return jvp(tree, (x,), (t,))
+    return ad.jvp(tree, (x,), (t,))
 
 
-primitive_jvps[reduce_prod_p] = _reduce_prod_jvp
+ad.primitive_jvps[reduce_prod_p] = _reduce_prod_jvp
 batching.defreducer(reduce_prod_p)
 
 
-def _argminmax_abstract(x: ShapedArray, *, axes: tuple, index_dtype: np.dtype
-                        ) -> ShapedArray:
+def _argminmax_abstract(x: core.ShapedArray, *, axes: tuple, index_dtype: np.dtype
+                        ) -> core.ShapedArray:
     axis, = axes
     if not 0 <= axis < x.ndim:
         raise ValueError(f"Invalid axis {axis} for operand shape {x.shape}")
     if x.shape[axis] < 1:
         raise ValueError(f"argmin and argmax require non-empty reduced dimension. "
                          f"operand.shape={x.shape} axis={axis}")
-    return ShapedArray(x.shape[:axis] + x.shape[axis + 1:], index_dtype)
+    return core.ShapedArray(x.shape[:axis] + x.shape[axis + 1:], index_dtype)
 
 
 argmax_p = _def("argmax", _argminmax_abstract,
@@ -399,11 +380,13 @@ argmin_p = _def("argmin", _argminmax_abstract,
 
 
 def argmax(x: Any, axis: int, index_dtype: Any) -> Any:
-    return bind(argmax_p, x, axes=(int(axis),), index_dtype=canonicalize_dtype(index_dtype))
+    return core.bind(argmax_p, x, axes=(int(axis),),
+                     index_dtype=core.canonicalize_dtype(index_dtype))
 
 
 def argmin(x: Any, axis: int, index_dtype: Any) -> Any:
-    return bind(argmin_p, x, axes=(int(axis),), index_dtype=canonicalize_dtype(index_dtype))
+    return core.bind(argmin_p, x, axes=(int(axis),),
+                     index_dtype=core.canonicalize_dtype(index_dtype))
 
 
 for _p in (argmax_p, argmin_p):
@@ -411,7 +394,7 @@ for _p in (argmax_p, argmin_p):
     batching.defreducer(_p)
 
 
-def _cumsum_abstract(x: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
+def _cumsum_abstract(x: core.ShapedArray, *, axis: int, reverse: bool) -> core.ShapedArray:
     if not 0 <= axis < x.ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
     lax._check_unop_dtype("cumsum", x, _NUM)
@@ -428,7 +411,7 @@ cumsum_p = _def("cumsum", _cumsum_abstract, _cumsum_impl)
 
 
 def cumsum(x: Any, axis: int = 0, reverse: bool = False) -> Any:
-    return bind(cumsum_p, x, axis=int(axis), reverse=bool(reverse))
+    return core.bind(cumsum_p, x, axis=int(axis), reverse=bool(reverse))
 
 
 def _cumsum_batcher(size: int, vals: list, dims: list, *, axis: int, reverse: bool

@@ -15,23 +15,6 @@ from typing import Any
 import numpy as np
 
 from . import core
-from .core import (
-    ClosedJaxpr,
-    DropVar,
-    Jaxpr,
-    JaxprEqn,
-    Literal,
-    Primitive,
-    ShapedArray,
-    Tracer,
-    Var,
-    config,
-    eval_jaxpr,
-    get_aval,
-    merge_lists,
-    partition_list,
-    split_list,
-)
 
 
 class JaxprTypeError(TypeError):
@@ -41,43 +24,43 @@ class JaxprTypeError(TypeError):
 # primitive -> rule(in_avals, **params) -> out avals. For call-like primitives, whose
 # abstract evaluation reads only the inner jaxpr's outputs: the rule also checks the
 # inner jaxpr against the operands.
-typecheck_rules: dict[Primitive, Callable[..., list[ShapedArray]]] = {}
+typecheck_rules: dict[core.Primitive, Callable[..., list[core.ShapedArray]]] = {}
 
 
 def checks_enabled() -> bool:
-    return bool(config.values["jax_enable_checks"])
+    return bool(core.config.values["jax_enable_checks"])
 
 
-def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
+def _same_type(a: core.ShapedArray, b: core.ShapedArray) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and a.weak_type == b.weak_type
 
 
-def _describe(a: ShapedArray) -> str:
+def _describe(a: core.ShapedArray) -> str:
     return a.str_short(True) + ("{weak}" if a.weak_type else "")
 
 
-def check_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> None:
+def check_jaxpr(jaxpr: core.Jaxpr | core.ClosedJaxpr) -> None:
     """Raise JaxprTypeError unless `jaxpr` is well typed (inner jaxprs included)."""
-    if isinstance(jaxpr, ClosedJaxpr):
+    if isinstance(jaxpr, core.ClosedJaxpr):
         for v, c in zip(jaxpr.jaxpr.constvars, jaxpr.consts, strict=True):
-            _expect(get_aval(c).strip_weak_type() == v.aval.strip_weak_type(),
-                    f"constant of type {_describe(get_aval(c))} bound to {_describe(v.aval)}")
+            _expect(core.get_aval(c).strip_weak_type() == v.aval.strip_weak_type(),
+                    f"constant of type {_describe(core.get_aval(c))} bound to {_describe(v.aval)}")
         jaxpr = jaxpr.jaxpr
-    bound: set[Var] = set()
+    bound: set[core.Var] = set()
 
-    def bind(v: Var, where: str) -> None:
-        if type(v) is DropVar:
+    def bind(v: core.Var, where: str) -> None:
+        if type(v) is core.DropVar:
             return
         _expect(v not in bound, f"variable {v!r} bound twice ({where})")
         bound.add(v)
 
-    def read(a: Any, where: str) -> ShapedArray:
-        if type(a) is Literal:
-            lit = get_aval(a.val)
+    def read(a: Any, where: str) -> core.ShapedArray:
+        if type(a) is core.Literal:
+            lit = core.get_aval(a.val)
             _expect(lit.shape == a.aval.shape and lit.dtype == a.aval.dtype,
                     f"literal {a.val!r} typed {_describe(a.aval)} ({where})")
             return a.aval
-        _expect(isinstance(a, Var) and type(a) is not DropVar and a in bound,
+        _expect(isinstance(a, core.Var) and type(a) is not core.DropVar and a in bound,
                 f"variable {a!r} read before it is bound ({where})")
         return a.aval
 
@@ -101,11 +84,11 @@ def check_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> None:
         read(v, "outvars")
 
 
-def _inner_jaxprs(eqn: JaxprEqn) -> list[Jaxpr | ClosedJaxpr]:
-    return [v for v in eqn.params.values() if isinstance(v, (Jaxpr, ClosedJaxpr))]
+def _inner_jaxprs(eqn: core.JaxprEqn) -> list[core.Jaxpr | core.ClosedJaxpr]:
+    return [v for v in eqn.params.values() if isinstance(v, (core.Jaxpr, core.ClosedJaxpr))]
 
 
-def _out_avals(eqn: JaxprEqn, in_avals: list[ShapedArray]) -> list[ShapedArray]:
+def _out_avals(eqn: core.JaxprEqn, in_avals: list[core.ShapedArray]) -> list[core.ShapedArray]:
     rule = typecheck_rules.get(eqn.primitive)
     try:
         if rule is not None:
@@ -118,7 +101,7 @@ def _out_avals(eqn: JaxprEqn, in_avals: list[ShapedArray]) -> list[ShapedArray]:
                              f"{', '.join(map(_describe, in_avals))}: {e}") from None
 
 
-def check_call_operands(jaxpr: Jaxpr, in_avals: Sequence[ShapedArray], what: str) -> None:
+def check_call_operands(jaxpr: core.Jaxpr, in_avals: Sequence[core.ShapedArray], what: str) -> None:
     """The operands of a call agree with the inner jaxpr's binders (weak type aside)."""
     _expect(len(jaxpr.invars) == len(in_avals),
             f"{what} takes {len(jaxpr.invars)} operands, is given {len(in_avals)}")
@@ -135,7 +118,7 @@ def _expect(ok: bool, message: str) -> None:
 # --------------------------------------------------------------------------- splits compose
 
 
-def random_value(aval: ShapedArray, rng: np.random.Generator) -> np.ndarray:
+def random_value(aval: core.ShapedArray, rng: np.random.Generator) -> np.ndarray:
     """An input to run a program on: small nonzero integers (no division by zero)."""
     if aval.dtype.kind == "b":
         return rng.integers(0, 2, aval.shape).astype(bool)
@@ -151,14 +134,14 @@ def _concretely() -> Iterator[None]:
         yield
 
 
-def _concrete(*jaxprs: ClosedJaxpr) -> bool:
+def _concrete(*jaxprs: core.ClosedJaxpr) -> bool:
     # A program closed over another trace's tracers cannot run on its own.
-    return not any(isinstance(c, Tracer) for j in jaxprs for c in j.consts)
+    return not any(isinstance(c, core.Tracer) for j in jaxprs for c in j.consts)
 
 
-def check_split_composes(closed: ClosedJaxpr, known: ClosedJaxpr, unknown: ClosedJaxpr,
-                         unknowns: Sequence[bool], out_unknowns: Sequence[bool],
-                         num_res: int) -> None:
+def check_split_composes(closed: core.ClosedJaxpr, known: core.ClosedJaxpr,
+                         unknown: core.ClosedJaxpr, unknowns: Sequence[bool],
+                         out_unknowns: Sequence[bool], num_res: int) -> None:
     """known(ks) -> (known outs, res) and unknown(res, uks) -> unknown outs: together they
     compute what the program computes."""
     if not _concrete(closed, known, unknown):
@@ -166,16 +149,16 @@ def check_split_composes(closed: ClosedJaxpr, known: ClosedJaxpr, unknown: Close
     rng = np.random.default_rng(0)
     args = [random_value(a, rng) for a in closed.in_avals]
     with _concretely():
-        want = eval_jaxpr(closed.jaxpr, closed.consts, *args)
-        known_args, unknown_args = partition_list(list(unknowns), args)
-        k_out = eval_jaxpr(known.jaxpr, known.consts, *known_args)
-        k_vals, res = split_list(k_out, [len(k_out) - num_res])
-        u_vals = eval_jaxpr(unknown.jaxpr, unknown.consts, *res, *unknown_args)
-    _expect_values(merge_lists(list(out_unknowns), k_vals, u_vals), want,
+        want = core.eval_jaxpr(closed.jaxpr, closed.consts, *args)
+        known_args, unknown_args = core.partition_list(list(unknowns), args)
+        k_out = core.eval_jaxpr(known.jaxpr, known.consts, *known_args)
+        k_vals, res = core.split_list(k_out, [len(k_out) - num_res])
+        u_vals = core.eval_jaxpr(unknown.jaxpr, unknown.consts, *res, *unknown_args)
+    _expect_values(core.merge_lists(list(out_unknowns), k_vals, u_vals), want,
                    f"known:\n{known}\nunknown:\n{unknown}")
 
 
-def check_custom_split_composes(jaxpr: Jaxpr, known: Jaxpr, staged: Jaxpr,
+def check_custom_split_composes(jaxpr: core.Jaxpr, known: core.Jaxpr, staged: core.Jaxpr,
                                 unknowns: Sequence[bool], inst: Sequence[bool],
                                 out_unknowns: Sequence[bool], out_inst: Sequence[bool],
                                 num_res: int) -> None:
@@ -185,13 +168,13 @@ def check_custom_split_composes(jaxpr: Jaxpr, known: Jaxpr, staged: Jaxpr,
     args = [random_value(v.aval, rng) for v in jaxpr.invars]
     consts = [random_value(v.aval, rng) for v in jaxpr.constvars]
     with _concretely():
-        want = eval_jaxpr(jaxpr, consts, *args)
-        k_out = eval_jaxpr(known, consts, *partition_list(list(unknowns), args)[0])
-        k_vals, res = split_list(k_out, [len(k_out) - num_res])
-        s_vals = eval_jaxpr(staged, consts, *res, *partition_list(list(inst), args)[1])
+        want = core.eval_jaxpr(jaxpr, consts, *args)
+        k_out = core.eval_jaxpr(known, consts, *core.partition_list(list(unknowns), args)[0])
+        k_vals, res = core.split_list(k_out, [len(k_out) - num_res])
+        s_vals = core.eval_jaxpr(staged, consts, *res, *core.partition_list(list(inst), args)[1])
     where = f"known:\n{known}\nstaged:\n{staged}"
-    _expect_values(k_vals, partition_list(list(out_unknowns), want)[0], where)
-    _expect_values(s_vals, partition_list(list(out_inst), want)[1], where)
+    _expect_values(k_vals, core.partition_list(list(out_unknowns), want)[0], where)
+    _expect_values(s_vals, core.partition_list(list(out_inst), want)[1], where)
 
 
 def _expect_values(got: Sequence[Any], want: Sequence[Any], where: str) -> None:

@@ -232,34 +232,15 @@ def _policy(M, name):
 CKPT_VIEWS = (staged, split, *AUTODIFF, saved)
 
 
-@workload(M43, V3, views=CKPT_VIEWS)
-def remat_default(M, w, x):
-    return M.checkpoint(lambda w, x: _mlp2(M, w, x))(w, x)
+def _remat_workload(policy):
+    def remat(M, w, x):
+        return M.checkpoint(lambda w, x: _mlp2(M, w, x), policy=_policy(M, policy))(w, x)
+    remat.__name__ = f"remat_{policy}"
+    return workload(M43, V3, views=CKPT_VIEWS)(remat)
 
 
-@workload(M43, V3, views=CKPT_VIEWS)
-def remat_everything(M, w, x):
-    return M.checkpoint(lambda w, x: _mlp2(M, w, x), policy=_policy(M, "everything"))(w, x)
-
-
-@workload(M43, V3, views=CKPT_VIEWS)
-def remat_dots(M, w, x):
-    return M.checkpoint(lambda w, x: _mlp2(M, w, x), policy=_policy(M, "dots"))(w, x)
-
-
-@workload(M43, V3, views=CKPT_VIEWS)
-def remat_save_h(M, w, x):
-    return M.checkpoint(lambda w, x: _mlp2(M, w, x), policy=_policy(M, "names"))(w, x)
-
-
-@workload(M43, V3, views=CKPT_VIEWS)
-def remat_all_names_but_h(M, w, x):
-    return M.checkpoint(lambda w, x: _mlp2(M, w, x), policy=_policy(M, "not_h"))(w, x)
-
-
-@workload(M43, V3, views=CKPT_VIEWS)
-def remat_both_policies(M, w, x):
-    return M.checkpoint(lambda w, x: _mlp2(M, w, x), policy=_policy(M, "both"))(w, x)
+for _policy_name in ("none", "everything", "dots", "names", "not_h", "both"):
+    _remat_workload(_policy_name)
 
 
 @workload(V3, views=(staged, *AUTODIFF))

@@ -67,14 +67,17 @@ def test_known_then_unknown_equals_whole(prog):
         assert all(out_uk)
 
 
+def _split_uniform(prog, unknown):
+    """A generated program traced on ones and split with every input `unknown` alike."""
+    n_in, ops, outs, _, _ = prog
+    closed = pe_engine.make_jaxpr(build(n_in, ops, outs))(*[np.ones(2, np.float32)] * n_in)
+    return closed, partial_eval_jaxpr_nounits(closed, [unknown] * n_in, False)
+
+
 @settings(max_examples=60, deadline=None)
 @given(programs())
 def test_all_known_leaves_unknown_empty(prog):
-    n_in, ops, outs, _, _ = prog
-    f = build(n_in, ops, outs)
-    args = [np.ones(2, np.float32)] * n_in
-    closed = pe_engine.make_jaxpr(f)(*args)
-    known, unknown, out_uk, res = partial_eval_jaxpr_nounits(closed, [False] * n_in, False)
+    closed, (known, unknown, out_uk, res) = _split_uniform(prog, unknown=False)
     assert not any(out_uk) and res == [] and unknown.jaxpr.eqns == []
     assert len(known.jaxpr.eqns) == len(closed.jaxpr.eqns)
 
@@ -82,11 +85,7 @@ def test_all_known_leaves_unknown_empty(prog):
 @settings(max_examples=60, deadline=None)
 @given(programs())
 def test_all_unknown_keeps_every_live_equation(prog):
-    n_in, ops, outs, _, _ = prog
-    f = build(n_in, ops, outs)
-    args = [np.ones(2, np.float32)] * n_in
-    closed = pe_engine.make_jaxpr(f)(*args)
-    known, unknown, out_uk, res = partial_eval_jaxpr_nounits(closed, [True] * n_in, False)
+    closed, (known, unknown, out_uk, res) = _split_uniform(prog, unknown=True)
     assert known.jaxpr.eqns == [] and res == []
     # every equation reachable from the outputs is staged; dead ones are dropped
     live = _live_eqns(closed.jaxpr)
