@@ -9,25 +9,20 @@
 // main split is idle (explainer.settled()), so they never hold up the main view. Answers are
 // cached by request key, starting with the answers the build precomputed for the page's
 // opening state (dist/precomputed.json, tools/precompute.py).
-import { createRuleDemo } from "./rule.js";
-import { createResidualsDemo } from "./residuals.js";
-import { createCheckpointDemo } from "./checkpoint.js";
-import { createFoldingDemo } from "./folding.js";
-import { createVariablesDemo } from "./variables.js";
-import { createInterpretersDemo } from "./interpreters.js";
-import { createBuiltOn } from "./built-on.js";
 import { askEngine, errorAnswer } from "../engine-answers.js";
 import { SECTION_CALL_TIMEOUT_MS } from "../limits.js";
 import { requestKey } from "../state.js";
 
+// Each demo's module is imported when its section first comes near the viewport: none of
+// them is needed for the first frame, and together they are most of the page's own JS.
 const DEMOS = {
-  rule: createRuleDemo,
-  residuals: createResidualsDemo,
-  checkpoint: createCheckpointDemo,
-  folding: createFoldingDemo,
-  variables: createVariablesDemo,
-  interpreters: createInterpretersDemo,
-  "built-on": createBuiltOn,
+  rule: () => import("./rule.js").then((m) => m.createRuleDemo),
+  residuals: () => import("./residuals.js").then((m) => m.createResidualsDemo),
+  checkpoint: () => import("./checkpoint.js").then((m) => m.createCheckpointDemo),
+  folding: () => import("./folding.js").then((m) => m.createFoldingDemo),
+  variables: () => import("./variables.js").then((m) => m.createVariablesDemo),
+  interpreters: () => import("./interpreters.js").then((m) => m.createInterpretersDemo),
+  "built-on": () => import("./built-on.js").then((m) => m.createBuiltOn),
 };
 
 // ------------------------------------------------------------------------------------------
@@ -135,19 +130,14 @@ function createContext(engine, explainer, precomputed) {
  */
 export function initSections({ engine, explainer, precomputed = {}, root = document }) {
   const ctx = createContext(engine, explainer, precomputed);
+  /** @type {Array<{el: HTMLElement, load: () => Promise<Function>, demo: any, starting?: Promise<void>, visible: boolean, dirty: boolean}>} */
   const demos = [];
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-demo]"))) {
-    const make = DEMOS[el.dataset.demo];
-    if (!make) continue;
-    try {
-      const demo = make(el, ctx);
-      demos.push({ el, demo, visible: false, dirty: true });
-    } catch (err) {
-      console.error(`section demo ${el.dataset.demo} failed to start`, err);
-    }
+    const load = DEMOS[el.dataset.demo];
+    if (load) demos.push({ el, load, demo: null, visible: false, dirty: true });
   }
   const refresh = (d) => {
-    if (!d.visible || !d.dirty) return;
+    if (!d.demo || !d.visible || !d.dirty) return;
     d.dirty = false;
     try {
       d.demo.refresh?.();
@@ -155,15 +145,33 @@ export function initSections({ engine, explainer, precomputed = {}, root = docum
       console.error(`section demo ${d.el.dataset.demo}`, err);
     }
   };
+  // A demo starts once, the first time it is near the viewport; its module loads then.
+  const start = (d) => {
+    if (d.starting) return;
+    d.starting = d
+      .load()
+      .then((make) => {
+        d.demo = make(d.el, ctx);
+        d.demo.invalidate = () => {
+          d.dirty = true;
+          refresh(d);
+        };
+        refresh(d);
+      })
+      .catch((err) => console.error(`section demo ${d.el.dataset.demo} failed to start`, err));
+  };
+  const show = (d, visible) => {
+    d.visible = visible;
+    if (visible) start(d);
+    refresh(d);
+  };
   const io =
     "IntersectionObserver" in window
       ? new IntersectionObserver(
           (entries) => {
             for (const e of entries) {
               const d = demos.find((x) => x.el === e.target);
-              if (!d) continue;
-              d.visible = e.isIntersecting;
-              refresh(d);
+              if (d) show(d, e.isIntersecting);
             }
           },
           { rootMargin: "600px 0px 600px 0px" },
@@ -171,15 +179,11 @@ export function initSections({ engine, explainer, precomputed = {}, root = docum
       : null;
   for (const d of demos) {
     if (io) io.observe(d.el);
-    else d.visible = true;
-    d.demo.invalidate = () => {
-      d.dirty = true;
-      refresh(d);
-    };
+    else show(d, true);
   }
   ctx.onMain(() => {
     for (const d of demos)
-      if (d.demo.follows) {
+      if (!d.demo || d.demo.follows) {
         d.dirty = true;
         refresh(d);
       }
@@ -190,7 +194,7 @@ export function initSections({ engine, explainer, precomputed = {}, root = docum
   });
   // The engine's state shows in the demos that are still waiting for it.
   engine.onState(() => {
-    for (const d of demos) d.demo.onEngineState?.();
+    for (const d of demos) d.demo?.onEngineState?.();
   });
   // A deep link (#residuals) lands on its section, again once the first frame above has
   // been drawn (it changes the height of the page), unless the reader has moved since.
@@ -215,7 +219,8 @@ export function initSections({ engine, explainer, precomputed = {}, root = docum
   }
   window.explainerSections = {
     ctx,
-    demos: () => demos.map((d) => ({ id: d.el.dataset.demo, visible: d.visible, dirty: d.dirty })),
+    demos: () =>
+      demos.map((d) => ({ id: d.el.dataset.demo, started: Boolean(d.demo), visible: d.visible, dirty: d.dirty })),
   };
   return ctx;
 }
