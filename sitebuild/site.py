@@ -49,13 +49,16 @@ def is_stale(base: str = "/") -> bool:
 
 
 def precompute_first_frame(out: Path) -> None:
-    """The default example's record, computed here in CPython, so the page's first frame
-    teaches before Python has started in the browser. The engine needs numpy here too."""
+    """The opening state's records and every example's in every mode, computed here in
+    CPython, so the page's first frame and a switch of example or mode teach before Python
+    has started in the browser. The engine needs numpy here too."""
     if importlib.util.find_spec("numpy") is None:
         run([sys.executable, "-m", "pip", "install", "--quiet", "numpy"])
-    run([sys.executable, str(ROOT / "tools" / "precompute.py"), "--out",
-         str(out / "precomputed.json")], cwd=ROOT)
-    log(f"precomputed.json: {(out / 'precomputed.json').stat().st_size} B")
+    run([sys.executable, str(ROOT / "tools" / "precompute.py"),
+         "--out", str(out / "precomputed.json"),
+         "--examples-out", str(out / "precomputed-examples.json")], cwd=ROOT)
+    for name in ("precomputed.json", "precomputed-examples.json"):
+        log(f"{name}: {(out / name).stat().st_size} B")
 
 
 def write_service_worker(out: Path, build_hash: str) -> int:

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Precompute the page's first frame: the record of every request the page makes on its
-opening state (the main view's and the demos'), computed in CPython.
+opening state (the main view's and the demos'), computed in CPython; and the record of every
+example in every mode, which the page takes in after its first frame.
 
-    python3 tools/precompute.py --out dist/precomputed.json     (what the build runs)
-    python3 tools/precompute.py                                 (print it)
+    python3 tools/precompute.py --out dist/precomputed.json \
+        --examples-out dist/precomputed-examples.json           (what the build runs)
+    python3 tools/precompute.py                                 (print the first)
 
 The requests come from the page's own code (tools/page_requests.mjs runs app/state.js and
 app/page/opening-requests.js in Node), so they are built exactly as the page builds them. It
@@ -11,8 +13,9 @@ writes
 
     {"first": <the main view's request key>, "records": {<request key>: record, ...}}
 
-The page shows a record at once when its own request has the same key, so the first frame
-needs no Python. Exits non-zero if the engine answers any of them with an error.
+and {"records": {...}} for the examples (those not in the first file). The page shows a record
+at once when its own request has the same key, so neither the first frame nor a switch of
+example or mode needs Python. Exits non-zero if the engine answers any of them with an error.
 """
 from __future__ import annotations
 
@@ -50,32 +53,55 @@ def page_requests(states: list[dict]) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
-def precompute() -> dict:
+def example_requests() -> list[dict]:
+    """[{mode, kwargs, key}]: every example in every mode, as the page asks for them."""
+    return json.loads(_node(["examples"]))
+
+
+def records_for(requests: list[dict]) -> dict:
+    """{key: record} for each request, answered by the engine in this process."""
     sys.path.insert(0, str(ROOT))
     from pe_engine import explain
 
-    requests = opening_requests()
     records = {}
     for req in requests:
         record = explain.as_json(explain.run(req["mode"], **req["kwargs"]))
         if "error" in record:
             raise SystemExit(f"precompute: the engine failed on {req['mode']}: {record['error']}")
         records[req["key"]] = record
-    return {"first": requests[0]["key"], "records": records}
+    return records
+
+
+def precompute() -> dict:
+    requests = opening_requests()
+    return {"first": requests[0]["key"], "records": records_for(requests)}
+
+
+def precompute_examples(done: dict) -> dict:
+    """The examples' records the first frame's file does not already hold."""
+    return {"records": records_for([r for r in example_requests() if r["key"] not in done])}
+
+
+def _write(path: Path, data: dict) -> None:
+    text = json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    print(f"[precompute] {path}: {len(text)} B, {len(data['records'])} records")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="write here (e.g. dist/precomputed.json)")
+    ap.add_argument("--examples-out", type=Path,
+                    help="also write every example's records here (dist/precomputed-examples.json)")
     args = ap.parse_args(argv)
     out = precompute()
-    text = json.dumps(out, separators=(",", ":"), allow_nan=False) + "\n"
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text)
-        print(f"[precompute] {args.out}: {len(text)} B, {len(out['records'])} records")
+        _write(args.out, out)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(json.dumps(out, separators=(",", ":"), allow_nan=False) + "\n")
+    if args.examples_out:
+        _write(args.examples_out, precompute_examples(out["records"]))
     return 0
 
 

@@ -13,7 +13,13 @@ import {
   foldingRequests,
   followingRequests,
 } from "../sections/requests.js";
-import { requestFor, requestKey, stateFromExample } from "../state.js";
+import { MODES, requestFor, requestKey, stateFromExample } from "../state.js";
+
+/** [{mode, kwargs, key}]: each request once, in order. */
+const unique = (requests) => {
+  const byKey = new Map(requests.map((r) => [requestKey(r), r]));
+  return [...byKey].map(([key, r]) => ({ mode: r.mode, kwargs: r.kwargs, key }));
+};
 
 /** [{mode, kwargs, key}], the main view's first; each request once. */
 export function openingRequests(examples) {
@@ -26,6 +32,11 @@ export function openingRequests(examples) {
     ...foldingRequests(folding, false),
     ...foldingRequests(folding, true),
   ];
-  const byKey = new Map(all.map((r) => [requestKey(r), r]));
-  return [...byKey].map(([key, r]) => ({ mode: r.mode, kwargs: r.kwargs, key }));
+  return unique(all);
+}
+
+/** [{mode, kwargs, key}]: what the page asks when a reader picks any example, then any mode
+ *  (the build answers them too, so switching never waits for Python). */
+export function exampleRequests(examples) {
+  return unique(examples.examples.flatMap((ex) => MODES.map((mode) => requestFor({ ...stateFromExample(ex), mode }))));
 }

@@ -101,6 +101,34 @@ def test_first_frame_is_precomputed_before_python(page, site, precomputed):
     assert page.text_content("[data-testid=input-toggle-x]").strip() == "known"
 
 
+def test_every_example_in_every_mode_draws_before_python(browser, site):
+    """With Pyodide held back, picking any example and then any mode draws its split from the
+    build's precomputed-examples.json: the same programs CPython's engine gives."""
+    ctx = browser.new_context(service_workers="block")
+    ctx.route("**/pyodide.asm.wasm", lambda route: None)  # never answered: the engine stays loading
+    page = ctx.new_page()
+    try:
+        page.goto(site)
+        page.wait_for_function(
+            "() => document.documentElement.dataset.examplesPrecomputed === 'ready'",
+            timeout=60_000)
+        for ex in EXAMPLES["examples"]:
+            for mode in ("split", "jit", "grad", "checkpoint"):
+                # settled() would wait on the engine for anything not precomputed: time out instead
+                s = page.evaluate("""async ([id, mode]) => {
+                    await window.explainer.loadExample(id);
+                    const late = new Promise((r) => setTimeout(() => r(null), 5000));
+                    return Promise.race([window.explainer.setMode(mode), late]);
+                }""", [ex["id"], mode])
+                assert s is not None, f"{ex['id']} in {mode} waited for the engine"
+                want = cpython(mode, ex["code"], ex["known"], ex["values"],
+                               **{k: ex[k] for k in ("policy", "folding") if k in ex})
+                _mode_matches(s, want, mode)
+        assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"
+    finally:
+        ctx.close()
+
+
 def test_edit_toggle_and_both_programs(page, site, wait_engine_ready):
     open_page(page, site, wait_engine_ready=wait_engine_ready)
     s = call(page, "setSource", EDITED)
