@@ -422,6 +422,18 @@ def test_copy_as_jax_runs_in_real_jax(page, site, wait_engine_ready, tmp_path):
     assert copied == page.evaluate("() => window.explainer.jaxSnippet()")
 
 
+# the colour `var(--known)` resolves to where it is used (the palette is light-dark() pairs)
+KNOWN_COLOUR = """() => {
+    const probe = document.createElement("div");
+    probe.style.color = "var(--known)";
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+}"""
+KNOWN_RGB = {"light": "rgb(0, 114, 178)", "dark": "rgb(86, 180, 233)"}
+
+
 def test_theme_toggle_and_screenshots(browser, site, precomputed):
     SHOTS.mkdir(parents=True, exist_ok=True)
     for scheme in ["light", "dark"]:
@@ -435,9 +447,7 @@ def test_theme_toggle_and_screenshots(browser, site, precomputed):
                     "() => document.querySelector('[data-testid=engine]').dataset.state"
                     " === 'ready'", timeout=120_000)
                 pg.evaluate("() => window.explainer.settled()")
-                bg = pg.evaluate("() => getComputedStyle(document.documentElement)"
-                                 ".getPropertyValue('--known').trim()")
-                assert bg.lower() == ("#0072b2" if scheme == "light" else "#56b4e9")
+                assert pg.evaluate(KNOWN_COLOUR) == KNOWN_RGB[scheme]
                 overflow = pg.evaluate("() => document.documentElement.scrollWidth"
                                        " - document.documentElement.clientWidth")
                 assert overflow <= 0, f"horizontal scroll at {width}px: {overflow}px"
@@ -447,9 +457,8 @@ def test_theme_toggle_and_screenshots(browser, site, precomputed):
                 pg.click("[data-testid=theme-toggle]")
                 after = pg.get_attribute("[data-testid=theme-toggle]", "aria-pressed")
                 assert before != after
-                want = "#56b4e9" if after == "true" else "#0072b2"
-                assert pg.evaluate("() => getComputedStyle(document.documentElement)"
-                                   ".getPropertyValue('--known').trim()").lower() == want
+                want = KNOWN_RGB["dark" if after == "true" else "light"]
+                assert pg.evaluate(KNOWN_COLOUR) == want
                 if width == 1440:
                     pg.evaluate("() => window.explainer.setSource(window.explainer.state()"
                                 ".source.replace('* y', '* yy'))")
