@@ -11,7 +11,7 @@ transformation of a jaxpr is cached, so a jit called twice stays one shared prog
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .ad import (
     Zero,
@@ -48,31 +48,56 @@ def _jit_jvp(primals: list, tangents: list, *, jaxpr: ClosedJaxpr, name: str
     return p_out, t_out
 
 
-def _jit_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
-    jaxpr, name = params["jaxpr"], params["name"]
-    unknowns = [not t.is_known() for t in tracers]
-    known_vals = [t.pval.get_known() for t in tracers if t.is_known()]
+class JitSplit(NamedTuple):
+    """A jit's inner program split as its rule stages it. `known` is the known jit's
+    program: the known inputs, then the known outputs that are not just a known input and
+    the computed residuals that are not already one of those. `unknown` is the unknown
+    jit's: the unknown inputs, then the residuals, last."""
+    known: ClosedJaxpr
+    unknown: ClosedJaxpr
+    out_unknowns: list[bool]
+    in_fwd: list[int | None]  # per known output, then computed residual: the known input it is
+    out_fwd: list[int | None]  # per known output, then computed residual: the output it is
+    in_fwd_res: list[int | None]  # per residual: its index in [*consts, *known inputs]
+    res_atoms: list[Any]  # per residual: the atom of `known` holding it (None: a constant)
+
+
+def jit_split(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> JitSplit:
+    """Split with `partial_eval_jaxpr_nounits_fwd`, then leave out of the known jit the
+    outputs that merely forward a known input and the residuals that are also a known
+    output (returned once), and move the residual binders of the unknown jit last."""
     known, unknown, out_uk, res_avals, in_fwd_res = partial_eval_jaxpr_nounits_fwd(
         jaxpr, unknowns, False)
     num_res = len(res_avals)
-    # Known outputs that merely forward a known input are not returned by the known jit...
+    computed = iter(known.jaxpr.outvars[len(known.jaxpr.outvars) - num_res:])
+    num_consts = len(jaxpr.consts)
+    res_atoms = [next(computed) if f is None else
+                 known.jaxpr.invars[f - num_consts] if f >= num_consts else None
+                 for f in in_fwd_res]
     in_fwd = jaxpr_forwarding(known.jaxpr)
     in_fwd = [*in_fwd[:len(in_fwd) - num_res], *[None] * num_res]
     known = prune_closed_jaxpr_outputs(known, [f is None for f in in_fwd])
-    # ...and a residual that is also a known output is returned once.
     n_out = len(known.out_avals) - num_res
     out_vars, res_vars = split_list(known.jaxpr.outvars, [n_out])
     out_fwd = [None] * n_out + [next((i for i, v in enumerate(out_vars) if v is r), None)
                                 for r in res_vars]
     known = prune_closed_jaxpr_outputs(known, [f is None for f in out_fwd])
+    unknown = move_binders_to_back(unknown, [True] * len(in_fwd_res) + [False] * sum(unknowns))
+    return JitSplit(known, unknown, out_uk, in_fwd, out_fwd, in_fwd_res, res_atoms)
+
+
+def _jit_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
+    jaxpr, name = params["jaxpr"], params["name"]
+    unknowns = [not t.is_known() for t in tracers]
+    known_vals = [t.pval.get_known() for t in tracers if t.is_known()]
+    known, unknown, out_uk, in_fwd, out_fwd, in_fwd_res, _ = jit_split(jaxpr, unknowns)
+    num_res = in_fwd_res.count(None)
     outs = bind(jit_p, *known_vals, jaxpr=known, name=name)
     outs = subs_list(in_fwd, known_vals, subs_list(out_fwd, outs, outs))
     known_outs, computed_res = split_list(outs, [len(outs) - num_res])
     it = iter(computed_res)
     residuals = [next(it) if f is None else [*jaxpr.consts, *known_vals][f] for f in in_fwd_res]
     res_tracers = [trace.new_instantiated_const(r) for r in residuals]
-    # The splitter puts residual binders first; the jit equation takes them last.
-    unknown = move_binders_to_back(unknown, [True] * len(residuals) + [False] * sum(unknowns))
     out_tracers = [JaxprTracer(trace, PartialVal.unknown(a), None) for a in unknown.out_avals]
     eqn = new_eqn_recipe(trace, [*(t for t, uk in zip(tracers, unknowns) if uk), *res_tracers],
                          out_tracers, jit_p, {"jaxpr": unknown, "name": name})

@@ -116,8 +116,8 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
         fun if len(argnums) == n else lambda *d: fun(*_with(values, argnums, d)),
         tuple(values[i] for i in argnums), held=True)]
     recomputed = _count_recomputed(linear.jaxpr, num_res)
-    panes = split_panes(rec["known"], rec["unknown"], num_res, params, tangents,
-                        AUTODIFF_TITLES)
+    panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
+                        params, tangents, AUTODIFF_TITLES)
     return {**rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr),
             "backward": back_rec, "saved_residuals": saved,
             "saved_bytes": sum(r["bytes"] for r in saved),
