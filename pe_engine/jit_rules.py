@@ -11,6 +11,7 @@ transformation of a jaxpr is cached, so a jit called twice stays one shared prog
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from .ad import (
@@ -21,14 +22,28 @@ from .ad import (
     primitive_transposes,
     transpose_jaxpr,
 )
-from .core import ClosedJaxpr, bind, get_aval, merge_lists, split_list, subs_list
+from .core import (
+    ClosedJaxpr,
+    JaxprEqn,
+    Var,
+    bind,
+    get_aval,
+    merge_lists,
+    partition_list,
+    split_list,
+    subs_list,
+)
 from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
     PartialVal,
+    dce_jaxpr,
+    dce_rules,
     jaxpr_forwarding,
     move_binders_to_back,
     new_eqn_recipe,
+    partial_eval_jaxpr_custom,
+    partial_eval_jaxpr_custom_rules,
     partial_eval_jaxpr_nounits_fwd,
     partial_eval_rules,
     prune_closed_jaxpr_outputs,
@@ -125,6 +140,52 @@ def _jit_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, name: str) -> list
     return merge_lists(undef, [None] * len(res), cts_in)
 
 
+def _jit_partial_eval_custom(saveable: Callable[..., bool], unks_in: Sequence[bool],
+                             inst_in: Sequence[bool], eqn: JaxprEqn) -> tuple:
+    """A jit inside a program the policy splits (a checkpoint's): split its inner program
+    under the same policy into a known jit and a staged jit, as JAX's closed-call rule
+    does. A residual that is a known input or a known output of the call is passed as that
+    variable, not returned a second time."""
+    jaxpr = eqn.params["jaxpr"]
+    known_, staged_, unks_out, inst_out, num_res = partial_eval_jaxpr_custom(
+        jaxpr.jaxpr, unks_in, inst_in, False, False, saveable)
+    out_vars, res_vars = split_list(known_.outvars, [len(known_.outvars) - num_res])
+    in_fwd = [next((i for i, v in enumerate(known_.invars) if v is r), None) for r in res_vars]
+    out_fwd = [next((i for i, v in enumerate(out_vars) if v is r), None) for r in res_vars]
+    keep = [fi is None and fo is None for fi, fo in zip(in_fwd, out_fwd)]
+    known = prune_closed_jaxpr_outputs(ClosedJaxpr(known_, jaxpr.consts),
+                                       [True] * len(out_vars) + keep)
+    ins_known, _ = partition_list(unks_in, eqn.invars)
+    outs_known, _ = partition_list(unks_out, eqn.outvars)
+    _, ins_staged = partition_list(inst_in, eqn.invars)
+    _, outs_staged = partition_list(inst_out, eqn.outvars)
+    res_binders = [Var(r.aval) for r, k in zip(res_vars, keep) if k]
+    new_res = iter(res_binders)
+    res_args = [outs_known[fo] if fo is not None else ins_known[fi] if fi is not None
+                else next(new_res) for fi, fo in zip(in_fwd, out_fwd)]
+    eqn_known = eqn.replace(invars=ins_known, outvars=[*outs_known, *res_binders],
+                            params={**eqn.params, "jaxpr": known})
+    eqn_staged = eqn.replace(invars=[*res_args, *ins_staged], outvars=outs_staged,
+                             params={**eqn.params,
+                                     "jaxpr": ClosedJaxpr(staged_, jaxpr.consts)})
+    new_inst = [x for x, inst in zip(eqn.invars, inst_in) if type(x) is Var and not inst]
+    return eqn_known, eqn_staged, unks_out, inst_out, [*new_inst, *res_args]
+
+
+def _jit_dce(used_outputs: list[bool], eqn: JaxprEqn) -> tuple[list[bool], JaxprEqn | None]:
+    """Keep the outputs used and, inside, what computes them; drop the inputs then unused."""
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    jaxpr = eqn.params["jaxpr"]
+    dced, used_inputs = dce_jaxpr(jaxpr.jaxpr, used_outputs)
+    return used_inputs, eqn.replace(
+        invars=[v for v, u in zip(eqn.invars, used_inputs) if u],
+        outvars=[v for v, u in zip(eqn.outvars, used_outputs) if u],
+        params={**eqn.params, "jaxpr": ClosedJaxpr(dced, jaxpr.consts)})
+
+
 primitive_jvps[jit_p] = _jit_jvp
 partial_eval_rules[jit_p] = _jit_partial_eval
 primitive_transposes[jit_p] = _jit_transpose
+partial_eval_jaxpr_custom_rules[jit_p] = _jit_partial_eval_custom
+dce_rules[jit_p] = _jit_dce

@@ -225,3 +225,20 @@ def f(x, y):
     (call,) = _calls(rec["events"])
     (nested,) = _calls(call["events"])
     assert nested["primitive"] == "cond"
+
+
+@pytest.mark.parametrize("policy", ["nothing_saveable", "everything_saveable"])
+def test_a_jit_inside_a_checkpoint_is_split_by_the_policy(policy):
+    """JAX splits a jit inside a checkpoint under the policy (a known jit in the forward
+    pass, a staged jit in the remat2): the forward and linear panes are JAX's."""
+    rec = _run("checkpoint", JIT, ["1.0", "2.0"], [False, False], policy=policy)
+    fn = jax.checkpoint(_jax_fn(JIT), policy=getattr(jax.checkpoint_policies, policy))
+
+    def jvp_program(*xs):
+        return jax.jvp(fn, tuple(xs[:2]), tuple(xs[2:]))
+    closed = jax.make_jaxpr(jvp_program)(1.0, 2.0, 1.0, 2.0)
+    forward, linear, _, _ = jpe.partial_eval_jaxpr_nounits(closed, [False] * 2 + [True] * 2,
+                                                           False)
+    panes = {p["id"]: p["program"]["text"] for p in rec["panes"]}
+    assert (panes["forward"], panes["linear"]) == (str(forward), str(linear))
+    assert "jit[" in panes["forward"]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..ad_checkpoint import remat_split
-from ..core import ClosedJaxpr, JaxprEqn, SourceInfo, Var
+from ..core import ClosedJaxpr, JaxprEqn, SourceInfo, Var, merge_lists
 from ..jit_rules import jit_split
 from ..partial_eval import close_jaxpr, partial_eval_jaxpr_nounits
 from .observe import Round
@@ -43,6 +43,8 @@ def nounits_shown(known: ClosedJaxpr, unknown: ClosedJaxpr, unknowns: Sequence[b
 
 
 class Inner(NamedTuple):
+    """A call's inner program as its rule splits it (the unknowns, the outputs it
+    instantiates), the page's title for it, and the halves it shows."""
     title: str
     jaxpr: ClosedJaxpr
     unknowns: list[bool]
@@ -111,16 +113,10 @@ def _remat(eqn: JaxprEqn, unknowns: list[bool], rounds: list[Round]) -> Inner:
     inner = _distinct(close_jaxpr(eqn.params["jaxpr"]))
     rs = remat_split(inner.jaxpr, unknowns, eqn.params["policy"])
     shown = nounits_shown(close_jaxpr(rs.known), close_jaxpr(rs.unknown), unknowns, rs.num_res)
-    known_in = [not uk and used for uk, used in
-                zip(unknowns, _spread(rs.used_known_in, [not uk for uk in unknowns]))]
+    # each half reads only the inputs it uses
+    known_in = merge_lists(unknowns, rs.used_known_in, [False] * sum(unknowns))
     shown = shown._replace(known_in=known_in, unknown_in=rs.used_ins)
     return Inner("checkpoint", inner, unknowns, False, shown)
-
-
-def _spread(flags: Sequence[bool], where: Sequence[bool]) -> list[bool]:
-    """`flags`, one per True of `where`, laid out over `where` (False elsewhere)."""
-    it = iter(flags)
-    return [next(it) if w else False for w in where]
 
 
 INNER: dict[str, InnerRule] = {

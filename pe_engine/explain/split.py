@@ -207,9 +207,9 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
         "residuals": rec["residuals"],
         "rounds": [_round(inner, r) for r in rounds],
         "saved": sorted({r["producer"] for r in rec["residuals"] if r["producer"] is not None}),
-        # Only a rule that copies known equations into the unknown program recomputes.
-        "recomputed": [ev["i"] for ev in events if ev["side"] == "both" and "call" not in ev]
-        if inner.shown is not None else [],
+        # In both halves and no call: run now and again in the unknown program (only a
+        # policy's split, remat2's, copies a known equation there).
+        "recomputed": [ev["i"] for ev in events if ev["side"] == "both" and "call" not in ev],
     }
 
 
