@@ -242,3 +242,35 @@ def test_a_jit_inside_a_checkpoint_is_split_by_the_policy(policy):
     panes = {p["id"]: p["program"]["text"] for p in rec["panes"]}
     assert (panes["forward"], panes["linear"]) == (str(forward), str(linear))
     assert "jit[" in panes["forward"]
+
+
+WHILE = HEADER + """def f(s, a0, b0):
+    def body(c):
+        i, a, b = c
+        return i + 1, a * s, b + a
+    _, a, b = lax.while_loop(lambda c: c[0] < 3, body, (0, a0, b0))
+    return a + b
+"""
+
+
+@pytest.mark.parametrize("known", [[False, True, True], [True, False, True]])
+def test_while_fixpoint_goes_through_jaxs_rounds(monkeypatch, known):
+    rec = _run("split", WHILE, ["1.5", "1.0", "2.0"], known)
+    (call,) = _calls(rec["events"])
+    assert call["primitive"] == "while" and call["title"] == "while (body)"
+    closed = jax.make_jaxpr(_jax_fn(WHILE))(1.5, 1.0, 2.0)
+    body = _jax_eqn(closed, "while").params["body_jaxpr"]
+    n_consts = _jax_eqn(closed, "while").params["body_nconsts"]
+    heard = []
+    real = jpe.partial_eval_jaxpr_nounits
+
+    def spy(jaxpr, unknowns, instantiate):
+        out = real(jaxpr, unknowns, instantiate)
+        if jaxpr is body:
+            heard.append((list(unknowns[n_consts:]), list(out[2])))
+        return out
+    monkeypatch.setattr(jpe, "partial_eval_jaxpr_nounits", spy)
+    real(closed, [not k for k in known], False)
+    assert [(r["unknown_in"], r["unknown_out"]) for r in call["rounds"]] == heard
+    assert call["rounds"][-1]["turned"] == []
+    assert any(r["turned"] for r in call["rounds"])
