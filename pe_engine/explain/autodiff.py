@@ -88,9 +88,9 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
     def jvp_program(*xs: Any) -> list:
         primals = list(xs[:n])
 
-        def differentiated(*d: Any) -> Any:
+        def of_argnums(*d: Any) -> Any:
             return fun(*_with(primals, argnums, d))
-        p_out, t_out = ad.jvp(differentiated, tuple(primals[i] for i in argnums),
+        p_out, t_out = ad.jvp(of_argnums, tuple(primals[i] for i in argnums),
                               tuple(xs[n:]))
         return [*tree_leaves(p_out), *tree_leaves(t_out)]
 
