@@ -185,15 +185,17 @@ def test_residual_bytes_change_with_the_shapes(page, site, wait_engine_ready):
     set_range(page, "[data-testid=residual-scale]", 2)
     wait(page, has_text("[data-testid=residual-shapes]", "W1:f32[16,12]"))
     big = int(page.get_attribute("[data-testid=residual-bytes]", "data-bytes"))
-    assert big > 10 * want["residual_bytes"]
+    # every residual grows at least x4; the matrix-shaped ones x16
+    assert big > 4 * want["residual_bytes"]
     assert text(page, "[data-testid=residual-scale-out]") == "×4"
 
 
 def test_residuals_scale_scalars_into_vectors(page, site, wait_engine_ready):
     open_at(page, site, "residuals", wait_engine_ready)
-    wait(page, "document.querySelector('[data-testid=residual-bytes]')?.dataset.bytes === '12'")
+    # sin(x) * y with x known: grad differentiates y (argnums), whose residual is sin x
+    wait(page, "document.querySelector('[data-testid=residual-bytes]')?.dataset.bytes === '4'")
     set_range(page, "[data-testid=residual-scale]", 3)
-    wait(page, "document.querySelector('[data-testid=residual-bytes]').dataset.bytes === '96'")
+    wait(page, "document.querySelector('[data-testid=residual-bytes]').dataset.bytes === '32'")
 
 
 def test_checkpoint_policies_side_by_side(page, site, wait_engine_ready):
