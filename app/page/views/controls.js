@@ -17,6 +17,7 @@ export function createControls(els, examples, getState, dispatch) {
   const inputs = createInputs(els.inputs, {
     modeNote: els.inputsNote,
     onToggle(name) {
+      if (getState().doc.mode === "jit") return; // aria-disabled: jit has no mask
       dispatch({ type: "known", name, known: !(getState().doc.known[name] ?? true), run: "now" });
     },
     onValue(name, text) {
