@@ -158,10 +158,8 @@ const editor = createEditor($('[data-testid="editor"]'), {
   onRun: () => runner.schedule(0),
 });
 // Skip links move focus, not only the scroll: into the editor, or onto the stage's programs.
-for (const [testid, focus] of [
-  ["skip-editor", () => editor.focus()],
-  ["skip-stage", () => stagePanel?.focus()],
-]) {
+const skipTargets = { "skip-editor": () => editor.focus(), "skip-stage": () => stagePanel?.focus() };
+for (const [testid, focus] of Object.entries(skipTargets)) {
   $(`[data-testid="${testid}"]`).addEventListener("click", (e) => {
     e.preventDefault();
     focus();

@@ -253,6 +253,8 @@ def test_edges_follow_layout(open_stage):
             assert k[1] <= sy <= k[3]
             assert abs(sx - (k[0] if stacked else k[2])) < 2
             for b in branches:
+                if len(b) == 4:
+                    continue  # a stub: that end is scrolled out of the panes' view
                 tx, ty = b[-2:]
                 assert u[1] <= ty <= u[3] and abs(tx - u[0]) < 2
             # the label sits in the gutter, between the panes (or left of them, stacked)
