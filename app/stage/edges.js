@@ -2,20 +2,21 @@
 // makes it to every unknown equation that reads it, through its label.
 //
 // The panes scroll together inside one scroller (view.js), and the SVG scrolls with them, so
-// geometry is in the panes' own coordinates. `measure()` (after a layout change) reads every
-// anchor once; `draw()` (after a scroll or a step) places the labels in the gutter and routes
-// the edges, for the part of the panes the scroller shows:
+// geometry is in the panes' own coordinates and a scroll redraws nothing. `measure()` (after a
+// layout change) reads every anchor once; `draw()` (after it, or a step) places the labels in
+// the gutter and routes the edges:
 //   - every label gets its own slot (columns of the gutter, never two in one place), as near
 //     its source's height as the slots already taken allow;
 //   - every end gets its own port: ends that meet one equation are spread over its height;
-//   - an end scrolled out of view becomes a stub: a short arrow from the label pointing up or
-//     down to where the end is. The edge is still drawn and still counts.
+//   - an end further from the label than the scroller shows at once (the reader could never
+//     see both) becomes a pair of stubs: an arrow from the label toward it, and a short arrow
+//     into the equation, whose own tag names the residual. The edge is still drawn and counts.
 
 import { s } from "./dom.js";
 import { placeLabels } from "./label-slots.js";
 
-const PAD = 8; // px kept clear at the top and bottom of the visible window
 const STUB = 16; // length of a stub, px
+const LABEL_H = 15; // a label's height, px
 
 export class EdgeLayer {
   /**
@@ -58,8 +59,6 @@ export class EdgeLayer {
     this.ro = new ResizeObserver(() => this.schedule(true));
     this.ro.observe(host);
     this.ro.observe(scroller);
-    this.onScroll = () => this.schedule(false);
-    scroller.addEventListener("scroll", this.onScroll, { passive: true });
   }
 
   /** The step the stage shows: consumers not judged yet have no branch. */
@@ -157,53 +156,46 @@ export class EdgeLayer {
     this.svg.setAttribute("width", String(this.box.w));
     this.svg.setAttribute("height", String(this.box.h));
     this.svg.setAttribute("viewBox", `0 0 ${this.box.w} ${this.box.h}`);
-    const top = this.scroller.scrollTop + PAD;
-    const bottom = this.scroller.scrollTop + this.scroller.clientHeight - PAD;
     const [gx0, gx1] = this.gutter();
     const shown = this.items.filter((it) => it.src && it.e.reveal <= this.step && this.targets(it).length);
     for (const it of this.items) it.g.classList.toggle("st-edge--orphan", !shown.includes(it));
-    const labels = placeLabels(
-      shown.map((it) => ({ want: clamp(it.src.y, top, bottom), width: 8 + 6.5 * it.e.label.length })),
-      { x0: gx0, x1: gx1, top, bottom, height: 15, gap: 2, fromRight: this.stacked },
+    const slots = placeLabels(
+      shown.map((it) => ({ want: it.src.y, width: 8 + 6.5 * it.e.label.length })),
+      { x0: gx0, x1: gx1, height: LABEL_H, gap: 2, fromRight: this.stacked },
     );
-    shown.forEach((it, n) => this.route(it, labels.slots[n], top, bottom));
-    // more columns than the gutter holds: widen it (the panes lay out again, then a redraw)
-    const want = Math.ceil(labels.columns * labels.colW + 6);
-    if (labels.columns && want > gx1 - gx0 + 4 && want !== this.gutterPx) {
-      this.gutterPx = want;
-      this.host.style.setProperty("--st-gutter", `${want}px`);
-    }
+    // an end further than this from its label becomes stubs (see the top of the file)
+    const reach = Math.max(160, this.scroller.clientHeight * 0.6);
+    shown.forEach((it, n) => this.route(it, slots[n], reach));
   }
 
   targets(it) {
     return it.dsts.filter((d) => d.consumer < this.step);
   }
 
-  /** One edge: source -> label -> each judged consumer, stubs for ends out of view. */
-  route(it, slot, top, bottom) {
+  /** One edge: source -> label -> each judged consumer, stubs for ends out of reach. */
+  route(it, slot, reach) {
     const [a] = this.edgePanes();
     const k = this.panes[a];
     const L = { x: slot.x, y: slot.y };
     const parts = [];
     const heads = [];
-    const stubs = [];
     const out = this.stacked ? -1 : 1; // the source is left through its pane's right side, or left
-    const sy = it.src.y;
-    if (sy < top || sy > bottom) stubs.push(sy < top ? -1 : 1);
-    else parts.push(curve({ x: this.stacked ? k.left : k.right, y: sy }, L, out, out));
-    const targets = this.targets(it);
-    for (const d of targets) {
+    const sx = this.stacked ? k.left : k.right;
+    parts.push(curve({ x: sx, y: it.src.y }, L, out, out));
+    const far = new Set();
+    for (const d of this.targets(it)) {
       const q = { x: this.panes[d.pane].left, y: d.end.y };
-      if (q.y < top || q.y > bottom) {
-        stubs.push(q.y < top ? -1 : 1);
-        continue;
-      }
-      parts.push(curve(L, q, 1, 1));
       heads.push(`M ${f(q.x)} ${f(q.y)} l -7 -3.5 l 0 7 z`);
+      if (Math.abs(q.y - L.y) <= reach) {
+        parts.push(curve(L, q, 1, 1));
+      } else {
+        far.add(q.y < L.y ? -1 : 1);
+        parts.push(`M ${f(q.x - STUB - 6)} ${f(q.y)} L ${f(q.x)} ${f(q.y)}`);
+      }
     }
-    // a stub per direction: from the label, an arrow up (or down) toward the ends out of view
-    for (const dir of new Set(stubs)) {
-      const y0 = L.y + dir * 8;
+    // from the label, an arrow up (or down) toward the readers out of reach
+    for (const dir of far) {
+      const y0 = L.y + dir * (LABEL_H / 2 + 1);
       const y1 = y0 + dir * STUB;
       parts.push(`M ${f(L.x)} ${f(y0)} L ${f(L.x)} ${f(y1)}`);
       heads.push(`M ${f(L.x)} ${f(y1 + dir * 2)} l -3.5 ${-dir * 7} l 7 0 z`);
@@ -213,28 +205,22 @@ export class EdgeLayer {
     it.halo.setAttribute("d", d);
     it.heads.setAttribute("d", heads.join(" "));
     const w = slot.width;
-    it.box.setAttribute("x", (L.x - w / 2).toFixed(1));
-    it.box.setAttribute("y", (L.y - 7.5).toFixed(1));
-    it.box.setAttribute("width", w.toFixed(1));
-    it.box.setAttribute("height", "15");
-    it.text.setAttribute("x", L.x.toFixed(1));
-    it.text.setAttribute("y", L.y.toFixed(1));
+    it.box.setAttribute("x", f(L.x - w / 2));
+    it.box.setAttribute("y", f(L.y - LABEL_H / 2));
+    it.box.setAttribute("width", f(w));
+    it.box.setAttribute("height", String(LABEL_H));
+    it.text.setAttribute("x", f(L.x));
+    it.text.setAttribute("y", f(L.y));
     it.text.setAttribute("text-anchor", "middle");
-    // "source", "consumer", or "all" when no end is in view
-    if (!stubs.length) delete it.g.dataset.stub;
-    else it.g.dataset.stub = stubs.length > targets.length ? "all" : sy < top || sy > bottom ? "source" : "consumer";
+    if (far.size) it.g.dataset.stub = "far";
+    else delete it.g.dataset.stub;
   }
 
   destroy() {
     cancelAnimationFrame(this.frame);
     this.ro.disconnect();
-    this.scroller.removeEventListener("scroll", this.onScroll);
     this.svg.remove();
   }
-}
-
-function clamp(v, lo, hi) {
-  return Math.min(Math.max(v, lo), Math.max(lo, hi));
 }
 
 const f = (v) => v.toFixed(1);
