@@ -88,9 +88,11 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       r.toggle.classList.toggle("is-unknown", !known);
       r.toggle.setAttribute(
         "aria-label",
-        autodiff
-          ? `${name} is ${known ? "known: held fixed" : "unknown: differentiated"}; press to ${known ? "differentiate it" : "hold it fixed"}`
-          : `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
+        jit
+          ? `${name}: known or unknown, unavailable under jit`
+          : autodiff
+            ? `${name} is ${known ? "known: held fixed" : "unknown: differentiated"}; press to ${known ? "differentiate it" : "hold it fixed"}`
+            : `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
       );
       // jit: disabled, and says why (aria-disabled keeps it focusable, so the reason is heard)
       if (jit) {
