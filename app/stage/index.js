@@ -94,7 +94,7 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     items: () => (view ? [...view.wrap.querySelectorAll('[data-testid="eqn"]')] : []),
     lane: (el) => el.dataset.pane ?? null,
     onActivate(el) {
-      const toggle = el.querySelector(':scope > .st-eqn-main [data-testid="call-toggle"]');
+      const toggle = el.querySelector(':scope > .st-eqn-tags > [data-testid="call-toggle"]');
       if (toggle) /** @type {HTMLElement} */ (toggle).click();
       else if (el.dataset.event != null && el.dataset.depth === "0") userStep(Number(el.dataset.event) + 1);
     },
@@ -116,7 +116,10 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : 0);
     // the reader is watching (play, buttons, keys): the page follows the equation too
     const page = source === "play" || source === "user" || source === "key";
-    if (next > 0 && next !== prev) {
+    if (source === "record" && next === model.total) {
+      // a new split shown whole: both programs from their first line, the edges between them
+      if (view) view.wrap.scrollTop = 0;
+    } else if (next > 0 && next !== prev) {
       if (anim) {
         keepInView(view, model, next - 1, page); // the flight needs the target on screen now
         flights.fly(view, model, next - 1, player.speed);
