@@ -16,7 +16,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -269,14 +269,25 @@ def _remat_jvp(primals: list, tangents: list, *, jaxpr: Jaxpr, **params: Any
     return p_out, merge_lists(out_nz, zeros, t_nz)
 
 
-def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
-    """Split with the policy; run the known part now (inlined into the program being
-    traced); stage the rest as a new remat2 that reads the residuals first."""
-    jaxpr = params["jaxpr"]
-    policy = params["policy"] or nothing_saveable
-    in_unknowns = [not t.is_known() for t in tracers]
+class RematSplit(NamedTuple):
+    """A remat2's inner program split under its policy: `known` returns the known outputs
+    then `num_res` residuals; `unknown` reads the residuals, then the inputs `used_ins`
+    marks (among the call's inputs); `used_known_in` marks the known inputs `known` reads."""
+    known: Jaxpr
+    unknown: Jaxpr
+    out_unknowns: list[bool]
+    num_res: int
+    used_known_in: list[bool]
+    used_ins: list[bool]
+
+
+def remat_split(jaxpr: Jaxpr, in_unknowns: Sequence[bool], policy: Callable[..., bool] | None
+                ) -> RematSplit:
+    """JAX's remat partial eval: the policy decides which known values are saved as
+    residuals; a known equation whose outputs are not saved is copied into the unknown
+    program (recomputed there), and both halves keep only what they use."""
     jaxpr_known, jaxpr_staged, out_unknowns, out_inst, num_res = partial_eval_jaxpr_custom(
-        jaxpr, in_unknowns, True, False, False, policy)
+        jaxpr, in_unknowns, True, False, False, policy or nothing_saveable)
     # Keep only the staged outputs that are unknown, then only the residuals used.
     _, staged_out_unknown = partition_list(out_inst, out_unknowns)
     jaxpr_unknown, used_staged_in = dce_jaxpr(jaxpr_staged, staged_out_unknown)
@@ -284,7 +295,17 @@ def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     n_known_out = out_unknowns.count(False)
     jaxpr_known, used_known_in = dce_jaxpr(jaxpr_known, [True] * n_known_out + used_res)
     num_res = sum(used_res)
-    jaxpr_known = _insert_reduce_precision(jaxpr_known, num_res)
+    return RematSplit(_insert_reduce_precision(jaxpr_known, num_res), jaxpr_unknown,
+                      out_unknowns, num_res, used_known_in, used_ins)
+
+
+def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
+    """Split with the policy; run the known part now (inlined into the program being
+    traced); stage the rest as a new remat2 that reads the residuals first."""
+    in_unknowns = [not t.is_known() for t in tracers]
+    jaxpr_known, jaxpr_unknown, out_unknowns, num_res, used_known_in, used_ins = remat_split(
+        params["jaxpr"], in_unknowns, params["policy"])
+    n_known_out = out_unknowns.count(False)
     known_vals = [t.pval.get_known() for t in tracers if t.is_known()]
     outs = eval_jaxpr(jaxpr_known, [], *[v for v, u in zip(known_vals, used_known_in) if u])
     known_outs, residuals = split_list(outs, [n_known_out])

@@ -293,10 +293,12 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     fwd = [(i < num_consts or i >= num_consts + num_carry)
            and not isinstance(t.pval.get_known(), np.ndarray) for i, t in enumerate(tracers)]
     carry_uk = init_uk
-    for _ in range(1 + num_carry):
+    obs = trace.state.observer
+    for round_ in range(1 + num_carry):
         unknowns = const_uk + carry_uk + xs_uk
         jaxpr_known, jaxpr_unknown, out_uk, res_avals, in_fwd_res = \
             partial_eval_jaxpr_nounits_fwd(jaxpr, unknowns, carry_uk + [False] * num_ys, fwd)
+        obs.fixpoint_round(scan_p, params, round_, unknowns, out_uk[:num_carry])
         if out_uk[:num_carry] == carry_uk:
             break
         carry_uk = [a or b for a, b in zip(carry_uk, out_uk[:num_carry])]
@@ -305,6 +307,7 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     num_consts_known = num_consts - sum(const_uk)
     num_carry_known = num_carry - sum(carry_uk)
     # Known carries promoted to unknown go to the unknown scan, instantiated.
+    given = tracers  # as they came in: the observer hears the fixpoint's rounds apart
     tracers = [trace.instantiate_const(t) if uk else t for t, uk in zip(tracers, unknowns)]
     known_consts, known_ins = split_list([t.pval.get_known() for t in tracers if t.is_known()],
                                          [num_consts_known])
@@ -339,9 +342,8 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
                           "reverse": params["reverse"], "unroll": params["unroll"]})
     for t in out_tracers:
         t.recipe = eqn
-    obs = trace.state.observer
     staged = eqn if out_tracers else None
-    obs.split(scan_p, params, tracers, known_outs, staged,
+    obs.split(scan_p, params, given, known_outs, staged,
               inner={"known": jaxpr_known, **({"unknown": jaxpr_unknown} if staged else {})})
     return merge_lists(out_uk, [trace.new_const(o) for o in known_outs], out_tracers)
 

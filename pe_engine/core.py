@@ -591,16 +591,23 @@ _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 # While a jaxpr is re-interpreted, the equation being replayed lends its source line
-# to whatever the interpretation stages, as JAX's source_info user_context does.
-_source_override: list[SourceInfo] = []
+# to whatever the interpretation stages, as JAX's source_info user_context does. The
+# equations being replayed, outermost first: an observer reads them to know where it is.
+_replaying: list[JaxprEqn] = []
+
+
+def replaying() -> list[JaxprEqn]:
+    """The equations being replayed right now, outermost first (a call's rule replays its
+    inner program inside its own equation's replay)."""
+    return _replaying
 
 
 def user_source_info(skip: int = 2) -> SourceInfo:
     """The innermost frame outside the engine: the line of user code that issued the op.
     `skip`: how many frames, from this one out, are known to be the engine's (this function
     and its caller, by default); they are passed over without a look."""
-    if _source_override:
-        return _source_override[-1]
+    if _replaying:
+        return _replaying[-1].source_info
     f = sys._getframe(skip)
     while f is not None:
         code = f.f_code
@@ -905,11 +912,11 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any,
     for v, x in zip(jaxpr.invars, args, strict=True):
         env[v] = x
     for eqn in jaxpr.eqns:
-        _source_override.append(eqn.source_info)
+        _replaying.append(eqn)
         try:
             outs = bind(eqn.primitive, *map(read, eqn.invars), **eqn.params)
         finally:
-            _source_override.pop()
+            _replaying.pop()
         if not eqn.primitive.multiple_results:
             outs = [outs]
         for v, x in zip(eqn.outvars, outs, strict=True):

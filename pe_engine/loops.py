@@ -247,9 +247,11 @@ def _while_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     cond_jaxpr, body_jaxpr = params["cond_jaxpr"], params["body_jaxpr"]
     unknowns = [not t.is_known() for t in tracers]
     cc_uk, bc_uk, carry_uk = split_list(unknowns, [cond_nconsts, body_nconsts])
-    for _ in range(1 + len(carry_uk)):
+    obs = trace.state.observer
+    for round_ in range(1 + len(carry_uk)):
         body_known, _, carry_out_uk, _ = partial_eval_jaxpr_nounits(
             body_jaxpr, bc_uk + carry_uk, carry_uk)
+        obs.fixpoint_round(while_p, params, round_, bc_uk + carry_uk, carry_out_uk)
         if carry_out_uk == carry_uk:
             break
         carry_uk = [a or b for a, b in zip(carry_uk, carry_out_uk)]

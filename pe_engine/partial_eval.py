@@ -115,9 +115,17 @@ class PartialEvalObserver:
 
     def split(self, primitive: Primitive, params: dict, tracers: list, known_outs: list,
               eqn: JaxprEqnRecipe | None, inner: dict) -> None:
-        """A call-like primitive (jit, scan, remat) split its inner program: `inner` holds
-        the known (and, when staged, the unknown) inner jaxprs; `eqn` is the staged call's
-        recipe, or None when it ran whole now."""
+        """A call-like primitive (jit, scan, remat, cond) split its inner program: `inner`
+        holds the known (and, when staged, the unknown) inner jaxprs; `eqn` is the staged
+        call's recipe, or None when it ran whole now."""
+
+    def fixpoint_round(self, primitive: Primitive, params: dict, round: int,
+                       unknowns: list[bool], carry_out_unknowns: list[bool]) -> None:
+        """A loop's rule (scan, while) split its body once more while it looks for the
+        carries that are unknown: in round `round` (from 0) the body's inputs were
+        `unknowns` (the body's own order: consts, carries, then xs) and its carries came out
+        unknown where `carry_out_unknowns` says. The last round is the one whose carries
+        came out as they went in."""
 
 
 class PeState:

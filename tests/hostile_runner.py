@@ -64,7 +64,7 @@ def engine_state() -> dict:
         "rng": numpy_facade._RandomState.rng.get_state()[1][:8].tolist(),
         "depth": guards._Depth.calls,
         "observer": type(core.observer).__name__,  # the caps are gone after a request
-        "source_override": len(core._source_override),
+        "replaying": len(core.replaying()),
     }
 
 

@@ -167,9 +167,10 @@ MLP = next(e for e in EXAMPLES["examples"] if e["id"] == "grad-mlp")
 
 
 def _mlp_args(scale: int = 1):
+    """Every input differentiated (grad's argnums are the inputs marked unknown)."""
     shapes = {"W1": (4, 3), "W2": (2, 4), "x": (3,)}
     return [arg(MLP["values"][p] if scale == 1
-                else f"full({tuple(d * scale for d in shapes[p])}, 0.5)")
+                else f"full({tuple(d * scale for d in shapes[p])}, 0.5)", known=False)
             for p in ("W1", "W2", "x")]
 
 
@@ -427,7 +428,7 @@ def test_linearize_residuals_lead_the_tangent_program_in_jax():
     assert hasattr(ad, "LinearizeTrace") and hasattr(ad, "linearize_from_jvp")
     # the engine: grad's linear program takes the residuals first
     rec = run("grad", source="import jax.numpy as jnp\n\ndef f(x):\n    return jnp.sin(x) * x\n",
-              args=[arg("2.0")])
+              args=[arg("2.0", known=False)])
     n = len(rec["residuals"])
     names = lambda vs: [v["name"] for v in vs]  # noqa: E731
     assert names(rec["unknown"]["invars"][:n]) == [r["unknown_name"] for r in rec["residuals"]]

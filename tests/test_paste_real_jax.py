@@ -132,21 +132,57 @@ def test_split_mode_shows_jax_programs(name):
     assert (rec["known"]["text"], rec["unknown"]["text"]) == (known, unknown)
 
 
+def _jax_linearization(fn, vals, argnums):
+    """JAX's forward and linear programs of grad(fn, argnums): the JVP program (every
+    primal, then the tangents of `argnums`; the other inputs held) split with the primals
+    known and the tangents unknown."""
+    n = len(vals)
+
+    def jvp_program(*xs):
+        def differentiated(*d):
+            full = list(xs[:n])
+            for i, x in zip(argnums, d):
+                full[i] = x
+            return fn(*full)
+        return jax.jvp(differentiated, tuple(xs[i] for i in argnums), tuple(xs[n:]))
+
+    closed = jax.make_jaxpr(jvp_program)(*vals, *(vals[i] for i in argnums))
+    return _split_texts(closed, [False] * n + [True] * len(argnums))
+
+
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_grad_mode_shows_jax_programs(name):
     rec = explain.run("grad", source=_source(name), args=_args(name))
     if name == "while_loop":
         assert WHILE_REVERSE in rec["error"]["message"]
         return
-    fn, vals = _jax_fn(name), _values(name)
-    n = len(vals)
-
-    def jvp_program(*xs):
-        return jax.jvp(fn, tuple(xs[:n]), tuple(xs[n:]))
-
-    closed = jax.make_jaxpr(jvp_program)(*vals, *vals)
-    known, unknown = _split_texts(closed, [False] * n + [True] * n)
+    argnums = [i for i, (_, known) in enumerate(SNIPPETS[name][1]) if not known]
+    known, unknown = _jax_linearization(_jax_fn(name), _values(name), argnums)
     assert (rec["known"]["text"], rec["unknown"]["text"]) == (known, unknown)
+
+
+@pytest.mark.parametrize("name", ["mlp_nn", "jnp_breadth"])
+def test_grad_argnums_follow_the_unknown_inputs(name):
+    """Grad differentiates the inputs marked unknown, as jax.grad(f, argnums=...) does:
+    flipping the flags changes the programs, each time to JAX's."""
+    flags = [k for _, k in SNIPPETS[name][1]]
+    texts = set()
+    for mask in ([not k for k in flags], [False] * len(flags)):
+        args = [{"value": v, "known": k} for (v, _), k in zip(SNIPPETS[name][1], mask)]
+        rec = explain.run("grad", source=_source(name), args=args)
+        argnums = [i for i, k in enumerate(mask) if not k]
+        assert [a["known"] for a in rec["args"]] == mask
+        known, unknown = _jax_linearization(_jax_fn(name), _values(name), argnums)
+        assert (rec["known"]["text"], rec["unknown"]["text"]) == (known, unknown)
+        texts.add(rec["unknown"]["text"])
+    assert len(texts) == 2
+
+
+def test_grad_with_nothing_differentiated_is_an_error_at_the_toggles():
+    rec = explain.run("grad", source=_source("mlp_nn"),
+                      args=[{"value": v, "known": True} for v, _ in SNIPPETS["mlp_nn"][1]])
+    assert rec["error"]["message"].startswith("choose at least one input to differentiate")
+    assert rec["error"]["input"] == "W1"
 
 
 EXAMPLES = json.loads((Path(__file__).resolve().parents[1] / "app" / "examples.json").read_text())

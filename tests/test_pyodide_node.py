@@ -44,8 +44,8 @@ TEXTS = [str(p) for p in [
     pe.make_jaxpr(pe.vmap(lambda a, b: a * b, in_axes=(0, None)))(m, v[:3]),
 ]]
 """
-BREADTH_ARGS = [{"known": True, "value": "[0.5, -1.0]"},
-                {"known": True, "value": "[[1.0, 2.0], [3.0, -1.0]]"}]
+BREADTH_ARGS = [{"known": False, "value": "[0.5, -1.0]"},  # grad differentiates both
+                {"known": False, "value": "[[1.0, 2.0], [3.0, -1.0]]"}]
 
 PROGRAM = f"""
 import json, sys, numpy

@@ -18,6 +18,7 @@ from .. import ad, ad_checkpoint, core
 from ..core import Jaxpr, Var
 from ..pretty import jaxprs_in_params
 from ..tree_util import tree_leaves
+from .memory import memory_line
 from .panes import pane, split_panes
 from .programs import program_record
 from .record import (
@@ -33,6 +34,7 @@ from .requests import (
     InputValueError,
     args_record,
     decisions_record,
+    differentiated,
     load_request,
     trace_user,
 )
@@ -49,51 +51,88 @@ def _zero_tangent(v: Any) -> Any:
     return type(v)(0) if type(v) in (int, float) else np.zeros_like(np.asarray(v))
 
 
-def _check_differentiable(params: Sequence[str], values: Sequence[Any]) -> None:
-    for name, v in zip(params, values):
-        if core.get_aval(v).dtype.kind != "f":
-            raise InputValueError(f"grad requires real floating-point inputs, but input {name} "
-                                  f"is {core.get_aval(v).str_short(True)}; write it with a "
-                                  "decimal point, e.g. 2.0", name)
+def _argnums(params: Sequence[str], args: Sequence[dict], values: Sequence[Any]
+             ) -> list[int]:
+    """The arguments differentiated, JAX's argnums: those marked unknown (their tangents
+    are the unknown inputs of the split); the known ones are held fixed."""
+    argnums = differentiated(args)
+    if not argnums:
+        raise InputValueError("choose at least one input to differentiate: mark it unknown "
+                              "(grad differentiates the unknown inputs, JAX's argnums)",
+                              params[0] if params else "")
+    for i in argnums:
+        aval = core.get_aval(values[i])
+        if aval.dtype.kind != "f":
+            raise InputValueError(f"grad requires real floating-point inputs, but input "
+                                  f"{params[i]} is {aval.str_short(True)}; write it with a "
+                                  "decimal point, e.g. 2.0", params[i])
+    return argnums
 
 
-def _autodiff_record(fun: Callable[..., Any], params: Sequence[str],
-                     values: Sequence[Any]) -> dict:
+def _flagged(args: Sequence[dict], argnums: Sequence[int]) -> list[dict]:
+    """The arguments with their flags as grad read them: differentiated ones unknown."""
+    return [{**a, "known": i not in argnums} for i, a in enumerate(args)]
+
+
+def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
+                     argnums: Sequence[int], policy: str = "", label: str = "") -> dict:
     """Linearize as JVP + partial evaluation, then transpose the linear half.
 
-    The JVP program takes primals then tangents; primals are known and tangents
-    unknown, so its known half is the forward pass, its unknown half the linear
-    program, and the residuals between them are the activations grad keeps.
+    The JVP program takes every primal, then the tangents of the arguments in `argnums`;
+    primals are known and tangents unknown, so its known half is the forward pass, its
+    unknown half the linear program, and the residuals between them are the activations
+    grad keeps. The other arguments are held fixed: jvp closes over them.
     """
     n = len(values)
 
     def jvp_program(*xs: Any) -> list:
-        p_out, t_out = ad.jvp(fun, tuple(xs[:n]), tuple(xs[n:]))
+        primals = list(xs[:n])
+
+        def differentiated(*d: Any) -> Any:
+            return fun(*_with(primals, argnums, d))
+        p_out, t_out = ad.jvp(differentiated, tuple(primals[i] for i in argnums),
+                              tuple(xs[n:]))
         return [*tree_leaves(p_out), *tree_leaves(t_out)]
 
     decisions: list = []
-    jvp_closed = trace_user(jvp_program, [*values, *map(_zero_tangent, values)],
-                            [True] * n + [False] * n, decisions)
-    tangents = [p + TANGENT_MARK for p in params]
-    split = split_record(jvp_closed, [False] * n + [True] * n, [*params, *tangents],
-                         [*values, *values])
+    k = len(argnums)
+    jvp_closed = trace_user(jvp_program,
+                            [*values, *(_zero_tangent(values[i]) for i in argnums)],
+                            [True] * n + [False] * k, decisions)
+    tangents = [params[i] + TANGENT_MARK for i in argnums]
+    split = split_record(jvp_closed, [False] * n + [True] * k, [*params, *tangents],
+                         [*values, *(values[i] for i in argnums)])
     rec = split.record
     num_res = len(rec["residuals"])
     # The unknown half, closed again, is what the transpose turns around.
     linear = split.unknown
     n_lin_out = len(linear.jaxpr.outvars)
-    backward, _ = ad.transpose_jaxpr(linear, [False] * num_res + [True] * n,
+    backward, _ = ad.transpose_jaxpr(linear, [False] * num_res + [True] * k,
                                      [True] * n_lin_out)
     back_rec, _ = program_record(backward.jaxpr)
-    saved = [_saved_residual(a, d)
-             for a, d in ad_checkpoint.saved_residuals_at(fun, tuple(values), held=True)]
+    # saved_residuals differentiates every argument it is given: the held ones are closed
+    # over, as jvp_program does.
+    saved = [_saved_residual(a, d) for a, d in ad_checkpoint.saved_residuals_at(
+        fun if len(argnums) == n else lambda *d: fun(*_with(values, argnums, d)),
+        tuple(values[i] for i in argnums), held=True)]
+    recomputed = _count_recomputed(linear.jaxpr, num_res)
     panes = split_panes(rec["known"], rec["unknown"], num_res, params, tangents,
                         AUTODIFF_TITLES)
     return {**rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr),
             "backward": back_rec, "saved_residuals": saved,
             "saved_bytes": sum(r["bytes"] for r in saved),
-            "recomputed": _count_recomputed(linear.jaxpr, num_res),
-            "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)]}
+            "recomputed": recomputed,
+            "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)],
+            "memory": [memory_line(policy, label, rec["residuals"], split.known.jaxpr,
+                                   backward.jaxpr, recomputed)]}
+
+
+def _with(primals: Sequence[Any], argnums: Sequence[int], d: Sequence[Any]) -> list:
+    """`primals` with the arguments at `argnums` replaced by `d`."""
+    full = list(primals)
+    for i, x in zip(argnums, d):
+        full[i] = x
+    return full
 
 
 def _saved_residual(aval: Any, description: str) -> SavedResidual:
@@ -125,18 +164,19 @@ def _count_recomputed(jaxpr: Jaxpr, num_res: int) -> int:
 def grad(source: str, args: Sequence[dict], fn: str | None = None) -> GradRecord:
     """Reverse mode as the seed tells it: forward program, linear program, transpose."""
     lf, values, params = load_request(source, fn, args)
-    _check_differentiable(params, values)
+    argnums = _argnums(params, args, values)
     closed = trace_user(lf.fn, values, [True] * len(values))
-    rec = _autodiff_record(lf.fn, params, values)
+    rec = _autodiff_record(lf.fn, params, values, argnums)
+    args = _flagged(args, argnums)
     grads = None
     if len(closed.out_avals) == 1 and closed.out_avals[0].shape == ():
         try:
             grads = [format_value(g) for g in
-                     ad.grad(lf.fn, argnums=tuple(range(len(values))))(*values)]
+                     ad.grad(lf.fn, argnums=tuple(argnums))(*values)]
         except Exception:  # noqa: BLE001 - the programs are the point; values are a bonus
             grads = None
     return {"version": RECORD_VERSION, "mode": "grad", "fn": lf.name,
-            "args": args_record(params, [{"known": True}] * len(values), values),
+            "args": args_record(params, args, values),
             "traced": program_record(closed.jaxpr)[0], "grads": grads, **rec}
 
 
@@ -154,7 +194,8 @@ def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
                policy: str = DEFAULT_POLICY) -> CheckpointRecord:
     """The same function under each policy: what may be a residual, what is recomputed."""
     lf, values, params = load_request(source, fn, args)
-    _check_differentiable(params, values)
+    argnums = _argnums(params, args, values)
+    args = _flagged(args, argnums)
     closed = trace_user(lf.fn, values, [True] * len(values))
     names = sorted({e.params["name"] for e in closed.jaxpr.eqns
                     if e.primitive is ad_checkpoint.name_p})
@@ -163,18 +204,21 @@ def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
     for pname in ["no checkpoint", *POLICY_NAMES]:
         fun = lf.fn if pname == "no checkpoint" else ad_checkpoint.checkpoint(
             lf.fn, policy=_policy(pname, names))
-        rec = _autodiff_record(fun, params, values)
         label = (f"{pname}({', '.join(repr(n) for n in names)})"
                  if pname.startswith("save_") else pname)
+        rec = _autodiff_record(fun, params, values, argnums, pname, label)
         rows.append({"name": pname, "label": label,
                      "residual_count": len(rec["saved_residuals"]),
                      "residual_bytes": rec["saved_bytes"],
                      "recomputed": rec["recomputed"],
                      "saved_residuals": rec["saved_residuals"],
-                     "panes": rec["panes"], "record": rec if pname == policy else None})
+                     "panes": rec["panes"], "record": rec if pname == policy else None,
+                     "memory": rec["memory"]})
     selected = next(r["record"] for r in rows if r["name"] == policy)
     return {"version": RECORD_VERSION, "mode": "checkpoint", "fn": lf.name,
-            "args": args_record(params, [{"known": True}] * len(values), values),
+            "args": args_record(params, args, values),
             "traced": program_record(closed.jaxpr)[0], "names": names,
-            "policies": [{k: v for k, v in r.items() if k != "record"} for r in rows],
-            "selected": policy, **selected}
+            "policies": [{k: v for k, v in r.items() if k not in ("record", "memory")}
+                         for r in rows],
+            "selected": policy, **selected,
+            "memory": [line for r in rows for line in r["memory"]]}

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import core
-from . import autodiff, interpreters, jit, sandbox, split
+from . import autodiff, interpreters, jax_snippet, jit, sandbox, split
 from .caps import LimitError, PageCaps
 from .limits import MAX_ERROR_CHARS
 from .record import EngineError, ErrorRecord
@@ -38,7 +38,9 @@ def run(mode: str, **kwargs: Any) -> dict:
     sandbox.reset()
     try:
         with core.observing(PageCaps()):
-            return fn(**kwargs)
+            record = fn(**kwargs)
+        return {"memory": [], **record, "jax_snippet": jax_snippet.snippet(
+            mode, record, kwargs["source"], kwargs["args"])}
     except InputValueError as e:
         return _error(e.kind, e.message, e.lineno, input_name=e.input)
     except UserCodeError as e:

@@ -103,6 +103,7 @@ class Event(TypedDict):
     value: NotRequired[list[str | None] | None]
     residuals: NotRequired[list[int]]
     all_constant: NotRequired[bool]  # jit: every input a constant, staged all the same
+    call: NotRequired["CallSplit"]  # a call equation (jit, remat2, scan, cond, while) opened
 
 
 class Decision(TypedDict):
@@ -128,6 +129,49 @@ class Residual(TypedDict):
     from_input: str | None
     value: str | None
     consumers: list[int]
+
+
+class CallRound(TypedDict):
+    """One round of a scan's or while's carry fixpoint: which carries were unknown going
+    into the body and coming out of it, which turned unknown, and why (one sentence each,
+    naming the body equation that made it unknown)."""
+    unknown_in: list[bool]
+    unknown_out: list[bool]
+    turned: list[int]
+    why: list[str]
+
+
+class CallSplit(TypedDict):
+    """A call equation opened in place: its inner program split under the unknowns its rule
+    saw, one event per inner equation (an inner call's event opens in turn), the inner known
+    and unknown panes and the residuals between them (indices local to this split)."""
+    primitive: str
+    title: str
+    inputs_known: list[bool]
+    events: list[Event]
+    panes: list[Pane]
+    residuals: list["Residual"]
+    rounds: list[CallRound]  # scan / while: every round of the fixpoint; [] otherwise
+    saved: list[int]  # inner events whose outputs are residuals (remat2: the policy saves)
+    recomputed: list[int]  # inner events run now and again in the unknown program (remat2)
+
+
+class MemoryPoint(TypedDict):
+    """Live residual bytes after one step of the forward, then the backward pass; `eqn` is
+    the step's equation in the forward (or the backward) pane."""
+    step: int
+    phase: Literal["forward", "backward"]
+    bytes: int
+    eqn: int | None
+
+
+class MemoryLine(TypedDict):
+    """One policy's residual memory over the forward and backward pass."""
+    policy: str  # "" for plain grad
+    label: str
+    peak_bytes: int
+    recomputed: int
+    points: list[MemoryPoint]
 
 
 class SavedResidual(TypedDict):
@@ -192,6 +236,12 @@ class RecordBase(TypedDict):
     mode: Mode
     fn: str
     args: list[Arg]
+    # Run with real JAX 0.10.2, prints the programs the page shows, one per pane, in pane
+    # order, each after a line `# pane: <pane id>`.
+    jax_snippet: str
+    # Residual memory over the forward and backward pass: grad one line, checkpoint one per
+    # policy (in the order of `policies`), other modes none.
+    memory: list["MemoryLine"]
 
 
 class SplitRecord(RecordBase):

@@ -39,6 +39,13 @@ def load_request(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any
     return lf, values, lf.params
 
 
+def differentiated(args: Sequence[dict]) -> list[int]:
+    """grad's and checkpoint's argnums: the arguments marked unknown (their tangents are the
+    unknown inputs of the split). An argument without a flag is differentiated, as every
+    argument was before the flags chose."""
+    return [i for i, a in enumerate(args) if not a.get("known", False)]
+
+
 def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | None = None,
                decisions: list | None = None) -> ClosedJaxpr:
     """Trace the user's function. With `known`, the known inputs' values are held, as the

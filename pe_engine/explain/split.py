@@ -13,52 +13,16 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from .. import core
-from ..core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, short_dtype
-from ..partial_eval import ConstVar, PartialEvalObserver, partial_eval_jaxpr_nounits
+from ..core import ClosedJaxpr, Jaxpr, Literal, Var, short_dtype
+from ..partial_eval import partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
+from .calls import Inner, Shown, inner_of
+from .observe import Round, SplitObserver
 from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
-from .record import RECORD_VERSION, SplitRecord
+from .record import RECORD_VERSION, CallRound, CallSplit, SplitRecord
 from .requests import args_record, decisions_record, load_request, trace_user
 from .values import format_value
-
-# --------------------------------------------------------------------------- observing the split
-
-
-class SplitObserver(PartialEvalObserver):
-    """Hears JaxprTrace's decisions, keyed by the traced equation being replayed."""
-
-    def __init__(self, eqns: Sequence[JaxprEqn]):
-        self.index = {id(e.source_info): i for i, e in enumerate(eqns)}
-        self.inputs_known: dict[int, list[bool]] = {}
-        self.residual_inputs: dict[int, list[tuple[int, Any]]] = {}
-
-    def _current(self) -> int | None:
-        stack = core._source_override
-        return self.index.get(id(stack[-1])) if stack else None
-
-    def known(self, primitive: Any, params: dict, tracers: list, outs: list) -> None:
-        i = self._current()
-        if i is not None:
-            self.inputs_known.setdefault(i, [True] * len(tracers))
-
-    def staged(self, primitive: Any, params: dict, tracers: list, staged_in: list,
-               recipe: Any) -> None:
-        i = self._current()
-        if i is None:
-            return
-        self.inputs_known.setdefault(i, [t.is_known() for t in tracers])
-        self.residual_inputs.setdefault(i, [
-            (pos, t.recipe.val) for pos, t in enumerate(staged_in)
-            if isinstance(t.recipe, ConstVar)])
-
-    def split(self, primitive: Any, params: dict, tracers: list, known_outs: list,
-              eqn: Any, inner: dict) -> None:
-        i = self._current()
-        if i is not None:
-            self.inputs_known.setdefault(i, [t.is_known() for t in tracers])
-
-
 
 SPLIT_TITLES = [("known", "Known program"), ("unknown", "Unknown program")]
 
@@ -86,22 +50,36 @@ class Split(NamedTuple):
     unknown: ClosedJaxpr
 
 
-def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str],
-                 values: Sequence[Any], instantiate: bool | Sequence[bool] = False) -> Split:
-    """The split of a traced program: both halves, one event per equation, the residuals."""
-    obs = SplitObserver(closed.jaxpr.eqns)
+def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str] | None,
+                 values: Sequence[Any] | None, instantiate: bool | Sequence[bool] = False,
+                 ) -> Split:
+    """The split of a traced program: both halves, one event per equation, the residuals.
+
+    `params` names the program's inputs (None: as the printer names its binders); `values`
+    are the inputs' values, for the values computed now (None: an inner program, whose
+    values are not one value each)."""
+    obs = SplitObserver()
     known, unknown, out_unknowns, res_avals = partial_eval_jaxpr_nounits(
         closed, unknowns, instantiate, obs)
+    shown = Shown(known, unknown, len(res_avals), [not uk for uk in unknowns], list(unknowns))
+    return _describe(closed, params, values, obs, shown, out_unknowns)
 
-    known_vals = [v for v, uk in zip(values, unknowns) if not uk]
-    env: dict[Var, Any] = {}
-    core.eval_jaxpr(known.jaxpr, known.consts, *known_vals, env=env)
 
+def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequence[Any] | None,
+              obs: SplitObserver, shown: Shown, out_unknowns: list[bool]) -> Split:
+    known, unknown, num_res = shown.known, shown.unknown, shown.num_res
     prog, names = program_record(closed.jaxpr)
+    if params is None:
+        params = [names[v] for v in closed.jaxpr.invars]
+    known_params = [p for p, k in zip(params, shown.known_in) if k]
+    env: dict[Var, Any] = {}
+    if values is not None:
+        core.eval_jaxpr(known.jaxpr, known.consts,
+                        *[v for v, k in zip(values, shown.known_in) if k], env=env)
+
     krec, knames = program_record(known.jaxpr)
     urec, unames = program_record(unknown.jaxpr)
     kj, uj = known.jaxpr, unknown.jaxpr
-    num_res = len(res_avals)
     num_known_out = len(kj.outvars) - num_res
 
     known_by_src = eqn_index_by_source(kj, closed.jaxpr)
@@ -123,22 +101,23 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
         for k in kidx:
             for v in kj.eqns[k].outvars:
                 known_var_event[v] = i
+        note = obs.note((id(e),))
         side = ("both" if kidx and uidx else "known" if kidx else
-                "unknown" if uidx else "unknown-dropped" if i in obs.residual_inputs or
-                (i in obs.inputs_known and not all(obs.inputs_known[i])) else "known-dropped")
-        in_known = obs.inputs_known.get(i, [True] * len(e.invars))
+                "unknown" if uidx else "unknown-dropped" if note is not None and (
+                    note.residual_inputs or not all(note.inputs_known)) else "known-dropped")
+        in_known = note.inputs_known if note is not None else [True] * len(e.invars)
         for u in uidx:
             for a in uj.eqns[u].invars:
                 if isinstance(a, Var) and a in res_invars:
                     residual_readers[res_invars[a]].append(i)
         value = None
-        if kidx:
+        if kidx and env:
             outs = [env.get(v) for v in kj.eqns[kidx[-1]].outvars]
             value = [format_value(o) if o is not None else None for o in outs]
         res_here = sorted({res_index[id(getattr(val, "atom", None))]
-                           for _, val in obs.residual_inputs.get(i, [])
+                           for _, val in (note.residual_inputs if note is not None else [])
                            if id(getattr(val, "atom", None)) in res_index})
-        events.append({
+        event = {
             "i": i,
             "eqn": prog["eqns"][i],
             "short": short_eqn(e, names),
@@ -152,13 +131,17 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
             "unknown_eqns": uidx,
             "value": value,
             "residuals": res_here,
-        })
+        }
+        rounds = obs.rounds.get((id(e),), [])
+        inner = inner_of(e, [not k for k in in_known], rounds)
+        if inner is not None:
+            event["call"] = call_split(e.primitive.name, in_known, inner, rounds)
+        events.append(event)
     residuals = []
-    for k, (atom, aval) in enumerate(zip(res_atoms, res_avals)):
+    for k, (atom, aval) in enumerate(zip(res_atoms, (a.aval for a in uj.invars[:num_res]))):
         producer = known_var_event.get(atom) if isinstance(atom, Var) else None
         from_input = None
         if isinstance(atom, Var) and atom in kj.invars:
-            known_params = [p for p, uk in zip(params, unknowns) if not uk]
             from_input = known_params[kj.invars.index(atom)]
         residuals.append({
             "k": k,
@@ -187,6 +170,73 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
     }, known, unknown)
 
 
+CALL_TITLES = [("known", "Known (inner)"), ("unknown", "Unknown (inner)")]
+
+
+def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
+               rounds: Sequence[Round]) -> CallSplit:
+    """A call equation opened: its inner program split as its rule splits it, described as
+    a split is (its own calls opened in turn), with the loop's fixpoint rounds and the
+    equations whose outputs are saved or recomputed."""
+    obs = SplitObserver()
+    known, unknown, out_unknowns, res_avals = partial_eval_jaxpr_nounits(
+        inner.jaxpr, inner.unknowns, inner.instantiate, obs)
+    shown = inner.shown or Shown(known, unknown, len(res_avals),
+                                 [not uk for uk in inner.unknowns], list(inner.unknowns))
+    rec = _describe(inner.jaxpr, None, None, obs, shown, out_unknowns).record
+    names = [v["name"] for v in rec["program"]["invars"]]
+    panes = split_panes(rec["known"], rec["unknown"], shown.num_res,
+                        [n for n, k in zip(names, shown.known_in) if k],
+                        [n for n, u in zip(names, shown.unknown_in) if u], CALL_TITLES)
+    events = rec["events"]
+    return {
+        "primitive": primitive,
+        "title": inner.title,
+        "inputs_known": [bool(k) for k in inputs_known],
+        "events": events,
+        "panes": panes,
+        "residuals": rec["residuals"],
+        "rounds": [_round(inner, r) for r in rounds],
+        "saved": sorted({r["producer"] for r in rec["residuals"] if r["producer"] is not None}),
+        # Only a rule that copies known equations into the unknown program recomputes.
+        "recomputed": [ev["i"] for ev in events if ev["side"] == "both" and "call" not in ev]
+        if inner.shown is not None else [],
+    }
+
+
+def _round(inner: Inner, r: Round) -> CallRound:
+    """One round of a loop's carry fixpoint, with why each carry that turned unknown did:
+    the body equation that computes it read an unknown value this round."""
+    body = inner.jaxpr.jaxpr
+    names = program_record(body)[1]
+    ctx = NamesCtx(names)
+    carries = slice(inner.carry_offset, inner.carry_offset + len(r.carry_out_unknowns))
+    unknown_in = list(r.unknowns[carries])
+    unknown_vars = {v for v, uk in zip(body.invars, r.unknowns) if uk}
+    producer = {}
+    for e in body.eqns:
+        if any(isinstance(a, Var) and a in unknown_vars for a in e.invars):
+            unknown_vars.update(e.outvars)
+        producer.update({v: e for v in e.outvars})
+    turned = [j for j, (a, b) in enumerate(zip(unknown_in, r.carry_out_unknowns)) if b and not a]
+    why = []
+    for j in turned:
+        out = body.outvars[j]
+        carry = names.get(body.invars[carries][j], f"carry {j}")
+        e = producer.get(out)
+        if e is None:  # the body hands back one of its inputs as it is
+            why.append(f"{carry} turns unknown: the body returns {pp_atom(out, ctx)} for it, "
+                       "an unknown input.")
+            continue
+        ins = list(dict.fromkeys(pp_atom(a, ctx) for a in e.invars
+                                 if isinstance(a, Var) and a in unknown_vars))
+        why.append(f"{carry} turns unknown: the body computes it with `{short_eqn(e, names)}`"
+                   f", and {', '.join(ins)} {'is' if len(ins) == 1 else 'are'} unknown.")
+    return {"unknown_in": [bool(u) for u in unknown_in],
+            "unknown_out": [bool(u) for u in r.carry_out_unknowns],
+            "turned": turned, "why": why}
+
+
 def _origins(jaxpr: Jaxpr, params: list[str], names: dict[Var, str]) -> Callable[[Any], str]:
     producer = {v: i for i, e in enumerate(jaxpr.eqns) for v in e.outvars}
     arg_of = dict(zip(jaxpr.invars, params))
@@ -211,8 +261,11 @@ def _narrate(ev: dict, residuals: list[dict]) -> str:
         return f"{eqn} runs now: every input is known{tail}."
     if side == "known-dropped":
         return f"{eqn} is known, and nothing reads it."
-    if side == "both":
+    if side == "both" and "call" in ev:
         return f"{eqn} is a call: it splits into a known part and an unknown part."
+    if side == "both":
+        return (f"{eqn} runs now, and again in the unknown program: its output is not "
+                "saved, so it is recomputed there.")
     unknown_ins = [x["name"] for x in ev["inputs"] if not x["known"]]
     why = ", ".join(f"`{n}`" for n in dict.fromkeys(unknown_ins))
     s = f"{eqn} is staged because {why} {'is' if len(set(unknown_ins)) == 1 else 'are'} unknown"

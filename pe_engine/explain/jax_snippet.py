@@ -1,0 +1,146 @@
+""""Copy as JAX": a Python program that, run with real JAX 0.10.2, prints the programs a
+record's panes show, each after a line `# pane: <pane id>`.
+
+One entry per mode in `BODIES`; every snippet is the imports (the user's and its own, each
+once), the user's code without its imports, the inputs as the page parsed them, then the
+mode's body. Where the page shows an internal split, the body uses JAX's own internals:
+`jax.make_jaxpr` of `jax.jvp`, then `partial_eval_jaxpr_nounits`, and `backward_pass`.
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .record import POLICY_NAMES
+from .requests import differentiated
+from .values import parse_value
+
+_IMPORTS = {
+    "np": "import numpy as np",
+    "jax": "import jax",
+    "pe": "from jax._src.interpreters import partial_eval as pe",
+    "ad": "from jax._src.interpreters import ad",
+}
+
+
+def _split(args: Sequence[dict], record: dict) -> str:
+    mask = [not a.get("known", True) for a in args]
+    return (f"closed = jax.make_jaxpr(f)(*args)\n"
+            f"known, unknown, _, _ = pe.partial_eval_jaxpr_nounits(closed, {mask}, False)\n"
+            + _prints(record, ["known", "unknown"]))
+
+
+def _jit(args: Sequence[dict], record: dict) -> str:
+    if record.get("eager_constant_folding"):
+        return ("with jax.ensure_compile_time_eval():\n"
+                "    staged = jax.make_jaxpr(f)(*args)\n" + _prints(record, ["staged"]))
+    return "staged = jax.make_jaxpr(f)(*args)\n" + _prints(record, ["staged"])
+
+
+_LINEARIZE = '''argnums = {argnums}  # the inputs marked unknown: differentiated
+n, k = len(args), len(argnums)
+
+
+def jvp_program(*xs):
+    """Every primal, then the tangents of the differentiated inputs (the others are held)."""
+    primals = list(xs[:n])
+
+    def differentiated(*d):
+        full = list(primals)
+        for i, x in zip(argnums, d):
+            full[i] = x
+        return fun(*full)
+    return jax.jvp(differentiated, tuple(primals[i] for i in argnums), tuple(xs[n:]))
+
+
+closed = jax.make_jaxpr(jvp_program)(*args, *(args[i] for i in argnums))
+forward, linear, _, res = pe.partial_eval_jaxpr_nounits(closed, [False] * n + [True] * k,
+                                                        False)
+num_res = len(res)
+
+
+def transposed(*rc):
+    """The linear program transposed: (residuals, output cotangents) -> input cotangents."""
+    undefined = [ad.UndefinedPrimal(a) for a in linear.in_avals[num_res:]]
+    cts = ad.backward_pass(linear.jaxpr, False, linear.consts,
+                           [*rc[:num_res], *undefined], list(rc[num_res:]))
+    return [ad.instantiate_zeros(c) for c in cts[num_res:]]
+
+
+backward = jax.make_jaxpr(transposed)(*(
+    jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+    for a in [*linear.in_avals[:num_res], *linear.out_avals]))
+'''
+
+
+def _grad(args: Sequence[dict], record: dict) -> str:
+    return ("fun = f\n" + _LINEARIZE.format(argnums=tuple(differentiated(args)))
+            + _prints(record, ["forward", "linear", "backward"]))
+
+
+def _checkpoint(args: Sequence[dict], record: dict) -> str:
+    name = record["selected"]
+    if name not in POLICY_NAMES:
+        fun = "fun = f\n"
+    else:
+        names = ", ".join(repr(n) for n in record["names"])
+        policy = f"jax.checkpoint_policies.{name}"
+        if name.startswith("save_"):
+            policy += f"({names})"
+        fun = f"fun = jax.checkpoint(f, policy={policy})\n"
+    return (fun + _LINEARIZE.format(argnums=tuple(differentiated(args)))
+            + _prints(record, ["forward", "linear", "backward"]))
+
+
+def _interpreters(args: Sequence[dict], record: dict) -> str:
+    return "print(jax.make_jaxpr(f)(*args))\n"
+
+
+BODIES: dict[str, tuple[tuple[str, ...], Callable[[Sequence[dict], dict], str]]] = {
+    "split": (("np", "jax", "pe"), _split),
+    "jit": (("np", "jax"), _jit),
+    "grad": (("np", "jax", "pe", "ad"), _grad),
+    "checkpoint": (("np", "jax", "pe", "ad"), _checkpoint),
+    "interpreters": (("np", "jax"), _interpreters),
+}
+
+
+def _prints(record: dict, variables: Sequence[str]) -> str:
+    """Print each pane's program after its `# pane:` line; `variables` name the programs
+    in pane order."""
+    ids = [p["id"] for p in record.get("panes", [])]
+    return "".join(f'print("# pane: {pid}")\nprint({var})\n'
+                   for pid, var in zip(ids, variables))
+
+
+def _value(text: str) -> str:
+    """An input as the page parses it (values.parse_value): a plain scalar stays a Python
+    scalar; an array holds the dtype the page gave it (float32, int32 or bool)."""
+    text = text.strip()
+    value = parse_value(text)
+    if not isinstance(value, np.ndarray):
+        return text
+    node = ast.parse(text, mode="eval").body
+    if isinstance(node, ast.Call):
+        func = ast.unparse(node.func).removeprefix("np.").removeprefix("jnp.")
+        text = f"np.{func}({', '.join(ast.unparse(a) for a in node.args)})"
+    return f"np.asarray({text}, dtype=np.{value.dtype.name})"
+
+
+def snippet(mode: str, record: dict, source: str, args: Sequence[dict]) -> str:
+    """The snippet of `record`, made from the request it answers."""
+    needed, body = BODIES[mode]
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    imports, drop = [], set()
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            imports.append(ast.unparse(node))
+            drop.update(range(node.lineno - 1, node.end_lineno))
+    imports = list(dict.fromkeys([*imports, *(_IMPORTS[n] for n in needed)]))
+    code = "\n".join(line for i, line in enumerate(lines) if i not in drop).strip("\n")
+    inputs = "".join(f"    {_value(str(a.get('value', '')))},\n" for a in args)
+    return ("\n".join(imports) + "\n\n" + code + "\n\n\n"
+            f"f = {record['fn']}\nargs = [\n{inputs}]\n" + body(args, record))

@@ -1,0 +1,81 @@
+"""What JaxprTrace decided, at every depth: the explainer's partial-eval observer.
+
+The engine's rules hand the observer each decision (an equation known and run now, staged,
+or a call split by its rule) and, for a loop, each round of its search for the unknown
+carries. Each note is keyed by where it was heard: the path of equations being replayed,
+the traced equation first (`core.replaying`); a rule that replays an inner program
+(checkpoint runs its known part in place) adds the inner equation to the path, so its
+decisions do not overwrite the call's own.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import core
+from ..partial_eval import ConstVar, PartialEvalObserver
+
+Path = tuple[int, ...]  # ids of the equations being replayed, outermost first
+
+
+@dataclass
+class Note:
+    """One equation's decision: "known" (ran now, giving `outs`), "staged" (`recipe`), or
+    "split" (a call's rule split it: `inner` as PartialEvalObserver.split describes it,
+    `recipe` the staged call or None)."""
+    kind: str
+    inputs_known: list[bool]
+    recipe: Any = None
+    outs: list = field(default_factory=list)
+    inner: dict = field(default_factory=dict)
+    # (position among the staged inputs, value) of each known input made a residual
+    residual_inputs: list[tuple[int, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Round:
+    """One round of a loop's search for its unknown carries (PartialEvalObserver.fixpoint_round)."""
+    unknowns: list[bool]
+    carry_out_unknowns: list[bool]
+
+
+def _residual_inputs(in_tracers: Sequence[Any]) -> list[tuple[int, Any]]:
+    return [(pos, t.recipe.val) for pos, t in enumerate(in_tracers)
+            if isinstance(getattr(t, "recipe", None), ConstVar)]
+
+
+class SplitObserver(PartialEvalObserver):
+    """Hears every decision of a split, and of the splits its calls' rules make inside."""
+
+    def __init__(self) -> None:
+        self.notes: dict[Path, Note] = {}
+        self.rounds: dict[Path, list[Round]] = {}
+
+    @staticmethod
+    def _path() -> Path:
+        return tuple(map(id, core.replaying()))
+
+    def known(self, primitive: Any, params: dict, tracers: list, outs: list) -> None:
+        self.notes[self._path()] = Note("known", [True] * len(tracers), outs=list(outs))
+
+    def staged(self, primitive: Any, params: dict, tracers: list, staged_in: list,
+               recipe: Any) -> None:
+        self.notes[self._path()] = Note("staged", [t.is_known() for t in tracers], recipe,
+                                        residual_inputs=_residual_inputs(staged_in))
+
+    def split(self, primitive: Any, params: dict, tracers: list, known_outs: list,
+              eqn: Any, inner: dict) -> None:
+        self.notes[self._path()] = Note(
+            "split", [t.is_known() for t in tracers], eqn, list(known_outs), inner,
+            _residual_inputs(eqn.in_tracers) if eqn is not None else [])
+
+    def fixpoint_round(self, primitive: Any, params: dict, round: int,  # noqa: A002
+                       unknowns: list[bool], carry_out_unknowns: list[bool]) -> None:
+        path = self._path()
+        if round == 0:  # the loop is split again (an enclosing loop's next round)
+            self.rounds[path] = []
+        self.rounds[path].append(Round(list(unknowns), list(carry_out_unknowns)))
+
+    def note(self, path: Path) -> Note | None:
+        return self.notes.get(path)

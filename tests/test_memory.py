@@ -1,0 +1,72 @@
+"""The residual memory lines of grad and checkpoint records (issue 12): live residual bytes
+over the forward then the backward pass, one line per policy."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from pe_engine import explain
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from precompute import page_requests  # noqa: E402 - the page's request, built by the page's code
+
+EXAMPLES = {e["id"]: e for e in
+            json.loads((ROOT / "app" / "examples.json").read_text())["examples"]}
+
+
+def _record(example: str, mode: str) -> dict:
+    (req,) = page_requests([{**EXAMPLES[example], "mode": mode}])
+    rec = explain.run(req["mode"], **req["kwargs"])
+    assert "error" not in rec, rec.get("error")
+    return rec
+
+
+@pytest.fixture(scope="module")
+def records() -> dict[str, dict]:
+    return {(ex, mode): _record(ex, mode) for ex in ("grad-mlp", "checkpoint-nothing",
+                                                     "grad-scan", "grad-jit-inside")
+            for mode in ("grad", "checkpoint")}
+
+
+def test_every_line_keeps_its_invariants(records):
+    for (ex, mode), rec in records.items():
+        assert len(rec["memory"]) == (1 if mode == "grad" else len(rec["policies"]))
+        for line in rec["memory"]:
+            points = line["points"]
+            assert [p["step"] for p in points] == list(range(len(points)))
+            phases = [p["phase"] for p in points]
+            assert phases == sorted(phases, key=["forward", "backward"].index), (ex, mode)
+            assert line["peak_bytes"] == max(p["bytes"] for p in points)
+            assert all(p["bytes"] >= 0 for p in points)
+            assert points[-1]["phase"] == "backward" and points[-1]["bytes"] == 0, (ex, mode)
+            forward = [p["bytes"] for p in points if p["phase"] == "forward"]
+            assert forward == sorted(forward)  # the forward pass only makes residuals
+            backward = [p["bytes"] for p in points if p["phase"] == "backward"]
+            assert backward == sorted(backward, reverse=True)  # the backward only frees them
+
+
+def test_grad_line_is_the_records_residuals(records):
+    rec = records[("grad-mlp", "grad")]
+    (line,) = rec["memory"]
+    computed = sum(r["bytes"] for r in rec["residuals"] if r["known_eqn"] is not None)
+    assert max(p["bytes"] for p in line["points"] if p["phase"] == "forward") == computed
+    assert line["recomputed"] == rec["recomputed"] == 0
+    n_fwd = len(rec["panes"][0]["program"]["eqns"])
+    assert [p["eqn"] for p in line["points"] if p["phase"] == "forward"] == list(range(n_fwd))
+
+
+@pytest.mark.parametrize("example", ["grad-mlp", "checkpoint-nothing"])
+def test_saving_nothing_costs_less_memory_and_more_recompute(records, example):
+    lines = {line["policy"]: line for line in records[(example, "checkpoint")]["memory"]}
+    nothing, everything = lines["nothing_saveable"], lines["everything_saveable"]
+    assert nothing["peak_bytes"] < everything["peak_bytes"]
+    assert nothing["recomputed"] > everything["recomputed"]
+    policies = records[(example, "checkpoint")]["policies"]
+    assert [line["policy"] for line in records[(example, "checkpoint")]["memory"]] == [
+        p["name"] for p in policies]
+    assert all(line["recomputed"] == p["recomputed"] for line, p in
+               zip(records[(example, "checkpoint")]["memory"], policies))
