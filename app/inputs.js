@@ -5,7 +5,7 @@
 
 /**
  * createInputs(container, {onToggle(name), onValue(name, text)})
- *   -> {render({params, state, record, mode, badInput})}
+ *   -> {render({params, state, record, mode, badInput, toggleError})}
  */
 export function createInputs(container, { onToggle, onValue, modeNote = null }) {
   const rows = new Map(); // name -> {row, toggle, value, aval, note}
@@ -57,7 +57,7 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
     return { row, toggle, value, aval, note };
   }
 
-  function render({ params, state, record, mode, badInput }) {
+  function render({ params, state, record, mode, badInput, toggleError = null }) {
     if (!params || params.length === 0) {
       for (const r of rows.values()) r.row.remove();
       rows.clear();
@@ -131,8 +131,10 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
     });
     if (modeNote) {
       modeNote.hidden = mode === "split";
-      modeNote.textContent =
-        mode === "jit"
+      modeNote.classList.toggle("is-error", Boolean(toggleError));
+      modeNote.textContent = toggleError
+        ? toggleError
+        : mode === "jit"
           ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
           : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one is held at its value.`;
     }

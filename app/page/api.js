@@ -73,7 +73,7 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
     state,
     settled,
     permalink,
-    jaxSnippet: () => jaxSnippet(getState().doc),
+    jaxSnippet: () => jaxSnippet(getState()),
     examples: () => examples.examples.map((e) => ({ id: e.id, title: e.title, mode: e.mode })),
     record: () => getState().record,
     get openedFrom() {

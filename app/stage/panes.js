@@ -1,6 +1,7 @@
 // Program panes, printed as JAX prints them, one element per equation, plus the traced strip.
 // Built once per record; the step only toggles classes (see index.js `reveal`).
 
+import { callToggle } from "./calls.js";
 import { copyText, h, selectContents } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 
@@ -158,6 +159,8 @@ export function renderPane(model, pane, reveal) {
         tags.append(t);
       }
     }
+    // a call (jit, remat2, scan, ...) opens in place on its own split
+    if (ev?.call) tags.append(callToggle(li, ev.call, 1));
     if (tags.childNodes.length) li.append(tags);
     const sideText = ev ? SIDE_LABEL[pane.role] || pane.role : pane.role;
     li.setAttribute(

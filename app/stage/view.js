@@ -1,11 +1,13 @@
 // The DOM of one record on the stage, built once: the policy cards (checkpoint), the legend,
-// the traced strip, the panes with their residual edges, the residual list and the table;
+// the traced strip, the panes with their residual edges, the residual list, the residual
+// memory (grad, checkpoint) and the table;
 // and how to scroll it (the strip and the pane bodies, never the page) to an event.
 
 import { renderCheckpoint } from "./checkpoint.js";
 import { h } from "./dom.js";
 import { EdgeLayer } from "./edges.js";
 import { renderLegend } from "./legend.js";
+import { renderMemory } from "./memory.js";
 import { renderPane, renderTrace } from "./panes.js";
 import { renderResidualList } from "./residual-list.js";
 import { renderTable } from "./table.js";
@@ -70,7 +72,9 @@ export function buildView(model, timeline, onLink) {
   const policies = Array.isArray(model.record.policies)
     ? renderCheckpoint(model.record, { onLink, animated: true })
     : null;
-  const nodes = [policies, renderLegend(model.mode), trace.el, wrap, residuals?.el, table.el];
+  const memoryLines = model.record.memory ?? [];
+  const memory = memoryLines.length ? renderMemory(memoryLines, model.record.selected ?? "") : null;
+  const nodes = [policies, renderLegend(model.mode), trace.el, wrap, residuals?.el, memory, table.el];
   return {
     nodes: nodes.filter(Boolean),
     trace,

@@ -132,6 +132,8 @@ def test_residual_edges_at_any_count(opened):
     pg = opened
     s = call(pg, "setSource", GRAD100)
     s = call(pg, "setMode", "grad")
+    for name in ("x", "w"):  # both differentiated (argnums (0, 1))
+        s = call(pg, "setKnown", name, False)
     assert s["error"] is None
     n = len(s["residuals"])
     assert n >= 100
@@ -252,3 +254,25 @@ def test_toggles_per_mode(opened):
     for mode in ("grad", "checkpoint", "split"):
         call(pg, "setMode", mode)
         assert pg.get_attribute(toggle, "aria-disabled") is None
+
+
+def test_grad_toggles_choose_what_is_differentiated(opened):
+    pg = opened
+    call(pg, "loadExample", "split-sin")
+    s = call(pg, "setMode", "grad")
+    args = pg.evaluate("() => window.explainer.record().args")
+    # unknown = differentiated (JAX's argnums): the record says what was used
+    assert [a["known"] for a in args] == [s["mask"][a["name"]] for a in args]
+    toggle = "[data-testid=input-toggle-x]"
+    assert "differentiat" in pg.get_attribute(toggle, "aria-label")
+    before = s["unknown"]
+    s = call(pg, "setKnown", "x", not s["mask"]["x"])
+    assert s["error"] is None and s["unknown"] != before
+    # none differentiated: the error is at the toggles, not at a value
+    for name in s["mask"]:
+        s = call(pg, "setKnown", name, True)
+    assert s["error"] and s["error"]["message"].startswith("choose at least one input")
+    note = pg.text_content("[data-testid=inputs-note]")
+    assert note.startswith("choose at least one input")
+    assert "is-error" in pg.get_attribute("[data-testid=inputs-note]", "class")
+    assert pg.get_attribute("[data-testid=input-value-x]", "aria-invalid") == "false"
