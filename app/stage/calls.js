@@ -149,10 +149,15 @@ function innerPane(call, pane, places, depth) {
 function renderRounds(call) {
   const carries = (flags) =>
     flags.map((u, c) =>
+      // short chips (c0 K, c1 U) keep a round on one line in a narrow pane; the name is said
       h(
         "span",
-        { class: `st-call-in st-call-in--${u ? "unknown" : "known"}` },
-        `carry ${c} ${u ? "unknown" : "known"}`,
+        {
+          class: `st-call-in st-call-in--${u ? "unknown" : "known"}`,
+          role: "img",
+          "aria-label": `carry ${c} ${u ? "unknown" : "known"}`,
+        },
+        `c${c} ${u ? "U" : "K"}`,
       ),
     );
   const last = call.rounds.length - 1;
@@ -184,7 +189,8 @@ function renderRounds(call) {
     h(
       "p",
       { class: "st-muted" },
-      "A carry the body makes unknown is unknown on the next round too: the rule runs again until no carry turns.",
+      "Each round: the carries going into the body → coming out (K known, U unknown). A carry " +
+        "the body makes unknown is unknown on the next round too: the rule runs again until no carry turns.",
     ),
     h("ol", null, items),
   );
@@ -194,10 +200,12 @@ function renderRounds(call) {
  *  what the unknown program runs again instead of keeping. */
 function rematNote(call) {
   const n = (k, one) => `${k} equation${k === 1 ? "" : "s"} ${one}`;
-  const saved = `${n(call.saved.length, "saved")} (their outputs are residuals)`;
+  // counted as printed: one traced operation may print as several equations
+  const rows = (events, key) => events.reduce((sum, i) => sum + (call.events[i]?.[key]?.length ?? 0), 0);
+  const saved = `${n(rows(call.saved, "known_eqns"), "saved")} (their outputs are residuals)`;
   const text =
     call.primitive === "remat2"
-      ? `checkpoint: ${saved}; ${n(call.recomputed.length, "recomputed")} in the unknown program ` +
+      ? `checkpoint: ${saved}; ${n(rows(call.recomputed, "unknown_eqns"), "recomputed")} in the unknown program ` +
         "(the backward pass runs them again instead of keeping their outputs)."
       : `${saved}.`;
   return h("p", { class: "st-call-note", "data-testid": "call-remat" }, text);
