@@ -62,6 +62,7 @@ export function renderCallSplit(call, depth) {
   const panes = call.panes
     .filter((p) => p.role === "known" || p.role === "unknown")
     .map((p) => innerPane(call, p, places, depth));
+  // an <li> of its parent's list of equations, holding a group (a list holds list items only)
   return h(
     "li",
     {
@@ -69,14 +70,16 @@ export function renderCallSplit(call, depth) {
       "data-testid": "call-split",
       "data-depth": String(depth),
       "data-primitive": call.primitive,
-      role: "group",
-      "aria-label": `${call.title}: inner split`,
     },
-    head,
-    call.rounds.length ? renderRounds(call) : null,
-    call.saved.length || call.recomputed.length ? rematNote(call) : null,
-    h("div", { class: "st-call-panes" }, panes),
-    call.residuals.length ? residualLine(call) : null,
+    h(
+      "div",
+      { role: "group", "aria-label": `${call.title}: inner split` },
+      head,
+      call.rounds.length ? renderRounds(call) : null,
+      call.saved.length || call.recomputed.length ? rematNote(call) : null,
+      h("div", { class: "st-call-panes" }, panes),
+      call.residuals.length ? residualLine(call) : null,
+    ),
   );
 }
 

@@ -61,6 +61,11 @@ def test_no_serious_axe_violations_in_any_mode(browser, site, axe_source, scheme
             bad = serious(pg, axe_source)
             if bad:
                 found[f"{example}/{mode}"] = bad
+        # a call opened in place (its rounds, its inner programs, nested toggles)
+        pg.click("[data-testid=call-toggle] >> nth=0")
+        bad = serious(pg, axe_source)
+        if bad:
+            found["grad-scan/call opened"] = bad
         assert not found, json.dumps(found, indent=1)
     finally:
         ctx.close()
