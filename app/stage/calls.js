@@ -55,7 +55,7 @@ export function renderCallSplit(call, depth) {
     "div",
     { class: "st-call-head" },
     h("strong", null, call.title),
-    h("span", { class: "st-muted" }, ` · its own split, by the same rule · inputs as the rule saw them: `),
+    h("span", { class: "st-muted" }, ": its own split, by the same rule. Its inputs as the rule saw them:"),
     inputs,
   );
   const places = placesOf(call);
