@@ -69,29 +69,53 @@ def _jax_split(inner, unknowns, instantiate) -> tuple[str, str]:
     return str(known), str(unknown)
 
 
+def _jax_jit_halves(closed, mask) -> tuple[str | None, str | None]:
+    """The known jit and the unknown jit JAX's pjit rule stages when JAX splits `closed`
+    (None where it stages none)."""
+    known, unknown, _, _ = jpe.partial_eval_jaxpr_nounits(closed, mask, False)
+    return tuple(next((str(e.params["jaxpr"]) for e in half.jaxpr.eqns
+                       if e.primitive.name == "jit"), None) for half in (known, unknown))
+
+
+def _check_jit_panes(call: dict, jax_halves: tuple[str | None, str | None]) -> None:
+    ours = _panes(call)
+    assert any(jax_halves)
+    for mine, theirs in zip(ours, jax_halves):
+        if theirs is not None:
+            assert mine == theirs
+    # the unknown jit takes the residuals last, as JAX's rule reorders them
+    (_, unknown) = call["panes"]
+    flags = [i["residual"] is not None for i in unknown["inputs"]]
+    assert flags == sorted(flags)
+    assert sorted(i["residual"] for i in unknown["inputs"] if i["residual"] is not None) == \
+        list(range(len(call["residuals"])))
+
+
 @pytest.mark.parametrize("known", [[True, False], [False, True], [True, True],
                                    [False, False]])
-def test_jit_opens_to_jaxs_inner_split(known):
+def test_jit_opens_to_the_jits_jaxs_rule_stages(known):
     import numpy as np
     rec = _run("split", JIT, ["1.0", "2.0"], known)
     (call,) = _calls(rec["events"])
     assert call["primitive"] == "jit" and call["title"] == "jit(inner)"
     assert call["inputs_known"] == known
     closed = jax.make_jaxpr(_jax_fn(JIT))(np.float32(1.0), np.float32(2.0))
-    inner = _jax_eqn(closed, "jit").params["jaxpr"]
-    assert _panes(call) == _jax_split(inner, [not k for k in known], False)
-    assert len(call["events"]) == len(inner.jaxpr.eqns)
+    _check_jit_panes(call, _jax_jit_halves(closed, [not k for k in known]))
+    assert len(call["events"]) == len(_jax_eqn(closed, "jit").params["jaxpr"].jaxpr.eqns)
 
 
-def test_jit_inside_grad_opens_to_jaxs_split_of_its_jvp():
+def test_jit_inside_grad_opens_to_the_known_and_the_unknown_jit():
     rec = _run("grad", JIT, ["1.0", "2.0"], [False, True])
     (call,) = _calls(rec["events"])
 
     def jvp_program(x, y, t):
         return jax.jvp(lambda x: _jax_fn(JIT)(x, y), (x,), (t,))
     closed = jax.make_jaxpr(jvp_program)(1.0, 2.0, 1.0)
-    inner = _jax_eqn(closed, "jit").params["jaxpr"]
-    assert _panes(call) == _jax_split(inner, [not k for k in call["inputs_known"]], False)
+    halves = _jax_jit_halves(closed, [False, False, True])
+    assert all(halves)
+    _check_jit_panes(call, halves)
+    # y is a residual the known jit does not return: the unknown jit reads the known input
+    assert any(r["from_input"] is not None for r in call["residuals"])
 
 
 def _jax_scan_rounds(monkeypatch, fn, args, mask) -> list[tuple[list[bool], list[bool]]]:
@@ -201,3 +225,52 @@ def f(x, y):
     (call,) = _calls(rec["events"])
     (nested,) = _calls(call["events"])
     assert nested["primitive"] == "cond"
+
+
+@pytest.mark.parametrize("policy", ["nothing_saveable", "everything_saveable"])
+def test_a_jit_inside_a_checkpoint_is_split_by_the_policy(policy):
+    """JAX splits a jit inside a checkpoint under the policy (a known jit in the forward
+    pass, a staged jit in the remat2): the forward and linear panes are JAX's."""
+    rec = _run("checkpoint", JIT, ["1.0", "2.0"], [False, False], policy=policy)
+    fn = jax.checkpoint(_jax_fn(JIT), policy=getattr(jax.checkpoint_policies, policy))
+
+    def jvp_program(*xs):
+        return jax.jvp(fn, tuple(xs[:2]), tuple(xs[2:]))
+    closed = jax.make_jaxpr(jvp_program)(1.0, 2.0, 1.0, 2.0)
+    forward, linear, _, _ = jpe.partial_eval_jaxpr_nounits(closed, [False] * 2 + [True] * 2,
+                                                           False)
+    panes = {p["id"]: p["program"]["text"] for p in rec["panes"]}
+    assert (panes["forward"], panes["linear"]) == (str(forward), str(linear))
+    assert "jit[" in panes["forward"]
+
+
+WHILE = HEADER + """def f(s, a0, b0):
+    def body(c):
+        i, a, b = c
+        return i + 1, a * s, b + a
+    _, a, b = lax.while_loop(lambda c: c[0] < 3, body, (0, a0, b0))
+    return a + b
+"""
+
+
+@pytest.mark.parametrize("known", [[False, True, True], [True, False, True]])
+def test_while_fixpoint_goes_through_jaxs_rounds(monkeypatch, known):
+    rec = _run("split", WHILE, ["1.5", "1.0", "2.0"], known)
+    (call,) = _calls(rec["events"])
+    assert call["primitive"] == "while" and call["title"] == "while (body)"
+    closed = jax.make_jaxpr(_jax_fn(WHILE))(1.5, 1.0, 2.0)
+    body = _jax_eqn(closed, "while").params["body_jaxpr"]
+    n_consts = _jax_eqn(closed, "while").params["body_nconsts"]
+    heard = []
+    real = jpe.partial_eval_jaxpr_nounits
+
+    def spy(jaxpr, unknowns, instantiate):
+        out = real(jaxpr, unknowns, instantiate)
+        if jaxpr is body:
+            heard.append((list(unknowns[n_consts:]), list(out[2])))
+        return out
+    monkeypatch.setattr(jpe, "partial_eval_jaxpr_nounits", spy)
+    real(closed, [not k for k in known], False)
+    assert [(r["unknown_in"], r["unknown_out"]) for r in call["rounds"]] == heard
+    assert call["rounds"][-1]["turned"] == []
+    assert any(r["turned"] for r in call["rounds"])

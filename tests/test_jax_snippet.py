@@ -29,10 +29,6 @@ GAPS = {
                            "program around (README, Differences from JAX)",
     ("grad-scan", "checkpoint"): "as grad-scan/grad: the backward pane of a scan whose ys "
                                  "include a carry (README, Differences from JAX)",
-    ("grad-jit-inside", "checkpoint"): "a jit inside a checkpoint is staged whole: the engine "
-                                       "has no policy split of a jit (JAX's pjit "
-                                       "partial_eval_jaxpr_custom rule; README, Differences "
-                                       "from JAX)",
 }
 
 # Runs every snippet in one JAX process (importing JAX once), each in a namespace of its

@@ -88,9 +88,9 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
     def jvp_program(*xs: Any) -> list:
         primals = list(xs[:n])
 
-        def differentiated(*d: Any) -> Any:
+        def of_argnums(*d: Any) -> Any:
             return fun(*_with(primals, argnums, d))
-        p_out, t_out = ad.jvp(differentiated, tuple(primals[i] for i in argnums),
+        p_out, t_out = ad.jvp(of_argnums, tuple(primals[i] for i in argnums),
                               tuple(xs[n:]))
         return [*tree_leaves(p_out), *tree_leaves(t_out)]
 
@@ -116,8 +116,8 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
         fun if len(argnums) == n else lambda *d: fun(*_with(values, argnums, d)),
         tuple(values[i] for i in argnums), held=True)]
     recomputed = _count_recomputed(linear.jaxpr, num_res)
-    panes = split_panes(rec["known"], rec["unknown"], num_res, params, tangents,
-                        AUTODIFF_TITLES)
+    panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
+                        params, tangents, AUTODIFF_TITLES)
     return {**rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr),
             "backward": back_rec, "saved_residuals": saved,
             "saved_bytes": sum(r["bytes"] for r in saved),

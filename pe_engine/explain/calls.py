@@ -10,26 +10,41 @@ split.py splits it and describes it as the top-level split is described.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..ad_checkpoint import remat_split
-from ..core import ClosedJaxpr, JaxprEqn, SourceInfo
+from ..core import ClosedJaxpr, JaxprEqn, SourceInfo, Var, merge_lists
+from ..jit_rules import jit_split
 from ..partial_eval import close_jaxpr, partial_eval_jaxpr_nounits
 from .observe import Round
 
 
 class Shown(NamedTuple):
-    """The halves a rule stages when they are not partial_eval_jaxpr_nounits's: `known`
-    returns its outputs then `num_res` residuals, `unknown` reads the residuals first; the
-    masks say which of the call's inputs each reads after that."""
+    """The two halves a split shows, and the residuals between them: residual k is held by
+    the known program's atom `res_known[k]` (an output, or a known input it forwards; None:
+    a constant of the call) and received by the unknown program's binder `res_unknown[k]`.
+    The masks say which of the split program's inputs each half reads."""
     known: ClosedJaxpr
     unknown: ClosedJaxpr
-    num_res: int
+    res_known: list[Any]
+    res_unknown: list[Var]
     known_in: list[bool]
     unknown_in: list[bool]
 
 
+def nounits_shown(known: ClosedJaxpr, unknown: ClosedJaxpr, unknowns: Sequence[bool],
+                  num_res: int | None = None) -> Shown:
+    """The layout of partial_eval_jaxpr_nounits: the known program returns the residuals
+    last, the unknown one reads them first, then the unknown inputs."""
+    if num_res is None:
+        num_res = len(unknown.jaxpr.invars) - sum(unknowns)
+    return Shown(known, unknown, known.jaxpr.outvars[len(known.jaxpr.outvars) - num_res:],
+                 unknown.jaxpr.invars[:num_res], [not uk for uk in unknowns], list(unknowns))
+
+
 class Inner(NamedTuple):
+    """A call's inner program as its rule splits it (the unknowns, the outputs it
+    instantiates), the page's title for it, and the halves it shows."""
     title: str
     jaxpr: ClosedJaxpr
     unknowns: list[bool]
@@ -51,7 +66,13 @@ InnerRule = Callable[[JaxprEqn, list[bool], list[Round]], Inner]
 
 
 def _jit(eqn: JaxprEqn, unknowns: list[bool], rounds: list[Round]) -> Inner:
-    return Inner(f"jit({eqn.params['name']})", _distinct(eqn.params["jaxpr"]), unknowns, False)
+    # The rule's own halves: the known jit, and the unknown jit with the residuals last.
+    inner = _distinct(eqn.params["jaxpr"])
+    js = jit_split(inner, unknowns)
+    n_in = sum(unknowns)
+    shown = Shown(js.known, js.unknown, js.res_atoms, js.unknown.jaxpr.invars[n_in:],
+                  [not uk for uk in unknowns], list(unknowns))
+    return Inner(f"jit({eqn.params['name']})", inner, unknowns, False, shown)
 
 
 def _fixpoint_unknowns(unknowns: list[bool], rounds: list[Round]) -> list[bool]:
@@ -91,17 +112,11 @@ def _remat(eqn: JaxprEqn, unknowns: list[bool], rounds: list[Round]) -> Inner:
     # The policy's split: what it does not save, the unknown program recomputes.
     inner = _distinct(close_jaxpr(eqn.params["jaxpr"]))
     rs = remat_split(inner.jaxpr, unknowns, eqn.params["policy"])
-    known_in = [not uk and used for uk, used in
-                zip(unknowns, _spread(rs.used_known_in, [not uk for uk in unknowns]))]
-    shown = Shown(close_jaxpr(rs.known), close_jaxpr(rs.unknown), rs.num_res, known_in,
-                  rs.used_ins)
+    shown = nounits_shown(close_jaxpr(rs.known), close_jaxpr(rs.unknown), unknowns, rs.num_res)
+    # each half reads only the inputs it uses
+    known_in = merge_lists(unknowns, rs.used_known_in, [False] * sum(unknowns))
+    shown = shown._replace(known_in=known_in, unknown_in=rs.used_ins)
     return Inner("checkpoint", inner, unknowns, False, shown)
-
-
-def _spread(flags: Sequence[bool], where: Sequence[bool]) -> list[bool]:
-    """`flags`, one per True of `where`, laid out over `where` (False elsewhere)."""
-    it = iter(flags)
-    return [next(it) if w else False for w in where]
 
 
 INNER: dict[str, InnerRule] = {

@@ -1,4 +1,4 @@
-"""What JaxprTrace decided, at every depth: the explainer's partial-eval observer.
+"""What JaxprTrace decided in one split: the explainer's partial-eval observer.
 
 The engine's rules hand the observer each decision (an equation known and run now, staged,
 or a call split by its rule) and, for a loop, each round of its search for the unknown
@@ -21,15 +21,10 @@ Path = tuple[int, ...]  # ids of the equations being replayed, outermost first
 
 @dataclass
 class Note:
-    """One equation's decision: "known" (ran now, giving `outs`), "staged" (`recipe`), or
-    "split" (a call's rule split it: `inner` as PartialEvalObserver.split describes it,
-    `recipe` the staged call or None)."""
-    kind: str
+    """One equation's decision, as the split needs it: which inputs were known, and which
+    known values the staged equation reads as residuals ((position among the staged
+    inputs, value) each)."""
     inputs_known: list[bool]
-    recipe: Any = None
-    outs: list = field(default_factory=list)
-    inner: dict = field(default_factory=dict)
-    # (position among the staged inputs, value) of each known input made a residual
     residual_inputs: list[tuple[int, Any]] = field(default_factory=list)
 
 
@@ -46,7 +41,8 @@ def _residual_inputs(in_tracers: Sequence[Any]) -> list[tuple[int, Any]]:
 
 
 class SplitObserver(PartialEvalObserver):
-    """Hears every decision of a split, and of the splits its calls' rules make inside."""
+    """Hears every decision of one split (a call's inner split is heard by a SplitObserver
+    of its own: calls.py, split.call_split)."""
 
     def __init__(self) -> None:
         self.notes: dict[Path, Note] = {}
@@ -57,23 +53,23 @@ class SplitObserver(PartialEvalObserver):
         return tuple(map(id, core.replaying()))
 
     def known(self, primitive: Any, params: dict, tracers: list, outs: list) -> None:
-        self.notes[self._path()] = Note("known", [True] * len(tracers), outs=list(outs))
+        self.notes[self._path()] = Note([True] * len(tracers))
 
     def staged(self, primitive: Any, params: dict, tracers: list, staged_in: list,
                recipe: Any) -> None:
-        self.notes[self._path()] = Note("staged", [t.is_known() for t in tracers], recipe,
-                                        residual_inputs=_residual_inputs(staged_in))
+        self.notes[self._path()] = Note([t.is_known() for t in tracers],
+                                        _residual_inputs(staged_in))
 
     def split(self, primitive: Any, params: dict, tracers: list, known_outs: list,
               eqn: Any, inner: dict) -> None:
         self.notes[self._path()] = Note(
-            "split", [t.is_known() for t in tracers], eqn, list(known_outs), inner,
+            [t.is_known() for t in tracers],
             _residual_inputs(eqn.in_tracers) if eqn is not None else [])
 
     def fixpoint_round(self, primitive: Any, params: dict, round: int,  # noqa: A002
                        unknowns: list[bool], carry_out_unknowns: list[bool]) -> None:
         path = self._path()
-        if round == 0:  # the loop is split again (an enclosing loop's next round)
+        if round == 0:  # a search starts: the last one heard for a path stands, as a note does
             self.rounds[path] = []
         self.rounds[path].append(Round(list(unknowns), list(carry_out_unknowns)))
 

@@ -16,7 +16,7 @@ from .. import core
 from ..core import ClosedJaxpr, Jaxpr, Literal, Var, short_dtype
 from ..partial_eval import partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
-from .calls import Inner, Shown, inner_of
+from .calls import Inner, Shown, inner_of, nounits_shown
 from .observe import Round, SplitObserver
 from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
@@ -34,8 +34,9 @@ def split(source: str, args: Sequence[dict], fn: str | None = None,
     unknowns = [not bool(a.get("known", True)) for a in args]
     decisions: list = []
     closed = trace_user(lf.fn, values, [not uk for uk in unknowns], decisions)
-    rec = split_record(closed, unknowns, params, values, instantiate).record
-    panes = split_panes(rec["known"], rec["unknown"], len(rec["residuals"]),
+    sp = split_record(closed, unknowns, params, values, instantiate)
+    rec = sp.record
+    panes = split_panes(rec["known"], rec["unknown"], sp.res_out_pos, sp.res_in_pos,
                         [p for p, uk in zip(params, unknowns) if not uk],
                         [p for p, uk in zip(params, unknowns) if uk], SPLIT_TITLES)
     return {"version": RECORD_VERSION, "mode": "split", "fn": lf.name,
@@ -44,10 +45,14 @@ def split(source: str, args: Sequence[dict], fn: str | None = None,
 
 
 class Split(NamedTuple):
-    """A split's record fields, and the two halves as programs for further work."""
+    """A split's record fields, the two halves as programs for further work, and where
+    each residual is: the known program's output that hands it over (None: a known input
+    passed on as it is), the unknown program's input that receives it."""
     record: dict
     known: ClosedJaxpr
     unknown: ClosedJaxpr
+    res_out_pos: list[int | None]
+    res_in_pos: list[int]
 
 
 def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str] | None,
@@ -61,13 +66,13 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
     obs = SplitObserver()
     known, unknown, out_unknowns, res_avals = partial_eval_jaxpr_nounits(
         closed, unknowns, instantiate, obs)
-    shown = Shown(known, unknown, len(res_avals), [not uk for uk in unknowns], list(unknowns))
-    return _describe(closed, params, values, obs, shown, out_unknowns)
+    return _describe(closed, params, values, obs, nounits_shown(known, unknown, unknowns),
+                     out_unknowns)
 
 
 def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequence[Any] | None,
               obs: SplitObserver, shown: Shown, out_unknowns: list[bool]) -> Split:
-    known, unknown, num_res = shown.known, shown.unknown, shown.num_res
+    known, unknown = shown.known, shown.unknown
     prog, names = program_record(closed.jaxpr)
     if params is None:
         params = [names[v] for v in closed.jaxpr.invars]
@@ -80,18 +85,17 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
     krec, knames = program_record(known.jaxpr)
     urec, unames = program_record(unknown.jaxpr)
     kj, uj = known.jaxpr, unknown.jaxpr
-    num_known_out = len(kj.outvars) - num_res
 
     known_by_src = eqn_index_by_source(kj, closed.jaxpr)
     unknown_by_src = eqn_index_by_source(uj, closed.jaxpr)
     producer_of = {v: i for i, e in enumerate(kj.eqns) for v in e.outvars}
     known_var_event: dict[Var, int] = {}
 
-    # residual k: known jaxpr output num_known_out + k  <->  unknown jaxpr input k
-    res_atoms = kj.outvars[num_known_out:]
-    res_index = {id(a): k for k, a in enumerate(res_atoms)}
-    residual_readers: dict[int, list[int]] = {k: [] for k in range(num_res)}
-    res_invars = {v: k for k, v in enumerate(uj.invars[:num_res])}
+    # residual k: the known program's atom shown.res_known[k] <-> unknown binder res_unknown[k]
+    res_atoms = shown.res_known
+    res_index = {id(a): k for k, a in enumerate(res_atoms) if a is not None}
+    residual_readers: dict[int, list[int]] = {k: [] for k in range(len(res_atoms))}
+    res_invars = {v: k for k, v in enumerate(shown.res_unknown)}
 
     events = []
     origin = _origins(closed.jaxpr, params, names)
@@ -138,15 +142,16 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
             event["call"] = call_split(e.primitive.name, in_known, inner, rounds)
         events.append(event)
     residuals = []
-    for k, (atom, aval) in enumerate(zip(res_atoms, (a.aval for a in uj.invars[:num_res]))):
+    for k, (atom, binder) in enumerate(zip(res_atoms, shown.res_unknown)):
+        aval = binder.aval
         producer = known_var_event.get(atom) if isinstance(atom, Var) else None
         from_input = None
         if isinstance(atom, Var) and atom in kj.invars:
             from_input = known_params[kj.invars.index(atom)]
         residuals.append({
             "k": k,
-            "known_name": krec["outvars"][num_known_out + k]["name"],
-            "unknown_name": urec["invars"][k]["name"],
+            "known_name": knames.get(atom, "") if isinstance(atom, Var) else "",
+            "unknown_name": unames[binder],
             "aval": aval.str_short(True),
             "shape": list(aval.shape),
             "dtype": short_dtype(aval.dtype),
@@ -167,7 +172,11 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         "residuals": residuals,
         "residual_bytes": sum(r["bytes"] for r in residuals),
         "events": events,
-    }, known, unknown)
+    }, known, unknown,
+        # the last position: a residual that is also a known output is handed over last
+        [max((p for p, v in enumerate(kj.outvars) if v is a), default=None)
+         for a in res_atoms],
+        [uj.invars.index(b) for b in shown.res_unknown])
 
 
 CALL_TITLES = [("known", "Known (inner)"), ("unknown", "Unknown (inner)")]
@@ -179,13 +188,13 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
     a split is (its own calls opened in turn), with the loop's fixpoint rounds and the
     equations whose outputs are saved or recomputed."""
     obs = SplitObserver()
-    known, unknown, out_unknowns, res_avals = partial_eval_jaxpr_nounits(
+    known, unknown, out_unknowns, _ = partial_eval_jaxpr_nounits(
         inner.jaxpr, inner.unknowns, inner.instantiate, obs)
-    shown = inner.shown or Shown(known, unknown, len(res_avals),
-                                 [not uk for uk in inner.unknowns], list(inner.unknowns))
-    rec = _describe(inner.jaxpr, None, None, obs, shown, out_unknowns).record
+    shown = inner.shown or nounits_shown(known, unknown, inner.unknowns)
+    sp = _describe(inner.jaxpr, None, None, obs, shown, out_unknowns)
+    rec = sp.record
     names = [v["name"] for v in rec["program"]["invars"]]
-    panes = split_panes(rec["known"], rec["unknown"], shown.num_res,
+    panes = split_panes(rec["known"], rec["unknown"], sp.res_out_pos, sp.res_in_pos,
                         [n for n, k in zip(names, shown.known_in) if k],
                         [n for n, u in zip(names, shown.unknown_in) if u], CALL_TITLES)
     events = rec["events"]
@@ -198,9 +207,9 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
         "residuals": rec["residuals"],
         "rounds": [_round(inner, r) for r in rounds],
         "saved": sorted({r["producer"] for r in rec["residuals"] if r["producer"] is not None}),
-        # Only a rule that copies known equations into the unknown program recomputes.
-        "recomputed": [ev["i"] for ev in events if ev["side"] == "both" and "call" not in ev]
-        if inner.shown is not None else [],
+        # In both halves and no call: run now and again in the unknown program (only a
+        # policy's split, remat2's, copies a known equation there).
+        "recomputed": [ev["i"] for ev in events if ev["side"] == "both" and "call" not in ev],
     }
 
 

@@ -185,25 +185,17 @@ def test_residual_bytes_change_with_the_shapes(page, site, wait_engine_ready):
     set_range(page, "[data-testid=residual-scale]", 2)
     wait(page, has_text("[data-testid=residual-shapes]", "W1:f32[16,12]"))
     big = int(page.get_attribute("[data-testid=residual-bytes]", "data-bytes"))
-    # a residual of rank r grows 4**r times (x is held, W1 and W2 are differentiated)
-    assert big >= 4 * want["residual_bytes"] and big > want["residual_bytes"]
+    # every residual grows at least x4; the matrix-shaped ones x16
+    assert big > 4 * want["residual_bytes"]
     assert text(page, "[data-testid=residual-scale-out]") == "×4"
 
 
 def test_residuals_scale_scalars_into_vectors(page, site, wait_engine_ready):
     open_at(page, site, "residuals", wait_engine_ready)
-    # the default example's inputs, its unknown ones differentiated (argnums)
-    ex = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])
-    args = [{"known": ex["known"][p], "value": ex["values"][p]} for p in ex["known"]]
-    want = cpython("grad", source=ex["code"], args=args)["residual_bytes"]
-    wait(page, "document.querySelector('[data-testid=residual-bytes]')?.dataset.bytes"
-         f" === '{want}'")
-    set_range(page, "[data-testid=residual-scale]", 3)  # x8: every scalar a vector of 8
-    vectors = [{**a, "value": "full((8,), 0.5)"} for a in args]
-    want8 = cpython("grad", source=ex["code"], args=vectors)["residual_bytes"]
-    assert want8 == 8 * want
-    wait(page, "document.querySelector('[data-testid=residual-bytes]').dataset.bytes"
-         f" === '{want8}'")
+    # sin(x) * y with x known: grad differentiates y (argnums), whose residual is sin x
+    wait(page, "document.querySelector('[data-testid=residual-bytes]')?.dataset.bytes === '4'")
+    set_range(page, "[data-testid=residual-scale]", 3)
+    wait(page, "document.querySelector('[data-testid=residual-bytes]').dataset.bytes === '32'")
 
 
 def test_checkpoint_policies_side_by_side(page, site, wait_engine_ready):
