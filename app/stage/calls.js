@@ -220,7 +220,11 @@ function residualLine(call) {
     { class: "st-call-note" },
     `residuals of ${call.title}: `,
     call.residuals.map((r, k) =>
-      h("code", { class: "st-call-res" }, `r${k} ${r.known_name} → ${r.unknown_name} ${r.aval}`),
+      h(
+        "code",
+        { class: "st-call-res" },
+        `r${k} ${r.known_name || "(a constant of the call)"} → ${r.unknown_name} ${r.aval}`,
+      ),
     ),
   );
 }
