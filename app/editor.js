@@ -20,25 +20,37 @@ import {
 
 const setErrorLine = StateEffect.define();
 const setLinkedLine = StateEffect.define();
+const setStepLine = StateEffect.define();
 
-function lineField(effect, cls) {
-  const deco = Decoration.line({ class: cls });
+/** A field marking one line (or none): the effect's value is {line, hue?} or a line number. */
+function lineField(effect, decoOf) {
   return StateField.define({
-    create: () => ({ line: null, set: Decoration.none }),
+    create: () => ({ line: null, hue: null, set: Decoration.none }),
     update(value, tr) {
-      let line = value.line;
-      for (const e of tr.effects) if (e.is(effect)) line = e.value;
-      if (line === value.line && !tr.docChanged) return value;
-      if (line === null || line < 1 || line > tr.state.doc.lines) return { line, set: Decoration.none };
+      let { line, hue } = value;
+      for (const e of tr.effects) {
+        if (!e.is(effect)) continue;
+        line = typeof e.value === "object" && e.value ? e.value.line : e.value;
+        hue = typeof e.value === "object" && e.value ? (e.value.hue ?? null) : null;
+      }
+      if (line === value.line && hue === value.hue && !tr.docChanged) return value;
+      if (line === null || line < 1 || line > tr.state.doc.lines) return { line, hue, set: Decoration.none };
       const from = tr.state.doc.line(line).from;
-      return { line, set: Decoration.set([deco.range(from)]) };
+      return { line, hue, set: Decoration.set([decoOf(hue).range(from)]) };
     },
     provide: (f) => EditorView.decorations.from(f, (v) => v.set),
   });
 }
 
-const errorLineField = lineField(setErrorLine, "cm-error-line");
-const linkedLineField = lineField(setLinkedLine, "cm-linked-line");
+const errorLineField = lineField(setErrorLine, () => Decoration.line({ class: "cm-error-line" }));
+const linkedLineField = lineField(setLinkedLine, () => Decoration.line({ class: "cm-linked-line" }));
+// the source line of the stage's step, in that line's colour (the one its equations wear)
+const stepLineField = lineField(setStepLine, (hue) =>
+  Decoration.line({
+    class: `cm-step-line cm-hue-${hue ?? 0}`,
+    attributes: { "data-testid": "source-line-active" },
+  }),
+);
 
 // Colours come from static/style.css (custom properties), so both themes are readable.
 const highlight = HighlightStyle.define([
@@ -70,7 +82,8 @@ const theme = EditorView.theme({
 
 /**
  * createEditor(parent, {doc, onChange(text), onCursorLine(n), onHoverLine(n|null), onRun()})
- *   -> {view, getDoc(), setDoc(text), setError({line, message}|null), linkLine(n|null), focus()}
+ *   -> {view, getDoc(), setDoc(text), setError({line, message}|null), linkLine(n|null),
+ *       stepLine(n|null, hue), focus()}
  * @param {Element} parent
  * @param {{doc?: string, onChange?: (text: string) => void, onCursorLine?: (line: number) => void,
  *          onHoverLine?: (line: number | null) => void, onRun?: () => void}} [options]
@@ -91,6 +104,7 @@ export function createEditor(parent, { doc = "", onChange, onCursorLine, onHover
         lintGutter(),
         errorLineField,
         linkedLineField,
+        stepLineField,
         EditorView.contentAttributes.of({
           "aria-label": "Python source of the traced function (Tab moves focus out of the editor)",
         }),
@@ -176,6 +190,11 @@ export function createEditor(parent, { doc = "", onChange, onCursorLine, onHover
       view.dispatch({ effects: setLinkedLine.of(Number.isInteger(line) ? line : null) });
     },
     linkedLine: () => view.state.field(linkedLineField).line,
+    /** Mark the source line of the stage's step in its colour (null clears). */
+    stepLine(line, hue = null) {
+      const at = Number.isInteger(line) ? line : null;
+      view.dispatch({ effects: setStepLine.of({ line: at, hue: Number.isInteger(hue) ? hue : null }) });
+    },
     focus: () => view.focus(),
   };
 }

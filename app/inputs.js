@@ -5,7 +5,7 @@
 
 /**
  * createInputs(container, {onToggle(name), onValue(name, text)})
- *   -> {render({params, state, record, mode, badInput})}
+ *   -> {render({params, state, record, mode, badInput, toggleError})}
  */
 export function createInputs(container, { onToggle, onValue, modeNote = null }) {
   const rows = new Map(); // name -> {row, toggle, value, aval, note}
@@ -57,7 +57,7 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
     return { row, toggle, value, aval, note };
   }
 
-  function render({ params, state, record, mode, badInput }) {
+  function render({ params, state, record, mode, badInput, toggleError = null }) {
     if (!params || params.length === 0) {
       for (const r of rows.values()) r.row.remove();
       rows.clear();
@@ -80,24 +80,36 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       }
       if (container.children[i] !== r.row) container.insertBefore(r.row, container.children[i] ?? null);
       const known = state.known[name] ?? true;
-      const jit = mode === "jit";
-      const ignored = mode !== "split"; // jit: all unknown; grad/checkpoint: primals all known
+      const jit = mode === "jit"; // every argument is a formal parameter: the mask has no say
+      const autodiff = mode === "grad" || mode === "checkpoint"; // the mask is argnums
       r.toggle.textContent = known ? "known" : "unknown";
       r.toggle.setAttribute("aria-pressed", String(known));
       r.toggle.classList.toggle("is-known", known);
       r.toggle.classList.toggle("is-unknown", !known);
       r.toggle.setAttribute(
         "aria-label",
-        `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
+        jit
+          ? `${name}: known or unknown, unavailable under jit`
+          : autodiff
+            ? `${name} is ${known ? "known: held fixed" : "unknown: differentiated"}; press to ${known ? "differentiate it" : "hold it fixed"}`
+            : `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
       );
+      // jit: disabled, and says why (aria-disabled keeps it focusable, so the reason is heard)
+      if (jit) {
+        r.toggle.setAttribute("aria-disabled", "true");
+        r.toggle.setAttribute("aria-describedby", r.note.id);
+      } else {
+        r.toggle.removeAttribute("aria-disabled");
+        r.toggle.removeAttribute("aria-describedby");
+      }
       r.toggle.title = jit
-        ? "Under jit every argument is a formal parameter, so every input is unknown; the mask applies in split mode"
-        : ignored
-          ? "grad differentiates with respect to every input: the primal values are all known, the tangents are the unknowns; the mask applies in split mode"
+        ? "Under jit every argument is a formal parameter, so every input is unknown: the toggles apply in the other modes"
+        : autodiff
+          ? `Unknown = differentiated (JAX's argnums), known = held at its value. Make ${name} ${known ? "differentiated" : "held fixed"}`
           : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`;
       r.row.classList.toggle("is-known", known);
       r.row.classList.toggle("is-unknown", !known);
-      r.row.classList.toggle("mask-ignored", ignored);
+      r.row.classList.toggle("mask-ignored", jit);
       const text = state.values[name] ?? "1.0";
       if (r.value.value !== text && document.activeElement !== r.value) r.value.value = text;
       r.value.setAttribute("aria-label", `value of ${name} (numpy literal, e.g. [0.5, 1.0] or zeros((3, 4)))`);
@@ -107,14 +119,24 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       const bad = badInput === name;
       r.value.classList.toggle("is-invalid", bad);
       r.value.setAttribute("aria-invalid", String(bad));
-      r.note.textContent = !ignored && !known ? "only its shape and dtype are used" : "";
+      r.note.textContent = jit
+        ? "jit: every input is unknown"
+        : autodiff
+          ? known
+            ? "held fixed (not differentiated)"
+            : "differentiated (in argnums)"
+          : known
+            ? ""
+            : "only its shape and dtype are used";
     });
     if (modeNote) {
       modeNote.hidden = mode === "split";
-      modeNote.textContent =
-        mode === "jit"
+      modeNote.classList.toggle("is-error", Boolean(toggleError));
+      modeNote.textContent = toggleError
+        ? toggleError
+        : mode === "jit"
           ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
-          : `In ${mode} mode every input is differentiated: its value is known (the forward pass runs on it) and its tangent is the unknown. The toggles apply in split mode.`;
+          : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one is held at its value.`;
     }
   }
 

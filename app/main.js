@@ -128,7 +128,12 @@ window.explainer = createApi({
   getState,
   dispatch,
   whenIdle: runner.whenIdle,
-  stagePanel: { step: () => stagePanel?.step() ?? null, setStep: (n) => stagePanel?.setStep(n) },
+  stagePanel: {
+    step: () => stagePanel?.step() ?? null,
+    stepCount: () => stagePanel?.stepCount() ?? null,
+    setStep: (n) => stagePanel?.setStep(n),
+    drawn: () => stagePanel?.drawn(),
+  },
   permalink,
   examples,
   openedFrom: opening.openedFrom,
@@ -152,6 +157,14 @@ const editor = createEditor($('[data-testid="editor"]'), {
   },
   onRun: () => runner.schedule(0),
 });
+// Skip links move focus, not only the scroll: into the editor, or onto the stage's programs.
+const skipTargets = { "skip-editor": () => editor.focus(), "skip-stage": () => stagePanel?.focus() };
+for (const [testid, focus] of Object.entries(skipTargets)) {
+  $(`[data-testid="${testid}"]`).addEventListener("click", (e) => {
+    e.preventDefault();
+    focus();
+  });
+}
 const controls = createControls(
   {
     modes: $("#modes"),

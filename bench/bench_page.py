@@ -281,9 +281,12 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
         if st["error"]:
             raise RuntimeError(f"example {ex['id']}: {st['error']}")
         code = st["source"]
-        # The toggled argument: the first known one, so that flipping it back and forth
-        # never leaves grad (whose unknown inputs are the differentiated ones) without one.
-        args = sorted(st["mask"], key=lambda a: not st["mask"][a])
+        args = list(st["mask"])
+        if ex["mode"] in ("grad", "checkpoint"):
+            # the unknown inputs are differentiated (argnums): toggle one whose flip leaves
+            # one differentiated, a held input first
+            held = [a for a in args if st["mask"][a]]
+            args = held or (args if len(args) > 1 else [])
         edits, toggles, api_edits, api_toggles, errors = [], [], [], [], 0
         for i in range(n_edits):
             # a new source every time (the page caches answers by request), same program

@@ -25,6 +25,7 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
       policy: doc.policy,
       folding: doc.folding,
       step: stagePanel.step() ?? doc.step,
+      stepCount: stagePanel.stepCount() ?? 0,
       known: progs.known,
       unknown: progs.unknown,
       program: progs.program,
@@ -35,8 +36,10 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
     };
   }
 
+  /** Once the engine has answered and the stage shows it: caption, panes and edges. */
   async function settled() {
     await whenIdle();
+    stagePanel.drawn();
     return state();
   }
 
@@ -59,7 +62,7 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
     async setStep(n) {
       stagePanel.setStep(n);
       dispatch({ type: "step", step: stagePanel.step() ?? n, byUser: true });
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      stagePanel.drawn();
       return state();
     },
     async loadExample(id) {
@@ -70,7 +73,7 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
     state,
     settled,
     permalink,
-    jaxSnippet: () => jaxSnippet(getState().doc),
+    jaxSnippet: () => jaxSnippet(getState()),
     examples: () => examples.examples.map((e) => ({ id: e.id, title: e.title, mode: e.mode })),
     record: () => getState().record,
     get openedFrom() {

@@ -39,8 +39,10 @@ function withEntry(map, name, value) {
   return Object.assign(Object.create(null), map, { [name]: value });
 }
 
+/** An edit of what is traced: the stage lands on the new split's last step (step null). */
 function edited(s, doc, sameExample) {
-  return { ...s, doc, touched: true, exampleId: sameExample(doc) ? s.exampleId : "" };
+  const next = { ...doc, step: null };
+  return { ...s, doc: next, touched: true, exampleId: sameExample(next) ? s.exampleId : "" };
 }
 
 /**
@@ -60,7 +62,7 @@ export function update(s, change, sameExample) {
       return edited(s, { ...doc, values: withEntry(doc.values, change.name, String(change.text)) }, sameExample);
     case "mode":
       if (!MODES.includes(change.mode) || change.mode === doc.mode) return s;
-      return edited(s, { ...doc, mode: change.mode, step: null }, sameExample);
+      return edited(s, { ...doc, mode: change.mode }, sameExample);
     case "policy":
       return edited(s, { ...doc, policy: String(change.policy) }, sameExample);
     case "folding":

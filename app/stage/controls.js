@@ -64,12 +64,30 @@ export function createControls() {
     { class: "st-speed", "data-testid": "speed", "aria-label": "Speed" },
     SPEEDS.map((v) => h("option", { value: v, selected: v === 1 }, `${v}×`)),
   );
+  const textButton = (testid, text, label, keys) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: "st-btn st-btn--small",
+        "data-testid": testid,
+        "aria-label": label,
+        "aria-keyshortcuts": keys,
+        title: `${label} (${keys})`,
+      },
+      text,
+    );
+  const resPrev = textButton("residual-prev", "‹ residual", "Previous residual", "[");
+  const resNext = textButton("residual-next", "residual ›", "Next residual", "]");
+  const unknownNext = textButton("unknown-next", "next unknown", "Next unknown equation", "U");
+  const jumps = h("div", { class: "st-jumps", role: "group", "aria-label": "Jump to" }, resPrev, resNext, unknownNext);
   const bar = h(
     "div",
     { class: "st-controls", role: "group", "aria-label": "Step through the split" },
     h("div", { class: "st-buttons" }, first, prev, play, next, last),
     h("div", { class: "st-scrub" }, timeline, counter),
     h("label", { class: "st-speed-label" }, h("span", null, "Speed"), speed),
+    jumps,
   );
   const narration = h("p", {
     class: "st-narration",
@@ -81,11 +99,27 @@ export function createControls() {
   const kbd = (key) => h("kbd", null, key);
   const keysHint = h("p", { class: "st-keys st-muted" }, [
     ["Keys: ", kbd("←"), " ", kbd("→"), " step · "],
-    [kbd("Home"), " ", kbd("End"), " · ", kbd("Space"), " play"],
+    [kbd("Home"), " ", kbd("End"), " · ", kbd("Space"), " play · "],
+    [kbd("["), " ", kbd("]"), " residuals · ", kbd("U"), " next unknown · "],
+    [
+      "in the programs, ",
+      kbd("↑"),
+      " ",
+      kbd("↓"),
+      " ",
+      kbd("←"),
+      " ",
+      kbd("→"),
+      " move, ",
+      kbd("Enter"),
+      " opens a call",
+    ],
   ]);
 
   /** Show step `step` of `total` (`event`: the one just judged, or null). */
-  function sync({ step, total, playing, event }) {
+  function sync({ step, total, playing, event, residuals = 0, unknowns = false }) {
+    for (const b of [resPrev, resNext]) b.setAttribute("aria-disabled", String(!residuals));
+    unknownNext.setAttribute("aria-disabled", String(!unknowns));
     timeline.max = String(total);
     timeline.value = String(step);
     const label = `Step ${step} of ${total}`;
@@ -109,7 +143,7 @@ export function createControls() {
   return {
     top: h("div", { class: "st-top" }, bar, narration),
     keysHint,
-    buttons: { first, prev, next, last, play },
+    buttons: { first, prev, next, last, play, resPrev, resNext, unknownNext },
     timeline,
     speed,
     sync,

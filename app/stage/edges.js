@@ -1,197 +1,219 @@
-// Residual edges: one SVG overlay over the panes, one <g> per (residual, consumer).
+// Residual edges: one SVG over the panes, one edge per residual, from where the known program
+// makes it to every unknown equation that reads it, through its label.
 //
-// Geometry is cached: `measure()` (after a resize) reads each anchor's offset inside its pane's
-// scroll body once; `draw()` (after a scroll) only combines those offsets with the bodies'
-// scroll positions. Both run in one requestAnimationFrame, reads before writes.
+// The panes scroll together inside one scroller (view.js), and the SVG scrolls with them, so
+// geometry is in the panes' own coordinates and a scroll redraws nothing. `measure()` (after a
+// layout change) reads every anchor once; `draw()` (after it, or a step) places the labels in
+// the gutter and routes the edges:
+//   - every label gets its own slot (columns of the gutter, never two in one place), as near
+//     its source's height as the slots already taken allow;
+//   - every end gets its own port: ends that meet one equation are spread over its height;
+//   - an end further from the label than the scroller shows at once (the reader could never
+//     see both) becomes a pair of stubs: an arrow from the label toward it, and a short arrow
+//     into the equation, whose own tag names the residual. The edge is still drawn and counts.
 
 import { s } from "./dom.js";
+import { placeLabels } from "./label-slots.js";
 
-let markerSeq = 0;
+const STUB = 16; // length of a stub, px
+const LABEL_H = 15; // a label's height, px
 
 export class EdgeLayer {
   /**
-   * @param wrap       element the SVG covers (position: relative)
+   * @param scroller   the element that scrolls the panes (the window edges are drawn for)
+   * @param host       the panes' element the SVG covers (position: relative)
    * @param model      view model (model.js)
    * @param paneViews  renderPane() results, indexed like model.panes
    * @param reveal     reveal(el, step) from the stage
    */
-  constructor(wrap, model, paneViews, reveal) {
-    this.wrap = wrap;
+  constructor(scroller, host, model, paneViews, reveal) {
+    this.scroller = scroller;
+    this.host = host;
     this.model = model;
     this.paneViews = paneViews;
-    const id = `st-arrow-${++markerSeq}`;
+    this.step = model.total;
     this.svg = s("svg", { class: "st-edges", "aria-hidden": "true", focusable: "false" });
-    const defs = s("defs", null);
-    for (const variant of ["", "-hl"]) {
-      defs.append(
-        s(
-          "marker",
-          {
-            id: id + variant,
-            viewBox: "0 0 10 10",
-            refX: "8.5",
-            refY: "5",
-            markerWidth: "7",
-            markerHeight: "7",
-            orient: "auto-start-reverse",
-            markerUnits: "strokeWidth",
-            class: `st-marker${variant ? " st-marker--hl" : ""}`,
-          },
-          s("path", { d: "M 0 0.5 L 10 5 L 0 9.5 z" }),
-        ),
-      );
-    }
-    this.svg.append(defs);
-    this.markerId = id;
     this.items = model.edges.map((e) => {
-      const path = s("path", { class: "st-edge-line", "marker-end": `url(#${id})` });
+      const path = s("path", { class: "st-edge-line" });
+      const heads = s("path", { class: "st-edge-head" });
       const halo = s("path", { class: "st-edge-halo" });
-      const text = s("text", { class: "st-edge-label", "text-anchor": "middle", dy: "0.35em" }, e.label);
+      const box = s("rect", { class: "st-edge-label-box", rx: "3" });
+      const text = s("text", { class: "st-edge-label", "dominant-baseline": "central" }, e.label);
+      const label = s("g", { class: "st-edge-tag", "data-testid": "residual-label", "data-k": e.k }, box, text);
       const g = s(
         "g",
-        {
-          class: "st-edge",
-          "data-testid": "residual-edge",
-          "data-k": e.k,
-          "data-consumer": e.consumer,
-        },
+        { class: "st-edge", "data-testid": "residual-edge", "data-k": e.k, "data-consumers": e.consumers.join(" ") },
         halo,
         path,
-        text,
+        heads,
+        label,
       );
       this.svg.append(g);
       reveal(g, e.reveal);
-      return { e, g, path, halo, text };
+      return { e, g, path, heads, halo, label, box, text, src: null, dsts: [] };
     });
-    wrap.append(this.svg);
+    host.append(this.svg);
     this.frame = 0;
     this.dirty = true;
     this.schedule = this.schedule.bind(this);
     this.ro = new ResizeObserver(() => this.schedule(true));
-    this.ro.observe(wrap);
-    for (const v of paneViews) {
-      this.ro.observe(v.el);
-      v.body.addEventListener("scroll", () => this.schedule(false), { passive: true });
-      v.headLine.addEventListener("scroll", () => this.schedule(true), { passive: true });
-    }
+    this.ro.observe(host);
+    this.ro.observe(scroller);
   }
 
-  /** Light an edge (its arrowhead too: markers do not follow the path's class). */
+  /** The step the stage shows: consumers not judged yet have no branch. */
+  setStep(step) {
+    this.step = step;
+    this.schedule(false);
+  }
+
+  /** Light an edge. */
   highlight(item, on) {
     item.g.classList.toggle("is-hl", on);
-    item.path.setAttribute("marker-end", `url(#${this.markerId}${on ? "-hl" : ""})`);
   }
 
   schedule(layoutChanged = true) {
     if (layoutChanged) this.dirty = true;
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      if (!this.wrap.isConnected) return;
-      if (this.dirty) this.measure();
-      this.draw();
-    });
+    this.frame = requestAnimationFrame(() => this.flush());
   }
 
-  /** Read layout: pane body boxes (relative to wrap) and anchor offsets inside the bodies. */
+  /** Draw now if a frame is pending (before a promise resolves on the drawn state). */
+  flush() {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    if (!this.host.isConnected) return;
+    if (this.dirty) this.measure();
+    this.draw();
+  }
+
+  /** Read layout: pane boxes and every anchor, in the host's coordinates. */
   measure() {
     this.dirty = false;
-    const w = this.wrap.getBoundingClientRect();
-    this.box = { w: w.width, h: w.height };
-    this.bodies = this.paneViews.map((v) => {
-      const r = v.body.getBoundingClientRect();
+    const hr = this.host.getBoundingClientRect();
+    this.box = { w: this.host.scrollWidth, h: this.host.scrollHeight };
+    this.panes = this.paneViews.map((v) => {
       const p = v.el.getBoundingClientRect();
-      return {
-        left: r.left - w.left,
-        right: r.right - w.left,
-        top: r.top - w.top,
-        bottom: r.bottom - w.top,
-        paneLeft: p.left - w.left,
-        paneRight: p.right - w.left,
-        paneTop: p.top - w.top,
-      };
+      return { left: p.left - hr.left, right: p.right - hr.left, top: p.top - hr.top, bottom: p.bottom - hr.top };
     });
     const [a, b] = this.edgePanes();
-    this.stacked = a != null && b != null && this.bodies[b].paneTop >= this.bodies[a].bottom - 1;
+    this.stacked = a != null && b != null && this.panes[b].top >= this.panes[a].bottom - 1;
+    const rowBox = (el) => {
+      if (!el || !el.getClientRects().length) return null;
+      const r = el.getBoundingClientRect();
+      return { top: r.top - hr.top, bottom: r.bottom - hr.top, left: r.left - hr.left, right: r.right - hr.left };
+    };
+    // ends that meet one element share its height: one port each
+    const ports = new Map();
+    const port = (el, pane, kind) => {
+      const box = rowBox(el);
+      if (!box) return null;
+      const key = el;
+      if (!ports.has(key)) ports.set(key, { box, pane, kind, ends: [] });
+      const end = { pane, y: 0 };
+      ports.get(key).ends.push(end);
+      return end;
+    };
     for (const it of this.items) {
-      it.src = this.anchor(it.e.from);
-      it.dst = this.anchor(it.e.to);
+      const e = it.e;
+      it.src = null;
+      it.dsts = [];
+      if (e.from) {
+        const v = this.paneViews[e.from.pane];
+        const el = e.from.eqn != null ? v.eqnEls[e.from.eqn] : v.varEls.get(e.from.invar) || v.headLine;
+        it.src = port(el, e.from.pane, "src");
+      }
+      for (const t of e.to) {
+        const end = port(this.paneViews[t.pane].eqnEls[t.eqn], t.pane, "dst");
+        if (end) it.dsts.push({ ...t, end });
+      }
+    }
+    for (const { box, ends } of ports.values()) {
+      const h = box.bottom - box.top;
+      const inset = Math.min(5, h / 4);
+      ends.forEach((end, i) => {
+        end.y = box.top + inset + ((i + 1) * (h - 2 * inset)) / (ends.length + 1);
+      });
     }
   }
 
   edgePanes() {
-    const e = this.model.edges.find((x) => x.from && x.to);
-    return e ? [e.from.pane, e.to.pane] : [null, null];
+    const e = this.model.edges.find((x) => x.from && x.to.length);
+    return e ? [e.from.pane, e.to[0].pane] : [null, null];
   }
 
-  anchor(at) {
-    if (!at) return null;
-    const v = this.paneViews[at.pane];
-    if (at.eqn != null) {
-      const el = v.eqnEls[at.eqn];
-      if (!el) return null;
-      return { pane: at.pane, inBody: true, y: el.offsetTop + el.offsetHeight / 2 };
-    }
-    const el = v.varEls.get(at.invar) || v.headLine;
-    const w = this.wrap.getBoundingClientRect();
-    const r = el.getBoundingClientRect();
-    return { pane: at.pane, inBody: false, y: r.top + r.height / 2 - w.top, x: r.right - w.left };
-  }
-
-  /** Where an anchor is now, given the current scroll of its body. */
-  point(a) {
-    const b = this.bodies[a.pane];
-    if (!a.inBody) return { y: a.y, clipped: false };
-    const y = b.top + a.y - this.scroll[a.pane];
-    const pad = 6;
-    const cy = Math.min(Math.max(y, b.top + pad), b.bottom - pad);
-    return { y: cy, clipped: Math.abs(cy - y) > 0.5 };
+  /** The gutter the labels live in: [x0, x1] in the host's coordinates. */
+  gutter() {
+    const [a, b] = this.edgePanes();
+    if (a == null) return [0, 0];
+    const k = this.panes[a];
+    const u = this.panes[b];
+    return this.stacked ? [2, Math.min(k.left, u.left) - 2] : [k.right + 2, u.left - 2];
   }
 
   draw() {
-    if (!this.bodies) return;
-    this.scroll = this.paneViews.map((v) => v.body.scrollTop);
+    if (!this.panes) return;
+    this.svg.setAttribute("width", String(this.box.w));
+    this.svg.setAttribute("height", String(this.box.h));
     this.svg.setAttribute("viewBox", `0 0 ${this.box.w} ${this.box.h}`);
-    this.svg.setAttribute("width", this.box.w);
-    this.svg.setAttribute("height", this.box.h);
-    for (const it of this.items) {
-      if (!it.src || !it.dst) {
-        it.g.classList.add("st-edge--orphan");
-        continue;
-      }
-      const sb = this.bodies[it.src.pane];
-      const tb = this.bodies[it.dst.pane];
-      const p = this.point(it.src);
-      const q = this.point(it.dst);
-      let d;
-      let lx;
-      let ly;
-      if (!this.stacked) {
-        const sx = sb.paneRight;
-        const tx = tb.paneLeft;
-        const dx = Math.max(24, (tx - sx) * 0.55);
-        d = `M ${sx} ${p.y} C ${sx + dx} ${p.y} ${tx - dx} ${q.y} ${tx} ${q.y}`;
-        // label near the source: edges of one residual share it, edges of different ones part
-        const t = 0.16 + 0.09 * (it.e.k % 4); // residuals leaving one row: labels apart
-        const u = 1 - t;
-        lx = u * u * u * sx + 3 * u * u * t * (sx + dx) + 3 * u * t * t * (tx - dx) + t * t * t * tx;
-        ly = u * u * u * p.y + 3 * u * u * t * p.y + 3 * u * t * t * q.y + t * t * t * q.y - 7;
+    const [gx0, gx1] = this.gutter();
+    const shown = this.items.filter((it) => it.src && it.e.reveal <= this.step && this.targets(it).length);
+    for (const it of this.items) it.g.classList.toggle("st-edge--orphan", !shown.includes(it));
+    const slots = placeLabels(
+      shown.map((it) => ({ want: it.src.y, width: 8 + 6.5 * it.e.label.length })),
+      { x0: gx0, x1: gx1, height: LABEL_H, gap: 2, fromRight: this.stacked },
+    );
+    // an end further than this from its label becomes stubs (see the top of the file)
+    const reach = Math.max(160, this.scroller.clientHeight * 0.6);
+    shown.forEach((it, n) => this.route(it, slots[n], reach));
+  }
+
+  targets(it) {
+    return it.dsts.filter((d) => d.consumer < this.step);
+  }
+
+  /** One edge: source -> label -> each judged consumer, stubs for ends out of reach. */
+  route(it, slot, reach) {
+    const [a] = this.edgePanes();
+    const k = this.panes[a];
+    const L = { x: slot.x, y: slot.y };
+    const parts = [];
+    const heads = [];
+    const out = this.stacked ? -1 : 1; // the source is left through its pane's right side, or left
+    const sx = this.stacked ? k.left : k.right;
+    parts.push(curve({ x: sx, y: it.src.y }, L, out, out));
+    const far = new Set();
+    for (const d of this.targets(it)) {
+      const q = { x: this.panes[d.pane].left, y: d.end.y };
+      heads.push(`M ${f(q.x)} ${f(q.y)} l -7 -3.5 l 0 7 z`);
+      if (Math.abs(q.y - L.y) <= reach) {
+        parts.push(curve(L, q, 1, 1));
       } else {
-        const sx = sb.paneLeft;
-        const tx = tb.paneLeft;
-        const depth = 12 + (it.e.k % 3) * 4;
-        d = `M ${sx} ${p.y} C ${sx - depth * 1.4} ${p.y} ${tx - depth * 1.4} ${q.y} ${tx} ${q.y}`;
-        lx = sx - depth * 0.9;
-        ly = (p.y + q.y) / 2;
+        far.add(q.y < L.y ? -1 : 1);
+        parts.push(`M ${f(q.x - STUB - 6)} ${f(q.y)} L ${f(q.x)} ${f(q.y)}`);
       }
-      it.path.setAttribute("d", d);
-      it.halo.setAttribute("d", d);
-      it.text.setAttribute("x", lx.toFixed(1));
-      it.text.setAttribute("y", ly.toFixed(1));
-      it.g.classList.toggle("st-edge--clipped", p.clipped !== q.clipped);
-      // both ends scrolled out of their panes: nothing to point at, and cheaper not to paint
-      it.g.classList.toggle("st-edge--offscreen", p.clipped && q.clipped);
     }
+    // from the label, an arrow up (or down) toward the readers out of reach
+    for (const dir of far) {
+      const y0 = L.y + dir * (LABEL_H / 2 + 1);
+      const y1 = y0 + dir * STUB;
+      parts.push(`M ${f(L.x)} ${f(y0)} L ${f(L.x)} ${f(y1)}`);
+      heads.push(`M ${f(L.x)} ${f(y1 + dir * 2)} l -3.5 ${-dir * 7} l 7 0 z`);
+    }
+    const d = parts.join(" ");
+    it.path.setAttribute("d", d);
+    it.halo.setAttribute("d", d);
+    it.heads.setAttribute("d", heads.join(" "));
+    const w = slot.width;
+    it.box.setAttribute("x", f(L.x - w / 2));
+    it.box.setAttribute("y", f(L.y - LABEL_H / 2));
+    it.box.setAttribute("width", f(w));
+    it.box.setAttribute("height", String(LABEL_H));
+    it.text.setAttribute("x", f(L.x));
+    it.text.setAttribute("y", f(L.y));
+    it.text.setAttribute("text-anchor", "middle");
+    if (far.size) it.g.dataset.stub = "far";
+    else delete it.g.dataset.stub;
   }
 
   destroy() {
@@ -199,4 +221,13 @@ export class EdgeLayer {
     this.ro.disconnect();
     this.svg.remove();
   }
+}
+
+const f = (v) => v.toFixed(1);
+
+/** A cubic from p to q with horizontal tangents: it leaves p heading `out` (+1 right, -1
+ *  left) and reaches q heading `arrive`. */
+function curve(p, q, out, arrive) {
+  const dx = Math.max(12, Math.abs(q.x - p.x) * 0.5);
+  return `M ${f(p.x)} ${f(p.y)} C ${f(p.x + out * dx)} ${f(p.y)} ${f(q.x - arrive * dx)} ${f(q.y)} ${f(q.x)} ${f(q.y)}`;
 }

@@ -19,7 +19,7 @@ export function createFlights() {
     const from = chip.getBoundingClientRect();
     if (!from.width) return;
     const waiting = [
-      ...(view.edges?.items.filter((it) => it.e.consumer === i).map((it) => it.g) || []),
+      ...(view.edges?.items.filter((it) => it.e.consumers.includes(i)).map((it) => it.g) || []),
       ...(ev.residuals || []).map((k) => view.resChips?.[k]).filter(Boolean),
     ];
     for (const el of waiting) el.classList.add("st-landing");
@@ -35,7 +35,7 @@ export function createFlights() {
       const el = pv.eqnEls[j];
       if (!el) continue;
       const to = el.getBoundingClientRect();
-      const body = pv.body.getBoundingClientRect();
+      const body = view.wrap.getBoundingClientRect();
       if (!to.width || to.bottom < body.top || to.top > body.bottom) {
         landRest();
         continue;

@@ -39,7 +39,8 @@ export function createHighlighter(root) {
     for (const it of view.edges?.items ?? []) {
       const e = it.e;
       const producer = model.residuals[e.k].producer;
-      const byEvent = link.residual == null && (events.has(e.consumer) || (producer != null && events.has(producer)));
+      const byEvent =
+        link.residual == null && (e.consumers.some((c) => events.has(c)) || (producer != null && events.has(producer)));
       if (residuals.has(e.k) && (link.residual != null || byEvent || link.line != null)) {
         view.edges.highlight(it, true);
         litEdges.push(it);

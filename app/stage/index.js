@@ -2,9 +2,10 @@
 //
 //   const stage = createStage(root, {onLink});
 //   stage.setRecord(record, {step});   // step defaults to the end (the finished split)
-//   stage.setStep(n); stage.getStep(); stage.play(); stage.pause();
+//   stage.setStep(n); stage.getStep(); stage.stepCount(); stage.play(); stage.pause();
 //   stage.highlight({line} | {event} | {residual} | null);   // from the shell (editor cursor)
-//   const off = stage.onStepChange((step, {source}) => ...);  // for the permalink
+//   stage.drawn();                     // lay out what is pending (the edges) now
+//   const off = stage.onStepChange((step, {source, line, hue}) => ...);  // permalink, editor
 //   stage.destroy();
 //
 // onLink(link|null) is called when the user hovers or focuses an equation or a residual:
@@ -12,20 +13,26 @@
 //
 // This module orchestrates: the model (model.js) is a pure function of the record, the DOM of
 // a record is built once (view.js), a step only toggles what changed (timeline.js), and the
-// controls, play, the flight and the highlighting each live in their own module.
+// controls, play, the flight, the highlighting, the keys and the diff each live in their own
+// module.
 
 import { renderCheckpoint } from "./checkpoint.js";
 import { createControls } from "./controls.js";
-import { h, isActivatable, isTypingTarget, ownsArrowKeys } from "./dom.js";
+import { diffModels, markDiff } from "./diff.js";
+import { h } from "./dom.js";
 import { createFlights } from "./flight.js";
 import { createHighlighter, linkOf } from "./highlight.js";
+import { bindStageKeys } from "./keys.js";
 import { buildModel, narrationText } from "./model.js";
+import { residualAfter, residualText, unknownStep } from "./nav.js";
 import { badgeRole } from "./panes.js";
 import { createPlayer } from "./player.js";
+import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
-import { buildView, keepInView, scrollBodyTo } from "./view.js";
+import { buildView, keepInView, scrollRowIntoView } from "./view.js";
 
 const SCRUB_DEBOUNCE_MS = 450;
+const DIFF_MS = 4000; // how long what changed since the last split stays marked
 
 export function createStage(root, { onLink = null, keyboard = true } = {}) {
   const reducedQuery = matchMedia("(prefers-reduced-motion: reduce)");
@@ -40,6 +47,9 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
   let view = null; // the record's DOM (view.js)
   let narrTimer = 0;
   let hoverKey = null;
+  let selectedResidual = null;
+  let clearDiff = () => {};
+  let diffTimer = 0;
   const stepListeners = new Set();
   const controls = createControls();
   const timeline = createTimeline();
@@ -61,12 +71,34 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
   root.dataset.mode = "empty";
   root.dataset.kind = "empty";
   const staleNote = h("p", { class: "st-stale-note", hidden: true });
+  const diffNote = h("p", {
+    class: "st-diff-note",
+    "data-testid": "diff-summary",
+    "aria-live": "polite",
+    hidden: true,
+  });
   const content = h("div", { class: "st-content" });
-  root.replaceChildren(staleNote, controls.top, content, controls.keysHint);
+  root.replaceChildren(staleNote, controls.top, diffNote, content, controls.keysHint);
+  // the sticky controls' height: rows scrolled into view stop below it (view.js)
+  const topObserver = new ResizeObserver(() =>
+    root.style.setProperty("--st-top-h", `${Math.ceil(controls.top.getBoundingClientRect().height)}px`),
+  );
+  topObserver.observe(controls.top);
 
   // web fonts arriving late move every anchor (reading fonts.ready forces a layout: once)
   const onFonts = () => view?.edges?.schedule(true);
   document.fonts?.addEventListener?.("loadingdone", onFonts);
+
+  // the equations of every pane are one tab stop; the residual chips another
+  const paneKeys = createRoving(content, {
+    items: () => (view ? [...view.wrap.querySelectorAll('[data-testid="eqn"]')] : []),
+    lane: (el) => el.dataset.pane ?? null,
+    onActivate(el) {
+      const toggle = el.querySelector(':scope > .st-eqn-tags > [data-testid="call-toggle"]');
+      if (toggle) /** @type {HTMLElement} */ (toggle).click();
+      else if (el.dataset.event != null && el.dataset.depth === "0") userStep(Number(el.dataset.event) + 1);
+    },
+  });
 
   // ---------------------------------------------------------------- steps
   function applyStep(want, { source = "api", animate = false } = {}) {
@@ -78,24 +110,48 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     else delete root.dataset.anim;
     timeline.move(prev, next);
     step = next;
+    for (const pv of view?.panes ?? []) pv.showStep(step);
+    view?.edges?.setStep(step);
     syncControls();
-    announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : source === "record" ? 120 : 0);
-    if (next > 0 && next !== prev) {
+    announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : 0);
+    // the reader is watching (play, buttons, keys): the page follows the equation too
+    const page = source === "play" || source === "user" || source === "key";
+    if (source === "record" && next === model.total) {
+      // a new split shown whole: both programs from their first line, the edges between them
+      if (view) view.wrap.scrollTop = 0;
+    } else if (next > 0 && next !== prev) {
       if (anim) {
-        keepInView(view, model, next - 1); // the flight needs the target on screen now
+        keepInView(view, model, next - 1, page); // the flight needs the target on screen now
         flights.fly(view, model, next - 1, player.speed);
       } else {
-        scheduleKeepInView(next - 1);
+        scheduleKeepInView(next - 1, page);
       }
     }
+    if (view && source !== "user" && source !== "key") paneKeys.refresh(currentEqn());
     if (next !== prev || source === "record") {
-      for (const cb of stepListeners) cb(step, { source });
+      const ev = step > 0 ? model.events[step - 1] : null;
+      const line = ev?.line ?? null;
+      const info = { source, line, hue: line != null ? (model.lineHue.get(line) ?? null) : null };
+      for (const cb of stepListeners) cb(step, info);
     }
+  }
+
+  /** The element of the event just judged (its last place), for the roving tab stop. */
+  function currentEqn() {
+    const place = step > 0 ? model.events[step - 1].places.at(-1) : null;
+    return place ? view.panes[place[0]]?.eqnEls[place[1]] : null;
   }
 
   function syncControls() {
     const event = step > 0 ? model.events[step - 1] : null;
-    controls.sync({ step, total: model.total, playing: player.playing, event });
+    controls.sync({
+      step,
+      total: model.total,
+      playing: player.playing,
+      event,
+      residuals: model.residuals.length,
+      unknowns: model.events.some((e) => ["unknown", "both"].includes(badgeRole(e.side))),
+    });
     root.dataset.step = String(step);
   }
 
@@ -109,56 +165,68 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
   // Scrubbing: scroll once per frame, for the latest step only, inside the frame's own layout.
   let viewFrame = 0;
   let viewTarget = -1;
-  function scheduleKeepInView(i) {
+  let viewPage = false;
+  function scheduleKeepInView(i, page) {
     viewTarget = i;
+    viewPage = page;
     if (viewFrame) return;
     viewFrame = requestAnimationFrame(() => {
       viewFrame = 0;
-      if (viewTarget >= 0 && viewTarget < model.total) keepInView(view, model, viewTarget);
+      if (viewTarget >= 0 && viewTarget < model.total) keepInView(view, model, viewTarget, viewPage);
     });
   }
 
   // ---------------------------------------------------------------- controls and keys
-  const userStep = (n, source = "user") => {
+  function userStep(n, source = "user") {
     player.pause();
     applyStep(n, { source, animate: n === step + 1 });
+  }
+
+  /** Select residual k: shown, lit, its ends scrolled into view, and said. */
+  function selectResidual(k) {
+    if (k == null) return;
+    selectedResidual = k;
+    const r = model.residuals[k];
+    if (step < r.reveal) userStep(Math.max(r.reveal, ...r.consumers.map((c) => c + 1)));
+    hoverKey = null;
+    highlighter.apply(model, view, { residual: k });
+    const ends = [r.producer, r.consumers[0]].filter((i) => i != null);
+    for (const i of ends) {
+      const [pi, j] = model.events[i].places.at(0) ?? [];
+      if (pi != null) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
+    }
+    controls.narrate(residualText(model, k));
+  }
+
+  const nav = {
+    step: userStep,
+    current: () => step,
+    total: () => model.total,
+    toggle: () => player.toggle(),
+    residual: (dir) => {
+      if (model.kind === "panes") selectResidual(residualAfter(model, selectedResidual, dir));
+    },
+    unknown: (dir) => {
+      const s = model.kind === "panes" ? unknownStep(model, step, dir) : null;
+      if (s != null) userStep(s, "key");
+    },
   };
-  const { first, prev, next, last, play } = controls.buttons;
+  const { first, prev, next, last, play, resPrev, resNext, unknownNext } = controls.buttons;
   first.addEventListener("click", () => userStep(0));
   prev.addEventListener("click", () => userStep(step - 1));
   next.addEventListener("click", () => userStep(step + 1));
   last.addEventListener("click", () => userStep(model.total));
   play.addEventListener("click", () => player.toggle());
+  resPrev.addEventListener("click", () => nav.residual(-1));
+  resNext.addEventListener("click", () => nav.residual(1));
+  unknownNext.addEventListener("click", () => nav.unknown(1));
   controls.timeline.addEventListener("input", () => {
     player.pause();
     applyStep(Number(controls.timeline.value), { source: "scrub" });
   });
   controls.timeline.addEventListener("change", () => announce(0));
   controls.speed.addEventListener("change", () => player.setSpeed(Number(controls.speed.value)));
-
-  const KEY_STEPS = {
-    ArrowLeft: () => step - 1,
-    ArrowRight: () => step + 1,
-    Home: () => 0,
-    End: () => model.total,
-  };
-  function onKey(e) {
-    if (!keyboard || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (!root.isConnected || model.kind !== "panes" || !model.total) return;
-    const active = document.activeElement;
-    if (isTypingTarget(active) || ownsArrowKeys(active)) return;
-    if (root.closest("[inert]") || root.hidden) return;
-    if (KEY_STEPS[e.key]) {
-      userStep(KEY_STEPS[e.key](), "key");
-    } else if (e.key === " " || e.key === "Spacebar") {
-      if (isActivatable(active) || e.repeat) return;
-      player.toggle();
-    } else {
-      return;
-    }
-    e.preventDefault();
-  }
-  document.addEventListener("keydown", onKey);
+  const unbindKeys = keyboard ? bindStageKeys(root, () => model, nav) : () => {};
 
   // ---------------------------------------------------------------- linked highlighting
   function userLink(link) {
@@ -195,6 +263,35 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     view?.edges?.destroy();
     view = null;
     hoverKey = null;
+    selectedResidual = null;
+  }
+
+  function showDiff(prevModel) {
+    clearTimeout(diffTimer);
+    clearDiff();
+    clearDiff = () => {};
+    const diff = diffModels(prevModel, model);
+    diffNote.hidden = !diff;
+    diffNote.textContent = diff?.summary ?? "";
+    if (!diff) return;
+    clearDiff = markDiff(view, model, diff, {
+      onGone: (r) => {
+        const gone = h(
+          "li",
+          { class: "st-rchip st-rchip--gone is-on", "data-testid": "residual-gone", "data-diff": "gone" },
+          h("span", { class: "st-rtag" }, r.label),
+          h("code", null, `${r.known_name} → ${r.unknown_name}`),
+          h("span", { class: "st-muted" }, `${r.aval}: gone`),
+        );
+        view.resList?.append(gone);
+        return gone;
+      },
+    });
+    diffTimer = setTimeout(() => {
+      clearDiff();
+      clearDiff = () => {};
+      diffNote.hidden = true;
+    }, DIFF_MS);
   }
 
   function setRecord(record, { step: want = null } = {}) {
@@ -208,6 +305,7 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     }
     delete root.dataset.stale;
     staleNote.hidden = true;
+    const prevModel = model;
     teardownRecord();
     model = buildModel(record);
     root.dataset.mode = model.mode || model.kind;
@@ -217,10 +315,15 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     if (model.kind === "panes") {
       view = buildView(model, timeline, (l) => onLink?.(l));
       content.replaceChildren(...view.nodes);
+      if (view.resList) {
+        createRoving(view.resList, { items: () => view?.resChips ?? [] }).refresh();
+      }
       applyStep(want == null || want === "" ? model.total : Number(want), { source: "record" });
+      showDiff(prevModel);
       view.edges?.schedule(true);
       return;
     }
+    showDiff(null);
     if (model.kind === "checkpoint") {
       content.replaceChildren(renderCheckpoint(record, { onLink: (l) => onLink?.(l) }));
       controls.narrate(`Comparing ${(record.policies || []).length} checkpoint policies.`, { plain: true });
@@ -243,12 +346,23 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
       applyStep(n, { source: "api" });
     },
     getStep: () => step,
+    stepCount: () => model.total,
+    drawn: () => view?.edges?.flush(),
+    /** Focus the programs' tab stop (or the play button when there are no programs). */
+    focus() {
+      const el = paneKeys.current();
+      if (el && view && el.isConnected) el.focus();
+      else controls.buttons.play.focus();
+    },
     play: () => player.play(),
     pause: () => player.pause(),
     highlight(link) {
       hoverKey = null;
       const first = highlighter.apply(model, view, link);
-      if (first != null) for (const [pi, j] of model.events[first].places) scrollBodyTo(view, pi, j);
+      if (first != null) {
+        const [pi, j] = model.events[first].places.at(0) ?? [];
+        if (pi != null) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
+      }
     },
     onStepChange(cb) {
       stepListeners.add(cb);
@@ -256,7 +370,9 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     },
     destroy() {
       teardownRecord();
-      document.removeEventListener("keydown", onKey);
+      clearTimeout(diffTimer);
+      unbindKeys();
+      topObserver.disconnect();
       document.fonts?.removeEventListener?.("loadingdone", onFonts);
       reducedQuery.removeEventListener("change", onReducedChange);
       stepListeners.clear();

@@ -71,6 +71,7 @@ export function buildModel(record) {
       residuals: [],
       edges: [],
       lineEvents: new Map(),
+      lineHue: new Map(),
       total: 0,
       record,
     };
@@ -132,9 +133,9 @@ export function buildModel(record) {
     for (const c of r.consumers) evs[c].reads.push(r.k);
   }
 
-  // residual edges: one per (residual, consumer event)
-  const edges = [];
-  for (const r of residuals) {
+  // residual edges: one per residual, from where the known program has it (the equation
+  // that made it, or the input it forwards) to every unknown equation that reads it
+  const edges = residuals.map((r) => {
     let from = null;
     if (known) {
       if (r.known_eqn != null && r.known_eqn < known.eqnEvent.length) {
@@ -143,20 +144,13 @@ export function buildModel(record) {
         from = { pane: known.index, invar: r.known_name };
       }
     }
+    const to = [];
     for (const c of r.consumers) {
-      const ev = evs[c];
-      const target = unknown ? ev.places.find(([pi]) => pi === unknown.index) : null;
-      edges.push({
-        id: edges.length,
-        k: r.k,
-        consumer: c,
-        label: r.label,
-        from,
-        to: target ? { pane: target[0], eqn: target[1] } : null,
-        reveal: Math.max(c + 1, r.reveal),
-      });
+      const place = unknown ? evs[c].places.find(([pi]) => pi === unknown.index) : null;
+      if (place) to.push({ pane: place[0], eqn: place[1], consumer: c });
     }
-  }
+    return { id: r.k, k: r.k, label: r.label, from, to, consumers: r.consumers, reveal: r.reveal };
+  });
 
   // header/footer labels: the residual each input receives or each output hands over
   for (const pane of panes) {
@@ -171,7 +165,18 @@ export function buildModel(record) {
     if (!lineEvents.has(ev.line)) lineEvents.set(ev.line, []);
     lineEvents.get(ev.line).push(ev.i);
   }
-  return { kind, mode: record.mode, record, panes, events: evs, residuals, edges, lineEvents, total };
+  const lineHue = lineHues([...lineEvents.keys(), ...panes.flatMap((p) => p.program.lines ?? [])]);
+  return { kind, mode: record.mode, record, panes, events: evs, residuals, edges, lineEvents, lineHue, total };
+}
+
+export const LINE_HUES = 8;
+
+/** One colour per source line (an index into LINE_HUES), in order of first appearance: the
+ *  line in the editor and its equations in every pane share it. */
+export function lineHues(lines) {
+  const hue = new Map();
+  for (const line of lines) if (line != null && !hue.has(line)) hue.set(line, hue.size % LINE_HUES);
+  return hue;
 }
 
 /** Events, residuals and edges a link refers to (for linked highlighting). */

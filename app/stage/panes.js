@@ -1,6 +1,7 @@
 // Program panes, printed as JAX prints them, one element per equation, plus the traced strip.
 // Built once per record; the step only toggles classes (see index.js `reveal`).
 
+import { callToggle } from "./calls.js";
 import { copyText, h, selectContents } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 
@@ -51,17 +52,24 @@ export function renderPane(model, pane, reveal) {
   const textBox = h("details", { class: "st-text" }, h("summary", null, "Printed text"), pre);
 
   const n = prog.eqns?.length || 0;
+  const countNode = document.createTextNode(countText(n, n)); // its .data changes, not the DOM
+  const count = h("span", { class: "st-pane-count", "data-testid": "pane-count" }, countNode);
   const head = h(
     "header",
     { class: "st-pane-head" },
     h("div", { class: "st-pane-title" }, badge(pane.role), h("h3", { id: titleId }, pane.title), copyBtn),
-    h(
-      "p",
-      { class: "st-pane-sub" },
-      h("span", { class: "st-pane-count" }, `${n} equation${n === 1 ? "" : "s"}`),
-      pane.sub ? ` · ${pane.sub}` : "",
-    ),
+    h("p", { class: "st-pane-sub" }, count, pane.sub ? ` · ${pane.sub}` : ""),
   );
+  // the count follows the step: what is on screen, of what the split will hold
+  const reveals = [...pane.eqnReveal].sort((a, b) => a - b);
+  let shownCount = n;
+  const showStep = (step) => {
+    let k = 0;
+    while (k < n && reveals[k] <= step) k++;
+    if (k === shownCount) return;
+    shownCount = k;
+    countNode.data = countText(k, n);
+  };
 
   // header line: { lambda consts; invars. let (the binders as the engine typed them)
   const varEls = new Map();
@@ -103,9 +111,15 @@ export function renderPane(model, pane, reveal) {
       "data-side": ROLE_NAME[pane.role] || pane.role,
       "data-pane": pane.id,
       "data-eqn": j,
-      tabindex: "0",
+      "data-depth": "0",
+      tabindex: "-1",
     });
     if (ev) li.dataset.event = String(ev.i);
+    const line = ev?.line ?? pane.program.lines?.[j] ?? null;
+    if (line != null) {
+      li.dataset.line = String(line);
+      li.dataset.hue = String(model.lineHue.get(line) ?? 0);
+    }
     // badge and text never part: a long equation scrolls its pane instead of wrapping
     li.append(h("span", { class: "st-eqn-main" }, badge(pane.role), h("code", { class: "st-eqn-text" }, prog.eqns[j])));
     const tags = h("span", { class: "st-eqn-tags" });
@@ -145,6 +159,8 @@ export function renderPane(model, pane, reveal) {
         tags.append(t);
       }
     }
+    // a call (jit, remat2, scan, ...) opens in place on its own split
+    if (ev?.call) tags.append(callToggle(li, ev.call, 1));
     if (tags.childNodes.length) li.append(tags);
     const sideText = ev ? SIDE_LABEL[pane.role] || pane.role : pane.role;
     li.setAttribute(
@@ -192,12 +208,18 @@ export function renderPane(model, pane, reveal) {
     textBox,
   );
   if (!n) body.append(h("li", { class: "st-empty" }, "(no equations)"));
-  return { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, pane };
+  return { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, pane, showStep };
+}
+
+function countText(shown, n) {
+  const all = `${n} equation${n === 1 ? "" : "s"}`;
+  return shown === n ? all : `${shown} of ${all}`;
 }
 
 /** The traced program in trace order: one chip per event. */
 export function renderTrace(model, reveal) {
-  const list = h("ol", { class: "st-trace-list", "aria-label": "Traced equations in trace order" });
+  // a scroller: focusable, so keyboard users can scroll it (one tab stop, however long)
+  const list = h("ol", { class: "st-trace-list", "aria-label": "Traced equations in trace order", tabindex: "0" });
   const chips = model.events.map((ev) => {
     const li = h(
       "li",

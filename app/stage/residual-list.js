@@ -18,7 +18,7 @@ function chip(model, r, reveal) {
       class: "st-rchip",
       "data-residual": r.k,
       "data-testid": "residual-chip",
-      tabindex: "0",
+      tabindex: "-1",
       "data-from-input": r.from_input != null ? "true" : null,
       "aria-label":
         `Residual ${r.label}: known ${r.known_name} becomes unknown input ` +
@@ -71,12 +71,13 @@ export function renderResidualList(model, reveal) {
     ? `${rs.length} known value${rs.length === 1 ? "" : "s"} handed to the unknown program · ` +
       `${formatBytes(total)} · shown as known name → unknown name`
     : "none: the unknown program reads no known values";
+  const list = h("ul", { class: "st-res-list", "aria-label": "Residuals: arrow keys move between them" }, chips);
   const el = h(
     "section",
     { class: "st-res", "data-testid": "residuals" },
     h("div", { class: "st-res-head" }, h("h3", null, "Residuals"), h("span", { class: "st-muted" }, summary)),
-    rs.length ? h("ul", { class: "st-res-list" }, chips) : null,
+    list,
     savedResiduals(model.record.saved_residuals),
   );
-  return { el, chips };
+  return { el, chips, list };
 }

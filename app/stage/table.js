@@ -80,7 +80,7 @@ export function renderTable(model) {
     "details",
     { class: "st-table-wrap" },
     h("summary", null, "Table view"),
-    h("div", { class: "st-table-scroll" }, table),
+    h("div", { class: "st-table-scroll", tabindex: "0", role: "region", "aria-label": "Table view (scrolls)" }, table),
     summary,
   );
   return { el, rows, table };

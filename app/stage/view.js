@@ -1,11 +1,13 @@
 // The DOM of one record on the stage, built once: the policy cards (checkpoint), the legend,
-// the traced strip, the panes with their residual edges, the residual list and the table;
+// the traced strip, the panes with their residual edges, the residual list, the residual
+// memory (grad, checkpoint) and the table;
 // and how to scroll it (the strip and the pane bodies, never the page) to an event.
 
 import { renderCheckpoint } from "./checkpoint.js";
 import { h } from "./dom.js";
 import { EdgeLayer } from "./edges.js";
 import { renderLegend } from "./legend.js";
+import { renderMemory } from "./memory.js";
 import { renderPane, renderTrace } from "./panes.js";
 import { renderResidualList } from "./residual-list.js";
 import { renderTable } from "./table.js";
@@ -35,7 +37,7 @@ function residualVars(model, pv) {
 /**
  * Build the record's view. `timeline` registers what each step reveals and which elements
  * belong to which event; `onLink` is handed to the policy cards.
- * @returns {{nodes: Element[], trace, panes, table, resChips, edges}}
+ * @returns {{nodes: Element[], trace, wrap: HTMLElement, panes, table, resChips, resList, edges}}
  */
 export function buildView(model, timeline, onLink) {
   const reveal = timeline.reveal;
@@ -57,7 +59,8 @@ export function buildView(model, timeline, onLink) {
     { class: "st-panes", "data-count": String(panes.length) },
     panes.map((pv) => pv.el),
   );
-  const wrap = h("div", { class: "st-panes-wrap" }, paneWrap);
+  // one scroller for every pane: the programs scroll together, and the edges with them
+  const wrap = h("div", { class: "st-panes-wrap", "data-testid": "panes" }, paneWrap);
   const known = model.panes.find((p) => p.role === "known");
   const unknown = model.panes.find((p) => p.role === "unknown");
   if (known && unknown) {
@@ -65,29 +68,52 @@ export function buildView(model, timeline, onLink) {
     paneWrap.dataset.edges = "";
   }
   const residuals = known && unknown ? renderResidualList(model, reveal) : null;
-  const edges = model.edges.length ? new EdgeLayer(wrap, model, panes, reveal) : null;
+  const edges = model.edges.length ? new EdgeLayer(wrap, paneWrap, model, panes, reveal) : null;
   const policies = Array.isArray(model.record.policies)
     ? renderCheckpoint(model.record, { onLink, animated: true })
     : null;
-  const nodes = [policies, renderLegend(model.mode), trace.el, wrap, residuals?.el, table.el];
-  return { nodes: nodes.filter(Boolean), trace, panes, table, resChips: residuals?.chips, edges };
+  const memoryLines = model.record.memory ?? [];
+  const memory = memoryLines.length ? renderMemory(memoryLines, model.record.selected ?? "") : null;
+  const nodes = [policies, renderLegend(model.mode), trace.el, wrap, residuals?.el, memory, table.el];
+  return {
+    nodes: nodes.filter(Boolean),
+    trace,
+    wrap,
+    panes,
+    table,
+    resChips: residuals?.chips,
+    resList: residuals?.list,
+    edges,
+  };
 }
 
-/** Scroll a pane body (never the page) so its equation j is visible. */
-export function scrollBodyTo(view, pi, j) {
-  const pv = view?.panes[pi];
-  const el = pv?.eqnEls[j];
-  if (!el) return;
-  const body = pv.body;
-  const t = el.offsetTop;
-  const b = t + el.offsetHeight;
-  if (t < body.scrollTop || b > body.scrollTop + body.clientHeight) {
-    body.scrollTop = Math.max(0, t - body.clientHeight / 2 + el.offsetHeight / 2);
+/** How far down the page the stage's sticky controls reach (rows above it are hidden). */
+function stickyBottom(view) {
+  const top = view.wrap.closest(".stage")?.querySelector(".st-top");
+  if (!top || getComputedStyle(top).position !== "sticky") return 0;
+  return Math.max(0, top.getBoundingClientRect().bottom);
+}
+
+/** Scroll the panes' scroller, then the page if it must, so `el` is in view: inside the
+ *  scroller, and on screen below the sticky controls. */
+export function scrollRowIntoView(view, el, page = true) {
+  if (!view || !el || !el.getClientRects().length) return;
+  const sc = view.wrap;
+  const r = el.getBoundingClientRect();
+  const box = sc.getBoundingClientRect();
+  if (r.top < box.top || r.bottom > box.bottom) {
+    sc.scrollTop += r.top - box.top - (sc.clientHeight - r.height) / 2;
   }
+  if (!page) return;
+  const row = el.getBoundingClientRect();
+  const top = stickyBottom(view) + 8;
+  const bottom = innerHeight - 8;
+  if (row.top < top) scrollBy({ top: row.top - top, behavior: "instant" });
+  else if (row.bottom > bottom) scrollBy({ top: Math.min(row.bottom - bottom, row.top - top), behavior: "instant" });
 }
 
-/** Scroll the strip and the pane bodies so event i is visible. */
-export function keepInView(view, model, i) {
+/** Scroll the strip and the panes so event i is visible (its first place on screen). */
+export function keepInView(view, model, i, page = false) {
   if (!view) return;
   const chip = view.trace?.chips[i];
   if (chip) {
@@ -98,5 +124,6 @@ export function keepInView(view, model, i) {
       list.scrollLeft = Math.max(0, l - list.clientWidth / 2 + chip.offsetWidth / 2);
     }
   }
-  for (const [pi, j] of model.events[i].places) scrollBodyTo(view, pi, j);
+  const [pi, j] = model.events[i].places.at(-1) ?? [];
+  if (pi != null) scrollRowIntoView(view, view.panes[pi]?.eqnEls[j], page);
 }

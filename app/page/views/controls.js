@@ -6,6 +6,9 @@ import { createInputs } from "../../inputs.js";
 import { BLURBS, createModes } from "../../modes.js";
 import { parseSignature, stateFromExample } from "../../state.js";
 
+// how the engine words "no argument differentiated" (the record contract, issue 12)
+const NO_ARGNUMS = /^choose at least one input to differentiate/;
+
 /**
  * @param {{modes: Element, examples: HTMLSelectElement, blurb: Element, inputs: Element,
  *          inputsNote: Element}} els
@@ -17,6 +20,7 @@ export function createControls(els, examples, getState, dispatch) {
   const inputs = createInputs(els.inputs, {
     modeNote: els.inputsNote,
     onToggle(name) {
+      if (getState().doc.mode === "jit") return; // aria-disabled: jit has no mask
       dispatch({ type: "known", name, known: !(getState().doc.known[name] ?? true), run: "now" });
     },
     onValue(name, text) {
@@ -43,7 +47,10 @@ export function createControls(els, examples, getState, dispatch) {
       state: s.doc,
       record: s.record,
       mode: s.doc.mode,
-      badInput: s.error?.input ?? null,
+      // grad/checkpoint with no input differentiated: the toggles are at fault, not a value
+      ...(NO_ARGNUMS.test(s.error?.message ?? "")
+        ? { badInput: null, toggleError: s.error.message }
+        : { badInput: s.error?.input ?? null, toggleError: null }),
     });
   };
 }

@@ -50,7 +50,7 @@ export function mountShare(buttons, { permalink, getState, notice }) {
   });
 
   buttons.copyAsJax.addEventListener("click", async () => {
-    const text = jaxSnippet(getState().doc);
+    const text = jaxSnippet(getState());
     if (await copyText(text)) notice("Copied a Python snippet that reproduces this with real JAX.");
     else copyFallback("The JAX snippet", text);
   });

@@ -43,8 +43,10 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
       },
     });
     stage.onStepChange((step, info) => {
+      // the step's source line, in its colour, in the editor
+      editor.stepLine(info.line, info.hue);
       // the reader moved the timeline (play, scrub, keys): that goes into the link
-      const byUser = info?.source !== "record" && info?.source !== "api";
+      const byUser = info.source !== "record" && info.source !== "api";
       dispatch({ type: "step", step, byUser });
     });
     root.classList.remove("stage-fallback");
@@ -54,8 +56,16 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
   }
 
   return {
-    /** The step the stage shows (null without a stage). */
+    /** The step the stage shows, and how many there are (null without a stage). */
     step: () => (stage ? stage.getStep() : null),
+    stepCount: () => (stage ? stage.stepCount() : null),
+    /** Focus the stage (its programs' tab stop), for the skip link. */
+    focus() {
+      if (stage) stage.focus();
+      else root.focus();
+    },
+    /** Lay out what the stage has pending (its edges) now. */
+    drawn: () => stage?.drawn(),
     /** Move the timeline; the stage reports where it landed. */
     setStep(n) {
       stage?.setStep(n);

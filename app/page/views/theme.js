@@ -5,12 +5,10 @@ export function mountThemeToggle(button) {
   const effective = () => document.documentElement.dataset.theme || (darkQuery.matches ? "dark" : "light");
   const show = () => {
     const dark = effective() === "dark";
+    // a toggle button: its name is its visible text, the state is aria-pressed
     button.setAttribute("aria-pressed", String(dark));
-    button.textContent = dark ? "Theme: dark" : "Theme: light";
-    button.setAttribute(
-      "aria-label",
-      `Dark theme ${dark ? "on" : "off"}: press to switch to the ${dark ? "light" : "dark"} theme`,
-    );
+    button.textContent = "Dark theme";
+    button.title = dark ? "Dark theme on: press for the light theme" : "Dark theme off: press for the dark theme";
   };
   button.addEventListener("click", () => {
     const next = effective() === "dark" ? "light" : "dark";

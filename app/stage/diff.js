@@ -1,0 +1,92 @@
+// What changed between two splits of the same function (an edit, a flipped input): the
+// equations that moved to the other program or are new, the residuals that are new or gone.
+// Events are matched by what they are (primitive, source line, and which occurrence of that
+// pair), not by printed names, which shift with every edit.
+
+import { badgeRole } from "./panes.js";
+
+const eventKeys = (model) => {
+  const seen = new Map();
+  return model.events.map((ev) => {
+    const base = `${ev.primitive}@${ev.line ?? "-"}`;
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return `${base}#${n}`;
+  });
+};
+
+function residualKeys(model, keys) {
+  const seen = new Map();
+  return model.residuals.map((r) => {
+    const base = r.from_input != null ? `in:${r.from_input}` : `${keys[r.producer] ?? "-"}:${r.aval}`;
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return `${base}#${n}`;
+  });
+}
+
+/**
+ * @returns {null | {flipped: Map<number, string>, added: Set<number>, newResiduals: Set<number>,
+ *           gone: any[], summary: string}} null when the two are not comparable (another
+ *           function, another mode) or nothing changed
+ */
+export function diffModels(prev, next) {
+  if (!prev || prev.kind !== "panes" || next.kind !== "panes") return null;
+  if (prev.mode !== next.mode || prev.record.fn !== next.record.fn) return null;
+  const pk = eventKeys(prev);
+  const nk = eventKeys(next);
+  const before = new Map(pk.map((k, i) => [k, prev.events[i]]));
+  const flipped = new Map(); // event -> the side it had before
+  const added = new Set();
+  nk.forEach((k, i) => {
+    const old = before.get(k);
+    if (!old) added.add(i);
+    else if (badgeRole(old.side) !== badgeRole(next.events[i].side)) flipped.set(i, old.side);
+  });
+  const prk = residualKeys(prev, pk);
+  const nrk = residualKeys(next, nk);
+  const newResiduals = new Set(nrk.flatMap((k, i) => (prk.includes(k) ? [] : [i])));
+  const gone = prev.residuals.filter((_, i) => !nrk.includes(prk[i]));
+  const removed = pk.filter((k) => !nk.includes(k)).length;
+  if (!flipped.size && !added.size && !newResiduals.size && !gone.length && !removed) return null;
+  const n = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+  const toKnown = [...flipped.keys()].filter((i) => badgeRole(next.events[i].side) === "known").length;
+  const parts = [];
+  if (toKnown) parts.push(`${n(toKnown, "equation")} moved to the known program`);
+  if (flipped.size - toKnown) parts.push(`${n(flipped.size - toKnown, "equation")} moved to the unknown program`);
+  if (added.size) parts.push(`${n(added.size, "new equation")}`);
+  if (removed) parts.push(`${n(removed, "equation")} gone`);
+  if (newResiduals.size)
+    parts.push(`${n(newResiduals.size, "new residual")} (${[...newResiduals].map((k) => `r${k}`).join(", ")})`);
+  if (gone.length) parts.push(`${n(gone.length, "residual")} gone`);
+  return { flipped, added, newResiduals, gone, summary: `Since the last split: ${parts.join("; ")}.` };
+}
+
+/** Mark what changed on the view for a moment; returns a function that clears the marks. */
+export function markDiff(view, model, diff, { onGone }) {
+  const marked = [];
+  const mark = (el, kind) => {
+    if (!el) return;
+    el.dataset.diff = kind;
+    marked.push(el);
+  };
+  for (const [i, was] of diff.flipped) {
+    for (const [pi, j] of model.events[i].places) mark(view.panes[pi]?.eqnEls[j], "flipped");
+    const chip = view.trace?.chips[i];
+    mark(chip, "flipped");
+    if (chip) chip.title = `${chip.title} (was ${was})`;
+  }
+  for (const i of diff.added) {
+    for (const [pi, j] of model.events[i].places) mark(view.panes[pi]?.eqnEls[j], "new");
+    mark(view.trace?.chips[i], "new");
+  }
+  for (const k of diff.newResiduals) {
+    mark(view.resChips?.[k], "new");
+    mark(view.edges?.items[k]?.g, "new");
+  }
+  const goneEls = diff.gone.map((r) => onGone(r));
+  return () => {
+    for (const el of marked) delete el.dataset.diff;
+    for (const el of goneEls) el?.remove();
+  };
+}

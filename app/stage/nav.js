@@ -1,0 +1,41 @@
+// "Next unknown" and "next/previous residual": where each jumps to (pure, no DOM).
+
+import { badgeRole } from "./panes.js";
+
+/** The step that shows the next (dir 1) or previous (dir -1) unknown equation after `step`,
+ *  wrapping around; null when no equation is unknown. */
+export function unknownStep(model, step, dir = 1) {
+  const n = model.total;
+  for (let d = 1; d <= n; d++) {
+    const s = ((((step - 1 + dir * d) % n) + n) % n) + 1;
+    const side = badgeRole(model.events[s - 1].side);
+    if (side === "unknown" || side === "both") return s;
+  }
+  return null;
+}
+
+/** The residual after (dir 1) or before (dir -1) residual k (null: none selected yet). */
+export function residualAfter(model, k, dir = 1) {
+  const n = model.residuals.length;
+  if (!n) return null;
+  if (k == null) return dir > 0 ? 0 : n - 1;
+  return (((k + dir) % n) + n) % n;
+}
+
+/** What the narration says about a residual. */
+export function residualText(model, k) {
+  const r = model.residuals[k];
+  const producer = r.producer != null ? model.events[r.producer] : null;
+  const from =
+    r.from_input != null
+      ? `the known input ${r.from_input}, forwarded`
+      : producer
+        ? `made by \`${producer.short}\`${producer.line != null ? ` (line ${producer.line})` : ""}`
+        : "a known value";
+  const readers = r.consumers.map((c) => `\`${model.events[c].short}\``).join(", ");
+  return (
+    `Residual ${r.label} of ${model.residuals.length}: known \`${r.known_name}\` becomes unknown ` +
+    `input \`${r.unknown_name}\` (${r.aval}, ${r.bytes} B), ${from}` +
+    `${readers ? `; read by ${readers}` : ""}.`
+  );
+}

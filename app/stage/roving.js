@@ -1,0 +1,96 @@
+// Roving tabindex: a group of items (the equations of every pane, the residual chips) is one
+// tab stop. The item last focused (or the one the stage points at) has tabindex 0, every
+// other -1, and the arrow keys move focus inside the group:
+//   Up/Down     the previous/next item in reading order (within a pane, then on)
+//   Left/Right  the nearest item of the pane before/after (equations); the previous/next item
+//               (a flat list such as the residual chips)
+//   Home/End    the first/last item
+// Items not shown yet (not revealed at this step) are skipped.
+
+/**
+ * @param {HTMLElement} container holds the items; gets data-stage-keys="off" (the group owns
+ *   its arrow keys, the stage's step keys stay out)
+ * @param {{items: () => HTMLElement[], lane?: (el: HTMLElement) => string | null,
+ *          onActivate?: (el: HTMLElement, e: KeyboardEvent) => void}} opts
+ *   items: every item in reading order; lane: which column an item is in (pane id), for
+ *   Left/Right; onActivate: Enter or Space on an item
+ */
+export function createRoving(container, { items, lane = null, onActivate = null }) {
+  container.dataset.stageKeys = "off";
+  let current = null;
+  const shown = () => items().filter((el) => el.classList.contains("is-on") && el.getClientRects().length);
+
+  /** Make `el` the group's tab stop (without moving focus). */
+  function point(el) {
+    if (!el || el === current) return;
+    if (current) current.tabIndex = -1;
+    current = el;
+    current.tabIndex = 0;
+  }
+
+  /** After the items changed (a new step, a new record): keep one tab stop, a shown one. */
+  function refresh(prefer = null) {
+    const all = items();
+    for (const el of all) if (el !== current) el.tabIndex = -1;
+    const visible = shown();
+    const keep = prefer && visible.includes(prefer) ? prefer : visible.includes(current) ? current : visible[0];
+    if (keep) point(keep);
+    else if (all[0]) point(all[0]);
+  }
+
+  function nearestIn(list, y) {
+    let best = null;
+    let dist = Infinity;
+    for (const el of list) {
+      const r = el.getBoundingClientRect();
+      const d = Math.abs(r.top + r.height / 2 - y);
+      if (d < dist) {
+        dist = d;
+        best = el;
+      }
+    }
+    return best;
+  }
+
+  function target(from, key) {
+    const list = shown();
+    const i = list.indexOf(from);
+    if (key === "Home") return list[0];
+    if (key === "End") return list.at(-1);
+    if (key === "ArrowDown" || (!lane && key === "ArrowRight")) return list[Math.min(list.length - 1, i + 1)];
+    if (key === "ArrowUp" || (!lane && key === "ArrowLeft")) return list[Math.max(0, i - 1)];
+    if (lane && (key === "ArrowLeft" || key === "ArrowRight")) {
+      const lanes = [...new Set(list.map(lane))];
+      const l = lanes.indexOf(lane(from)) + (key === "ArrowRight" ? 1 : -1);
+      if (l < 0 || l >= lanes.length) return from;
+      const r = from.getBoundingClientRect();
+      return nearestIn(
+        list.filter((el) => lane(el) === lanes[l]),
+        r.top + r.height / 2,
+      );
+    }
+    return null;
+  }
+
+  container.addEventListener("focusin", (e) => {
+    const el = /** @type {HTMLElement} */ (e.target);
+    if (items().includes(el)) point(el);
+  });
+  container.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const from = /** @type {HTMLElement} */ (e.target);
+    if (!items().includes(from)) return;
+    if ((e.key === "Enter" || e.key === " ") && onActivate) {
+      e.preventDefault();
+      onActivate(from, e);
+      return;
+    }
+    const to = target(from, e.key);
+    if (!to) return;
+    e.preventDefault();
+    point(to);
+    to.focus({ preventScroll: false });
+  });
+
+  return { refresh, point, current: () => current };
+}
