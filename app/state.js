@@ -182,14 +182,15 @@ export function requestKey(req) {
   return JSON.stringify([req.mode, req.kwargs]);
 }
 
-/** Only what the link needs: values and mask of the current parameters. */
+/** Only what the link needs: values and mask of the current parameters, and the policy and
+ *  folding choices whatever the mode (switching to checkpoint or jit later finds them). */
 export function linkState(state) {
   const sig = parseSignature(state.code);
   const params = sig ? sig.params : Object.keys(state.known);
   const pick = (obj) => Object.fromEntries(params.filter((p) => p in obj).map((p) => [p, obj[p]]));
   const out = { code: state.code, known: pick(state.known), values: pick(state.values), mode: state.mode };
-  if (state.mode === "checkpoint") out.policy = state.policy;
-  if (state.mode === "jit" && state.folding) out.folding = true;
+  if (state.policy !== DEFAULT_POLICY) out.policy = state.policy;
+  if (state.folding) out.folding = true;
   if (state.step !== null && state.step !== undefined) out.step = state.step;
   return out;
 }

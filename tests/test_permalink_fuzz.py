@@ -146,12 +146,6 @@ def valid_states(draw):
             "folding": draw(st.booleans())}
 
 
-def expected_after_round_trip(s: dict) -> dict:
-    """A link keeps the semantic state only: policy in checkpoint mode, folding in jit."""
-    return {**s, "policy": s["policy"] if s["mode"] == "checkpoint" else DEFAULT_POLICY,
-            "folding": s["folding"] if s["mode"] == "jit" else False}
-
-
 # ------------------------------------------------------------------------------- properties
 
 SETTINGS = settings(max_examples=300, deadline=None,
@@ -194,7 +188,8 @@ def test_valid_states_round_trip(codec, s):
     for h in (enc["hash"], "#" + enc["hash"]):
         dec = codec(op="decode", hash=h)
         assert dec["ok"], dec
-        assert dec["state"] == expected_after_round_trip(s)
+        # every choice comes back, the policy and folding in every mode too
+        assert dec["state"] == s
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -311,3 +306,15 @@ def test_local_storage_base_hash(codec):
     in_step = codec(op="save", state=s, base="#v1.abc", ahead=False)["stored"]
     assert codec(op="local", stored=in_step, hash=None)["state"] == s
     assert codec(op="local", stored=in_step, hash="#v1.abc")["state"] is None
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_policy_and_folding_choices_kept_in_every_mode(codec, mode):
+    """Chosen in checkpoint and jit, then shared from another mode: the link (and the saved
+    state) still has them, so switching back finds them."""
+    s = {"code": "def f(x):\n    return x\n", "known": {"x": True}, "values": {"x": "2.0"},
+         "mode": mode, "policy": "dots_saveable", "step": None, "folding": True}
+    enc = codec(op="encode", state=s)
+    assert codec(op="decode", hash=enc["hash"])["state"] == s
+    stored = codec(op="save", state=s, base="", ahead=False)["stored"]
+    assert codec(op="local", stored=stored, hash=None)["state"] == s

@@ -6,8 +6,8 @@ opening state (the main view's and the demos'), computed in CPython.
     python3 tools/precompute.py                                 (print it)
 
 The requests come from the page's own code (tools/page_requests.mjs runs app/state.js and
-app/page/opening-requests.js in Node), so they are built exactly as the page builds them. It
-writes
+app/page/opening-requests.js in Node, through pe_engine/explain/pagecode.py), so they are
+built exactly as the page builds them. It writes
 
     {"first": <the main view's request key>, "records": {<request key>: record, ...}}
 
@@ -18,43 +18,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE_REQUESTS = ROOT / "tools" / "page_requests.mjs"
+sys.path.insert(0, str(ROOT))
+from pe_engine import explain  # noqa: E402
+from pe_engine.explain.pagecode import (  # noqa: E402
+    PageCodeError,
+    opening_requests,
+    page_requests,
+)
 
-
-def _node(args: list[str], stdin: str = "") -> str:
-    node = shutil.which("node")
-    if node is None:
-        raise SystemExit("precompute: node is needed to build the page's requests")
-    proc = subprocess.run([node, str(PAGE_REQUESTS), *args], input=stdin, capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
-    if proc.returncode != 0:
-        raise SystemExit(f"precompute: {PAGE_REQUESTS.name} failed: {proc.stderr[-2000:]}")
-    return proc.stdout
-
-
-def opening_requests() -> list[dict]:
-    """[{mode, kwargs, key}]: what the page asks on its opening state, the main view first."""
-    return json.loads(_node(["opening"]))
-
-
-def page_requests(states: list[dict]) -> list[dict]:
-    """The page's request ({mode, kwargs, key}) for each page state ({code, known, values,
-    mode, policy?, folding?})."""
-    out = _node(["states"], "".join(json.dumps(s) + "\n" for s in states))
-    return [json.loads(line) for line in out.splitlines()]
+# page_requests is the tests' way to the page's requests too
+__all__ = ["main", "opening_requests", "page_requests", "precompute"]
 
 
 def precompute() -> dict:
-    sys.path.insert(0, str(ROOT))
-    from pe_engine import explain
-
-    requests = opening_requests()
+    try:
+        requests = opening_requests()
+    except PageCodeError as e:
+        raise SystemExit(f"precompute: {e}") from None
     records = {}
     for req in requests:
         record = explain.as_json(explain.run(req["mode"], **req["kwargs"]))
