@@ -32,12 +32,15 @@ export function jaxSnippet(state) {
   const argnums = diff.length === 1 ? String(diff[0]) : `(${diff.join(", ")})`;
 
   if (state.mode === "split") {
+    // JAX's per-output instantiate: the outputs forced into the unknown program
+    const forced = state.instantiate ?? [];
+    const instantiate = forced.some(Boolean) ? `[${forced.map(py).join(", ")}]` : "False";
     head.push("from jax._src.interpreters import partial_eval as pe");
     lines.push(
       argsLine,
       `closed = jax.make_jaxpr(${name})(*args)`,
       `unknowns = [${unknowns.map(py).join(", ")}]  # ${params.map((p, i) => `${p} ${unknowns[i] ? "unknown" : "known"}`).join(", ")}`,
-      "known, unknown, out_unknowns, res_avals = pe.partial_eval_jaxpr_nounits(closed, unknowns, False)",
+      `known, unknown, out_unknowns, res_avals = pe.partial_eval_jaxpr_nounits(closed, unknowns, ${instantiate})`,
       "print(known)",
       "print(unknown)",
       "print('residuals:', res_avals)",

@@ -27,6 +27,9 @@ import { createErrorView } from "./page/views/error-box.js";
 import { createControls } from "./page/views/controls.js";
 import { createStagePanel } from "./page/views/stage-panel.js";
 import { mountShare } from "./page/views/share.js";
+import { createMaskExplorer } from "./page/views/mask-explorer.js";
+import { createInstantiate } from "./page/views/instantiate.js";
+import { embedMode, mountEmbedApi, mountEmbedFooter } from "./embed.js";
 
 // Time per call and the interrupt's grace come from app/limits.js, never from the URL: a
 // runaway gets the interrupt first, then the engine is replaced.
@@ -55,7 +58,7 @@ mountThemeToggle($('[data-testid="theme-toggle"]'));
 // the state and its one update path
 
 const examples = await loadExamples();
-const opening = await openingState(examples);
+const opening = await openingState(examples, { local: !embedMode });
 if (opening.problem) {
   notice(`This link could not be opened (${opening.problem}), so the page shows the default example instead.`, {
     kind: "warning",
@@ -96,12 +99,13 @@ const runner = createRunner({ engine, getState, dispatch });
 const address = createAddressBar({
   getState,
   notice,
+  local: !embedMode,
   onLink: (doc) => dispatch({ type: "load", doc, exampleId: matchExample(examples, doc), byUser: false, run: "now" }),
 });
 
 // What the reader did goes into the link; what the page did on its own (a record drawn, a
 // link followed) does not.
-const READER_EDITS = new Set(["code", "known", "value", "mode", "policy", "folding"]);
+const READER_EDITS = new Set(["code", "known", "value", "mode", "policy", "folding", "instantiate"]);
 
 function effects(prev, next, change) {
   if (change.run && changesRequest(change)) runner.schedule(change.run === "debounced" ? EDIT_DEBOUNCE_MS : 0);
@@ -114,7 +118,11 @@ async function permalink() {
   return address.permalink();
 }
 mountShare(
-  { share: $('[data-testid="share"]'), copyAsJax: $('[data-testid="copy-as-jax"]') },
+  {
+    share: $('[data-testid="share"]'),
+    copyAsJax: $('[data-testid="copy-as-jax"]'),
+    copyEmbed: $('[data-testid="copy-embed"]'),
+  },
   {
     permalink,
     getState,
@@ -133,6 +141,10 @@ window.explainer = createApi({
   examples,
   openedFrom: opening.openedFrom,
 });
+if (embedMode) {
+  mountEmbedFooter($("#stage-panel"));
+  mountEmbedApi(window.explainer);
+}
 
 // ------------------------------------------------------------------------------------------
 // views
@@ -151,6 +163,7 @@ const editor = createEditor($('[data-testid="editor"]'), {
     stagePanel?.highlight(line !== null ? line : cursorLine !== null && editor.view.hasFocus ? cursorLine : null);
   },
   onRun: () => runner.schedule(0),
+  readOnly: embedMode === "read",
 });
 const controls = createControls(
   {
@@ -170,6 +183,13 @@ const errorView = createErrorView({
   panel: $("#stage-panel"),
   editor,
 });
+const maskExplorer = createMaskExplorer($('[data-testid="mask-explorer"]'), {
+  engine,
+  settled: () => window.explainer.settled(),
+  getState,
+  dispatch,
+});
+const instantiate = createInstantiate($('[data-testid="instantiate"]'), { getState, dispatch });
 let stagePanel = null; // once app/stage/ has loaded (or failed to)
 
 function render(prev, next, change) {
@@ -183,6 +203,8 @@ function render(prev, next, change) {
     controls(next);
   }
   if (next.error !== prev.error || next.record !== prev.record) errorView(next);
+  if (next.doc !== prev.doc) maskExplorer(next);
+  if (next.record !== prev.record || next.doc.mode !== prev.doc.mode) instantiate(next);
   stagePanel?.render(prev, next);
 }
 
@@ -190,6 +212,7 @@ function render(prev, next, change) {
 // start: controls, first frame (precomputed), stage, then runs as the engine answers
 
 controls(state);
+maskExplorer(state);
 const [precomputed, panel] = await Promise.all([
   precomputedPromise,
   createStagePanel({ root: $("#stage"), panel: $("#stage-panel"), editor, dispatch }),

@@ -107,7 +107,7 @@ def test_links_open_the_page_in_each_examples_state(example_files, capsys):
             "code": ex["code"], "mode": ex["mode"],
             "known": {p: bool(ex.get("known", {}).get(p, False)) for p in params},
             "values": ex.get("values", {}), "policy": ex.get("policy", DEFAULT_POLICY),
-            "folding": bool(ex.get("folding")), "step": None}, ex["id"]
+            "folding": bool(ex.get("folding")), "step": None, "instantiate": []}, ex["id"]
 
 
 def test_link_keeps_every_option_and_takes_a_base_url(example_files, capsys):
@@ -185,3 +185,54 @@ def test_the_engines_errors_are_located_in_the_file_status_1(source, argv, messa
     assert err.startswith(message + ("\n" if "Tracer" not in message else ""))
     code, out, _ = _cli(capsys, "split", "f.py", *argv, "--json")
     assert code == 1 and "error" in json.loads(out)
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=[e["id"] for e in EXAMPLES])
+def test_check_jax_agrees_on_every_example(ex, example_files, capsys):
+    pytest.importorskip("jax")
+    code, out, err = _cli(capsys, "split", str(example_files[ex["id"]]), *_options(ex),
+                          "--check-jax")
+    assert (code, err) == (0, ""), out
+    assert out.splitlines()[-1].startswith("agrees: every program JAX ")
+    titles = [p["title"] for p in _page_record(ex)["panes"]]
+    said = [line.split(":")[0] for line in out.splitlines()[:-1]]
+    assert said == titles
+    if ex["id"] == "grad-scan":  # README, "Differences from JAX": JAX cannot transpose it
+        assert "Backward (transposed): JAX makes no such program (ValueError: " in out
+    else:
+        assert all(line.endswith(": same as JAX") for line in out.splitlines()[:-1])
+
+
+def test_check_jax_shows_a_difference_and_exits_1(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("jax")
+    from pe_engine.explain import jaxcheck
+
+    (tmp_path / "f.py").write_text(SIN)
+    real = jaxcheck._PANES["split"]
+    monkeypatch.setitem(jaxcheck._PANES, "split", lambda *a: [real(*a)[0], "{ other }"])
+    code, out, err = _cli(capsys, "split", str(tmp_path / "f.py"), "--known", "x",
+                          "--check-jax")
+    assert (code, err) == (1, "")
+    assert "Known program: same as JAX\nUnknown program: differs from JAX\n" in out
+    assert "  -{ other }\n" in out and out.splitlines()[-1].startswith("DIFFERS: ")
+
+
+def test_check_jax_where_jax_makes_no_program_is_no_agreement(tmp_path, capsys):
+    pytest.importorskip("jax")
+    (tmp_path / "f.py").write_text("def f(p, x):\n    if p > 0:\n        return x * 2.0\n"
+                                   "    return x\n")
+    code, out, _ = _cli(capsys, "split", str(tmp_path / "f.py"), "--known", "p",
+                        "--check-jax")
+    assert code == 1
+    assert "Known program: JAX makes no such program (TracerBoolConversionError: " in out
+    assert out.splitlines()[-1].startswith("no comparison: JAX ")
+
+
+def test_check_jax_without_jax_says_so(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "jax", None)  # import jax raises ImportError
+    (tmp_path / "f.py").write_text(SIN)
+    code, out, err = _cli(capsys, "split", str(tmp_path / "f.py"), "--check-jax")
+    assert (code, out) == (1, "")
+    assert err.startswith("python -m pe_engine: --check-jax needs JAX (pip install "
+                          "'jax==0.10.2'): ")
+    assert err.count("\n") == 1

@@ -10,6 +10,7 @@ The file's last top-level `def` is traced, as on the page; the inputs not listed
 are unknown, and an input without --value is the scalar 1.0. The request and the link are
 built by the page's own code (pagecode.py runs app/state.js in Node), so `split` answers
 exactly what the page would be answered and `link` opens the page in that state.
+`--check-jax` runs the same request with real JAX (jaxcheck.py) and compares each pane.
 Exit status: 0 done; 1 the engine's error, or --check-jax found a difference (or no JAX);
 2 a bad file or option.
 """
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from .jaxcheck import JaxMissing, check, report, verdict
 from .modes import as_json, run
 from .pagecode import PageCodeError, page_requests, permalinks, signatures
 from .record import DEFAULT_POLICY, POLICY_NAMES
@@ -141,8 +143,24 @@ def split(state: dict, opts: argparse.Namespace) -> int:
     if "error" in record:
         print(located(opts.file, record["error"]), file=sys.stderr)
         return 1
+    if opts.check_jax:
+        return check_jax(request, record)
     print(record_text(record), end="")
     return 0
+
+
+def check_jax(request: dict, record: dict) -> int:
+    """Print each pane's verdict against real JAX: 0 they agree; 1 a pane differs, JAX made
+    none of them, or there is no JAX."""
+    try:
+        checks = check(request["mode"], request["kwargs"], record)
+    except JaxMissing as e:
+        print(f"python -m pe_engine: {e}", file=sys.stderr)
+        return 1
+    import jax
+
+    print(report(checks, jax.__version__), end="")
+    return 0 if verdict(checks) else 1
 
 
 def located(file: str, error: dict) -> str:
