@@ -84,3 +84,17 @@ def test_more_than_five_inputs_is_the_engines_message(page, site, wait_engine_re
                            ".includes('up to 5 inputs')", timeout=60_000)
     assert page.eval_on_selector_all("[data-testid=mask-cell]", "c => c.length") == 0
     assert state(page)["error"] is None
+
+
+def test_no_masks_while_the_function_fails(page, site, wait_engine_ready):
+    """A function the main view cannot trace is not split 2**n times more (a runaway would
+    hit the time limit once per call): the view says why and waits for a fix."""
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    page.evaluate("(c) => window.explainer.setSource(c)", "def f(x, y):\n    return x +\n")
+    page.wait_for_function("() => document.querySelector('.mask-status').textContent"
+                           ".includes('once the function above traces without an error')",
+                           timeout=60_000)
+    assert page.eval_on_selector_all("[data-testid=mask-cell]", "c => c.length") == 0
+    page.evaluate("(c) => window.explainer.setSource(c)", "def f(x, y):\n    return x + y\n")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=mask-cell]').length"
+                           " === 4", timeout=60_000)

@@ -3,8 +3,8 @@
 // bytes of residuals the split hands over, so "which inputs should be known?" reads off the
 // grid. A button loads its mask into the stage (split mode: the mask is what a split is of).
 //
-// It asks the engine only once the main view is idle (window.explainer.settled()), and takes
-// only the answer to its latest request.
+// It asks the engine only once the main view is idle (window.explainer.settled()) and traced the
+// function without an error, and takes only the answer to its latest request.
 
 import { askEngine } from "../../engine-answers.js";
 import { SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
@@ -35,12 +35,25 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch }
   let drawnFor = ""; // the mask marked current in the drawn grid
 
   async function ask(request, key) {
+    // render() runs inside the page's dispatch, before the change schedules the main run: wait
+    // for the dispatch to end, so that settled() waits for that run too
+    await Promise.resolve();
     try {
       await settled();
     } catch {
       /* the page reports its own errors */
     }
     if (key !== wanted) return;
+    if (getState().error) {
+      // the main view could not trace it (an error, a runaway): 2**n splits would fail the same
+      // way, or each run into the time limit
+      wanted = "";
+      shown = null;
+      grid.replaceChildren();
+      status.textContent = "Every mask of the function shows here once the function above traces without an error.";
+      root.classList.remove("is-updating");
+      return;
+    }
     const { answer } = await askEngine(engine, request, { timeoutMs: SECTION_CALL_TIMEOUT_MS });
     if (key !== wanted) return;
     if ("error" in answer) {
@@ -60,7 +73,9 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch }
     const known = Object.assign(Object.create(null), s.doc.known);
     shown.params.forEach((p, i) => (known[p] = mask[i] === "1"));
     const doc = { ...s.doc, known, mode: "split", step: null };
-    dispatch({ type: "load", doc, exampleId: s.exampleId, byUser: true, run: "now" });
+    // still the example only if the mode stays (a mask is part of an example's opening state)
+    const exampleId = s.doc.mode === "split" ? s.exampleId : "";
+    dispatch({ type: "load", doc, exampleId, byUser: true, run: "now" });
   }
 
   function draw(doc) {
