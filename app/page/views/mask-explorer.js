@@ -89,7 +89,7 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch }
     );
     status.textContent =
       `${plural(record.masks.length, "mask")} of ${record.fn}(${params.join(", ")}), fewest residual bytes first; ` +
-      `traced ${record.traces === 1 ? "once" : `${record.traces} times`}.`;
+      `traced ${record.traces === 1 ? "once" : `${record.traces} times`}. A mask loads into the stage.`;
     grid.replaceChildren(...cells.map((c) => cell(c, params, c.mask === current, most)));
   }
 
