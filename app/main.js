@@ -188,6 +188,7 @@ const maskExplorer = createMaskExplorer($('[data-testid="mask-explorer"]'), {
   settled: () => window.explainer.settled(),
   getState,
   dispatch,
+  cached: (key) => runner.cached(key),
 });
 const instantiate = createInstantiate($('[data-testid="instantiate"]'), { getState, dispatch });
 let stagePanel = null; // once app/stage/ has loaded (or failed to)
@@ -212,7 +213,6 @@ function render(prev, next, change) {
 // start: controls, first frame (precomputed), stage, then runs as the engine answers
 
 controls(state);
-maskExplorer(state);
 const [precomputed, panel] = await Promise.all([
   precomputedPromise,
   createStagePanel({ root: $("#stage"), panel: $("#stage-panel"), editor, dispatch }),
@@ -223,6 +223,7 @@ if (state.record) stagePanel.render({ ...state, record: null }, state); // answe
 // the contract is left out (the engine is asked instead).
 const opened = Object.entries(precomputed?.records ?? {}).filter(([, rec]) => !answerProblems(rec).length);
 for (const [key, rec] of opened) runner.seed(key, rec);
+maskExplorer(state); // after the seeds: the opening state's masks are among them
 // the explainer's sections below the tool (app/sections/), following the record drawn above
 initSections({ engine, explainer: window.explainer, precomputed: Object.fromEntries(opened) });
 

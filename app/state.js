@@ -190,6 +190,13 @@ export function requestFor(state) {
   return { mode: state.mode, kwargs };
 }
 
+/** The mask explorer's request for a page state: every mask of its function, with its values
+ *  (the mask itself is not asked: all of them are answered). */
+export function masksRequest(state) {
+  const { source, args } = functionKwargs(state.code, {}, state.values);
+  return { mode: "masks", kwargs: { source, args } };
+}
+
 /** Same key <=> same trace: the cache key of the engine's answer. */
 export function requestKey(req) {
   return JSON.stringify([req.mode, req.kwargs]);

@@ -13,15 +13,17 @@ import {
   foldingRequests,
   followingRequests,
 } from "../sections/requests.js";
-import { requestFor, requestKey, stateFromExample } from "../state.js";
+import { masksRequest, requestFor, requestKey, stateFromExample } from "../state.js";
 
 /** [{mode, kwargs, key}], the main view's first; each request once. */
 export function openingRequests(examples) {
-  const main = requestFor(stateFromExample(defaultExample(examples)));
+  const opening = stateFromExample(defaultExample(examples));
+  const main = requestFor(opening);
   const folding = demoKwargs(FOLDING_CODE, FOLDING_VALUES);
   const all = [
     main,
     ...followingRequests(main.kwargs),
+    masksRequest(opening), // the Masks view
     checkpointRequest(demoKwargs(CHECKPOINT_CODE, CHECKPOINT_VALUES)),
     ...foldingRequests(folding, false),
     ...foldingRequests(folding, true),

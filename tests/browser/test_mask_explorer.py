@@ -98,3 +98,12 @@ def test_no_masks_while_the_function_fails(page, site, wait_engine_ready):
     page.evaluate("(c) => window.explainer.setSource(c)", "def f(x, y):\n    return x + y\n")
     page.wait_for_function("() => document.querySelectorAll('[data-testid=mask-cell]').length"
                            " === 4", timeout=60_000)
+
+
+def test_the_opening_states_masks_are_precomputed(page, site):
+    """Like the split above it, the Masks view of the opening state draws before Python has
+    started (the build answers its request: app/page/opening-requests.js)."""
+    page.goto(site)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=mask-cell]').length"
+                           " === 4", timeout=30_000)
+    assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"

@@ -8,7 +8,7 @@
 
 import { askEngine } from "../../engine-answers.js";
 import { SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
-import { functionKwargs, parseSignature, requestKey } from "../../state.js";
+import { masksRequest, parseSignature, requestKey } from "../../state.js";
 import { formatBytes } from "../../stage/dom.js";
 
 const el = (tag, cls, text) => {
@@ -24,10 +24,11 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /**
  * @param {HTMLElement} root the explorer's section (data-testid="mask-explorer")
  * @param {{engine: any, settled: () => Promise<any>, getState: () => any,
- *          dispatch: (change: object) => void}} deps
+ *          dispatch: (change: object) => void, cached: (key: string) => any}} deps
+ *   cached: an answer the page has already (the build precomputed the opening state's)
  * @returns {(state: any) => void} render: follows the editor's function, marks the current mask
  */
-export function createMaskExplorer(root, { engine, settled, getState, dispatch }) {
+export function createMaskExplorer(root, { engine, settled, getState, dispatch, cached }) {
   const grid = root.querySelector(".mask-grid");
   const status = root.querySelector(".mask-status");
   let wanted = ""; // the request key the grid shows or waits for
@@ -54,7 +55,7 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch }
       root.classList.remove("is-updating");
       return;
     }
-    const { answer } = await askEngine(engine, request, { timeoutMs: SECTION_CALL_TIMEOUT_MS });
+    const answer = cached(key) ?? (await askEngine(engine, request, { timeoutMs: SECTION_CALL_TIMEOUT_MS })).answer;
     if (key !== wanted) return;
     if ("error" in answer) {
       shown = null;
@@ -128,8 +129,7 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch }
     const sig = parseSignature(s.doc.code);
     root.hidden = !sig || sig.params.length === 0;
     if (root.hidden) return;
-    const { source, args } = functionKwargs(s.doc.code, {}, s.doc.values);
-    const request = { mode: "masks", kwargs: { source, args } };
+    const request = masksRequest(s.doc);
     const key = requestKey(request);
     if (key === wanted) {
       if (shown && currentMask(shown.params, s.doc) !== drawnFor) draw(s.doc);
