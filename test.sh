@@ -1,19 +1,34 @@
 #!/usr/bin/env bash
-# Fresh machine to green: install the test dependencies, Debian's Chromium if missing,
-# build dist/, run every test. Extra arguments go to pytest (e.g. ./test.sh -m browser).
+# Fresh machine to green: a project virtualenv (.venv) with the test dependencies, Debian's
+# Chromium if missing, build dist/, run every test with the venv's python (the browser tests,
+# the build and the tools it starts run under the same interpreter: sys.executable). Extra
+# arguments go to pytest (e.g. ./test.sh -m browser).
 set -euo pipefail
 cd "$(dirname "$0")"
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test]'
-
-if [ ! -x /usr/bin/chromium ]; then
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO="sudo"
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
   # DPkg::Lock::Timeout: wait if another apt/dpkg is running instead of failing.
-  $SUDO apt-get -o DPkg::Lock::Timeout=900 update
-  $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends chromium
+  $sudo apt-get -o DPkg::Lock::Timeout=900 update
+  $sudo apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends "$@"
+}
+
+if [ ! -x .venv/bin/python ]; then
+  # Debian's python3 makes a venv only with python3-venv (ensurepip) installed.
+  if ! python3 -m venv .venv; then
+    rm -rf .venv
+    apt_install python3-venv
+    python3 -m venv .venv
+  fi
+fi
+PY=.venv/bin/python
+$PY -m pip install -q --disable-pip-version-check -e '.[test]'
+
+if [ ! -x /usr/bin/chromium ]; then
+  apt_install chromium
 fi
 
-python3 build.py
-python3 -m pytest -q "$@"
+$PY build.py
+$PY -m pytest -q "$@"

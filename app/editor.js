@@ -86,9 +86,10 @@ const theme = EditorView.theme({
  *       stepLine(n|null, hue), focus()}
  * @param {Element} parent
  * @param {{doc?: string, onChange?: (text: string) => void, onCursorLine?: (line: number) => void,
- *          onHoverLine?: (line: number | null) => void, onRun?: () => void}} [options]
+ *          onHoverLine?: (line: number | null) => void, onRun?: () => void,
+ *          readOnly?: boolean}} [options] readOnly: the read-only embed (app/embed.js)
  */
-export function createEditor(parent, { doc = "", onChange, onCursorLine, onHoverLine, onRun } = {}) {
+export function createEditor(parent, { doc = "", onChange, onCursorLine, onHoverLine, onRun, readOnly = false } = {}) {
   let lastCursorLine = null;
   let silent = false; // setDoc() from the page is not a user edit
 
@@ -102,6 +103,8 @@ export function createEditor(parent, { doc = "", onChange, onCursorLine, onHover
         syntaxHighlighting(highlight),
         theme,
         lintGutter(),
+        EditorState.readOnly.of(readOnly),
+        EditorView.editable.of(!readOnly),
         errorLineField,
         linkedLineField,
         stepLineField,

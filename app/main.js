@@ -27,6 +27,9 @@ import { createErrorView } from "./page/views/error-box.js";
 import { createControls } from "./page/views/controls.js";
 import { createStagePanel } from "./page/views/stage-panel.js";
 import { mountShare } from "./page/views/share.js";
+import { createMaskExplorer } from "./page/views/mask-explorer.js";
+import { createInstantiate } from "./page/views/instantiate.js";
+import { embedMode, mountEmbedApi, mountEmbedFooter } from "./embed.js";
 
 // Time per call and the interrupt's grace come from app/limits.js, never from the URL: a
 // runaway gets the interrupt first, then the engine is replaced.
@@ -55,7 +58,7 @@ mountThemeToggle($('[data-testid="theme-toggle"]'));
 // the state and its one update path
 
 const examples = await loadExamples();
-const opening = await openingState(examples);
+const opening = await openingState(examples, { local: !embedMode });
 if (opening.problem) {
   notice(`This link could not be opened (${opening.problem}), so the page shows the default example instead.`, {
     kind: "warning",
@@ -96,12 +99,13 @@ const runner = createRunner({ engine, getState, dispatch });
 const address = createAddressBar({
   getState,
   notice,
+  local: !embedMode,
   onLink: (doc) => dispatch({ type: "load", doc, exampleId: matchExample(examples, doc), byUser: false, run: "now" }),
 });
 
 // What the reader did goes into the link; what the page did on its own (a record drawn, a
 // link followed) does not.
-const READER_EDITS = new Set(["code", "known", "value", "mode", "policy", "folding"]);
+const READER_EDITS = new Set(["code", "known", "value", "mode", "policy", "folding", "instantiate"]);
 
 function effects(prev, next, change) {
   if (change.run && changesRequest(change)) runner.schedule(change.run === "debounced" ? EDIT_DEBOUNCE_MS : 0);
@@ -114,7 +118,11 @@ async function permalink() {
   return address.permalink();
 }
 mountShare(
-  { share: $('[data-testid="share"]'), copyAsJax: $('[data-testid="copy-as-jax"]') },
+  {
+    share: $('[data-testid="share"]'),
+    copyAsJax: $('[data-testid="copy-as-jax"]'),
+    copyEmbed: $('[data-testid="copy-embed"]'),
+  },
   {
     permalink,
     getState,
@@ -138,6 +146,10 @@ window.explainer = createApi({
   examples,
   openedFrom: opening.openedFrom,
 });
+if (embedMode) {
+  mountEmbedFooter($("#stage-panel"));
+  mountEmbedApi(window.explainer);
+}
 
 // ------------------------------------------------------------------------------------------
 // views
@@ -156,6 +168,7 @@ const editor = createEditor($('[data-testid="editor"]'), {
     stagePanel?.highlight(line !== null ? line : cursorLine !== null && editor.view.hasFocus ? cursorLine : null);
   },
   onRun: () => runner.schedule(0),
+  readOnly: embedMode === "read",
 });
 // Skip links move focus, not only the scroll: into the editor, or onto the stage's programs.
 const skipTargets = { "skip-editor": () => editor.focus(), "skip-stage": () => stagePanel?.focus() };
@@ -183,6 +196,14 @@ const errorView = createErrorView({
   panel: $("#stage-panel"),
   editor,
 });
+const maskExplorer = createMaskExplorer($('[data-testid="mask-explorer"]'), {
+  engine,
+  settled: () => window.explainer.settled(),
+  getState,
+  dispatch,
+  cached: (key) => runner.cached(key),
+});
+const instantiate = createInstantiate($('[data-testid="instantiate"]'), { getState, dispatch });
 let stagePanel = null; // once app/stage/ has loaded (or failed to)
 
 function render(prev, next, change) {
@@ -196,6 +217,8 @@ function render(prev, next, change) {
     controls(next);
   }
   if (next.error !== prev.error || next.record !== prev.record) errorView(next);
+  if (next.doc !== prev.doc) maskExplorer(next);
+  if (next.record !== prev.record || next.doc.mode !== prev.doc.mode) instantiate(next);
   stagePanel?.render(prev, next);
 }
 
@@ -213,6 +236,7 @@ if (state.record) stagePanel.render({ ...state, record: null }, state); // answe
 // the contract is left out (the engine is asked instead).
 const opened = Object.entries(precomputed?.records ?? {}).filter(([, rec]) => !answerProblems(rec).length);
 for (const [key, rec] of opened) runner.seed(key, rec);
+maskExplorer(state); // after the seeds: the opening state's masks are among them
 // the explainer's sections below the tool (app/sections/), following the record drawn above
 initSections({ engine, explainer: window.explainer, precomputed: Object.fromEntries(opened) });
 

@@ -1,6 +1,7 @@
 // Page state and its permalink codec.
 //
-//   state = {code, known: {arg: bool}, values: {arg: text}, mode, policy, step, folding}
+//   state = {code, known: {arg: bool}, values: {arg: text}, mode, policy, step, folding,
+//            instantiate: [bool per output of the traced program] or [] (nothing forced)}
 //
 // Permalink: JSON -> CompressionStream('deflate-raw') -> base64url, in the hash behind a
 // version prefix: `#v1.<payload>`. Only semantic state is serialized (never cursor or
@@ -30,6 +31,7 @@ export function stateFromExample(ex) {
     policy: ex.policy ?? DEFAULT_POLICY,
     step: null,
     folding: Boolean(ex.folding),
+    instantiate: [],
   });
 }
 
@@ -37,6 +39,7 @@ const NAME_RE = /^[A-Za-z_]\w*$/;
 const MAX_ARGS = 256; // entries in `known` / `values`
 const MAX_VALUE_CHARS = 4000;
 const MAX_STEP = 100_000;
+const MAX_OUTPUTS = 256; // entries of `instantiate`
 
 /** Check and fill in a state from an untrusted source (a link, localStorage). Throws a
  *  PermalinkError saying what is wrong; never anything else. */
@@ -67,7 +70,15 @@ export function normalize(raw) {
   }
   const folding = raw.folding ?? false;
   if (typeof folding !== "boolean") throw new PermalinkError("folding is not true/false");
-  return { code: raw.code, known, values, mode, policy, step, folding };
+  const instantiate = raw.instantiate ?? [];
+  if (
+    !Array.isArray(instantiate) ||
+    instantiate.length > MAX_OUTPUTS ||
+    !instantiate.every((b) => typeof b === "boolean")
+  ) {
+    throw new PermalinkError(`instantiate is not a list of at most ${MAX_OUTPUTS} true/false`);
+  }
+  return { code: raw.code, known, values, mode, policy, step, folding, instantiate };
 }
 
 /** {argName: value} from untrusted JSON: names are Python identifiers, the map has no
@@ -174,7 +185,16 @@ export function requestFor(state) {
   const kwargs = functionKwargs(state.code, state.known, state.values);
   if (state.mode === "jit") kwargs.eager_constant_folding = state.folding;
   if (state.mode === "checkpoint") kwargs.policy = state.policy;
+  // JAX's per-output instantiate, only when it forces something (the key stays the same)
+  if (state.mode === "split" && state.instantiate?.some(Boolean)) kwargs.instantiate = state.instantiate;
   return { mode: state.mode, kwargs };
+}
+
+/** The mask explorer's request for a page state: every mask of its function, with its values
+ *  (the mask itself is not asked: all of them are answered). */
+export function masksRequest(state) {
+  const { source, args } = functionKwargs(state.code, {}, state.values);
+  return { mode: "masks", kwargs: { source, args } };
 }
 
 /** Same key <=> same trace: the cache key of the engine's answer. */
@@ -182,14 +202,16 @@ export function requestKey(req) {
   return JSON.stringify([req.mode, req.kwargs]);
 }
 
-/** Only what the link needs: values and mask of the current parameters. */
+/** Only what the link needs: values and mask of the current parameters, and the policy and
+ *  folding choices whatever the mode (switching to checkpoint or jit later finds them). */
 export function linkState(state) {
   const sig = parseSignature(state.code);
   const params = sig ? sig.params : Object.keys(state.known);
   const pick = (obj) => Object.fromEntries(params.filter((p) => p in obj).map((p) => [p, obj[p]]));
   const out = { code: state.code, known: pick(state.known), values: pick(state.values), mode: state.mode };
-  if (state.mode === "checkpoint") out.policy = state.policy;
-  if (state.mode === "jit" && state.folding) out.folding = true;
+  if (state.policy !== DEFAULT_POLICY) out.policy = state.policy;
+  if (state.folding) out.folding = true;
+  if (state.instantiate?.some(Boolean)) out.instantiate = state.instantiate;
   if (state.step !== null && state.step !== undefined) out.step = state.step;
   return out;
 }

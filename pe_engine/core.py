@@ -789,8 +789,9 @@ class Tracer(ArrayOps):
     # `is_concrete`), otherwise JAX's error, worded as JAX words it.
 
     def note_decision(self, kind: str, value: Any) -> None:
-        """Python control flow was decided by this tracer's held value: a trace that logs
-        such decisions (for the explainer) hears of it here."""
+        """Python read this tracer's held value: control flow decided by it (`bool`, `int`,
+        `index`) or a conversion (`float`, `array`). A trace that logs such decisions (for
+        the explainer) hears of it here."""
 
     def __bool__(self) -> bool:
         c = self.to_concrete_value()

@@ -170,15 +170,22 @@ class DynamicJaxprTracer(core.Tracer):
         self._trace.frame.decisions.append({"kind": kind, "line": src.lineno, "value": value,
                                             "filename": src.filename, "atom": self.atom})
 
+    # A held value is known: as in JAX's partial evaluator, it is a plain array. Reading it
+    # as a float or an array is logged like a decision: a trace holding fewer inputs could
+    # not have read it, so what was staged depends on which inputs are held.
+
     def __float__(self) -> float:
-        # A held value is known: as in JAX's partial evaluator, it is a plain array.
         c = self.to_concrete_value()
-        return float(c) if c is not None else super().__float__()
+        if c is None:
+            return super().__float__()
+        self.note_decision("float", float(c))
+        return float(c)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         c = self.to_concrete_value()
         if c is None:
             return super().__array__(dtype, copy)
+        self.note_decision("array", None)
         return np.asarray(c) if dtype is None else np.asarray(c, dtype)
 
     def _origin_msg(self) -> str:

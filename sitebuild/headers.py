@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 
 FRAME_SCRIPT = "app/engine-frame.js"  # inline in the engine's sandboxed frame, allowed by hash
+FRAME_ANCESTORS = "*"
 
 
 def frame_script_sha256(site: Path) -> str:
@@ -34,7 +35,10 @@ def content_security_policy(frame_script_sha256: str, *, meta: bool = False) -> 
         "form-action 'none'",
     ]
     if not meta:
-        directives.append("frame-ancestors 'none'")
+        # any page may frame this one: embedding is a feature (index.html?embed, README
+        # "Embed"); the page holds no account, secret or action a framing page could trick a
+        # reader into, and its postMessage API answers only the page that frames it
+        directives.append(f"frame-ancestors {FRAME_ANCESTORS}")
     return "; ".join(directives)
 
 

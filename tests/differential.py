@@ -74,6 +74,17 @@ Fn = Callable[..., Any]
 View = Callable[[Any, Fn, Sequence[Any]], str]
 
 
+def from_source(source: str, name: str = "f") -> Fn:
+    """A workload written as the page's user writes it (`jnp.sin(x)`, `lax.cond`, `jax.jit`,
+    no imports) as a function of `M`: the same text can go to the page's engine as source."""
+    def fn(M: Any, *args: Any) -> Any:
+        jax_ns = types.SimpleNamespace(jit=M.jit, lax=M.lax, nn=M.nn, numpy=M.jnp)
+        namespace = {"jnp": M.jnp, "lax": M.lax, "jax": jax_ns}
+        exec(source, namespace)  # noqa: S102 - the tests' own workloads
+        return namespace[name](*args)
+    return fn
+
+
 def _bound(M: Any, fn: Fn) -> Fn:
     return lambda *a: fn(M, *a)
 
@@ -107,6 +118,38 @@ def split(M: Any, fn: Fn, args: Sequence[Any]) -> str:
     closed = M.make_jaxpr(_bound(M, fn))(*args)
     return "\n".join(_split_text(M, closed, mask)
                      for mask in itertools.product([False, True], repeat=len(args)))
+
+
+def masks_of(n: int) -> list[tuple[bool, ...]]:
+    """Every known/unknown mask of n inputs (True: known), in the mask explorer's order."""
+    return list(itertools.product([False, True], repeat=n))
+
+
+def mask_string(known: Sequence[bool]) -> str:
+    return "".join("1" if k else "0" for k in known)
+
+
+def mask_counts(M: Any, fn: Fn, args: Sequence[Any]) -> str:
+    """The mask explorer's cells: per mask ("1" known), the known and unknown programs'
+    equations, the residuals and their bytes."""
+    closed = M.make_jaxpr(_bound(M, fn))(*args)
+    lines = []
+    for known in masks_of(len(args)):
+        k, u, _, res = M.partial_eval_jaxpr_nounits(closed, [not x for x in known], False)
+        nbytes = sum(a.size * a.dtype.itemsize for a in res)
+        lines.append(f"{mask_string(known)} {len(k.jaxpr.eqns)} {len(u.jaxpr.eqns)} "
+                     f"{len(res)} {nbytes}")
+    return "\n".join(lines)
+
+
+def split_instantiate(M: Any, fn: Fn, args: Sequence[Any]) -> str:
+    """The split under every mask and every `instantiate` of the outputs (JAX's per-output
+    flag: a known output forced into the unknown program)."""
+    closed = M.make_jaxpr(_bound(M, fn))(*args)
+    n_out = len(closed.jaxpr.outvars)
+    return "\n".join(f"instantiate={list(inst)}\n" + _split_text(M, closed, mask, list(inst))
+                     for mask in itertools.product([False, True], repeat=len(args))
+                     for inst in itertools.product([False, True], repeat=n_out))
 
 
 def jvp_program(M: Any, fn: Fn, args: Sequence[Any]) -> str:

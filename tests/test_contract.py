@@ -19,8 +19,10 @@ from tools import write_contract
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
-MODES = ["split", "jit", "grad", "checkpoint", "interpreters"]
+MODES = ["split", "jit", "grad", "checkpoint", "interpreters", "masks"]
 BAD_SOURCE = "def f(x):\n    return x +\n"
+# Python reads a held value: the masks that leave p unknown fail (the cells carry the error)
+BRANCH_SOURCE = "def f(p, x):\n    if p > 0:\n        return x * 2.0\n    return x\n"
 
 
 def _answer(mode: str, source: str, args: list[dict], **kw) -> dict:
@@ -52,6 +54,14 @@ def answers() -> dict[str, dict]:
     out["error/grad-int"] = _answer("grad", "def f(x):\n    return x\n", [{"value": "1"}])
     out["error/mode"] = json.loads(json.dumps(explain.run("nope")))
     out["error/arity"] = _answer("jit", "def f(x, y):\n    return x\n", one)
+    two = [{"known": True, "value": "1.0"}, {"known": False, "value": "2.0"}]
+    out["split/instantiate"] = _answer("split", "def f(x, y):\n    return x * 2.0, x * y\n",
+                                       two, instantiate=[True, False])
+    out["error/instantiate"] = _answer("split", "def f(x, y):\n    return x\n", two,
+                                       instantiate=[True, True])
+    out["masks/failed-cells"] = _answer("masks", BRANCH_SOURCE, two)
+    out["error/masks-inputs"] = _answer("masks", "def f(a, b, c, d, e, g):\n    return a\n",
+                                        one * 6)
     return out
 
 

@@ -62,12 +62,15 @@ def answers() -> dict[str, tuple[dict, dict]]:
         rec = explain.run(req["mode"], **req["kwargs"])
         assert "error" not in rec, (name, rec.get("error"))
         records[name] = rec
-    proc = subprocess.run([sys.executable, "-c", RUNNER], cwd="/tmp", capture_output=True,
-                          text=True, timeout=600,
-                          input=json.dumps({n: r["jax_snippet"] for n, r in records.items()}))
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    ran = json.loads(proc.stdout)
+    ran = _run_in_jax({n: r["jax_snippet"] for n, r in records.items()})
     return {n: (records[n], ran[n]) for n in names}
+
+
+def _run_in_jax(snippets: dict[str, str]) -> dict[str, dict]:
+    proc = subprocess.run([sys.executable, "-c", RUNNER], cwd="/tmp", capture_output=True,
+                          text=True, timeout=600, input=json.dumps(snippets))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
 
 
 def _printed(out: str) -> dict[str, str]:
@@ -104,3 +107,29 @@ def test_snippet_imports_once(answers):
         assert len(imports) == len(set(imports)), imports
         body = lines[len(imports):]
         assert not any(ln.startswith(("import ", "from ")) for ln in body), body
+
+
+def test_masks_and_instantiate_snippets_print_what_the_page_shows():
+    """The Masks view's snippet prints each mask's counts as its cells show them; a split with
+    every output instantiated prints its panes."""
+    splits = [(ex["id"], req["kwargs"]) for ex, req in zip(EXAMPLES, page_requests(
+        [{**ex, "mode": "split"} for ex in EXAMPLES]))]
+    records, snippets = {}, {}
+    for ex_id, kwargs in splits:
+        masks = explain.run("masks", **kwargs)
+        assert "error" not in masks, (ex_id, masks.get("error"))
+        outputs = len(explain.run("split", **kwargs)["instantiate"])
+        forced = explain.run("split", **kwargs, instantiate=[True] * outputs)
+        assert "error" not in forced, (ex_id, forced.get("error"))
+        for case, rec in ((f"{ex_id}/masks", masks), (f"{ex_id}/instantiate", forced)):
+            records[case], snippets[case] = rec, rec["jax_snippet"]
+    for case, ran in _run_in_jax(snippets).items():
+        rec = records[case]
+        assert ran["error"] is None, (case, ran["error"])
+        if case.endswith("/masks"):
+            rows = [line.split() for line in ran["out"].splitlines()[1:]]
+            cells = [[c["mask"], *map(str, (c["known_eqns"], c["unknown_eqns"], c["residuals"],
+                                            c["residual_bytes"]))] for c in rec["masks"]]
+            assert rows == cells, case
+        else:
+            assert _printed(ran["out"]) == {p["id"]: p["program"]["text"] for p in rec["panes"]}

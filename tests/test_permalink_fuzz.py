@@ -29,7 +29,7 @@ MODES = ["split", "jit", "grad", "checkpoint"]
 POLICIES = POLICY_NAMES
 MAX_HASH_CHARS = 16 * 1024
 MAX_CODE_CHARS = 20_000
-KEYS = {"code", "known", "values", "mode", "policy", "step", "folding"}
+KEYS = {"code", "known", "values", "mode", "policy", "step", "folding", "instantiate"}
 NAME = re.compile(r"^[A-Za-z_]\w*$")
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -87,6 +87,8 @@ def assert_valid_state(s: dict) -> None:
     assert s["mode"] in MODES and s["policy"] in POLICIES
     assert s["step"] is None or (type(s["step"]) is int and 0 <= s["step"] < 100_000)
     assert type(s["folding"]) is bool
+    assert isinstance(s["instantiate"], list) and len(s["instantiate"]) <= 256
+    assert all(type(b) is bool for b in s["instantiate"])
     for k, v in s["known"].items():
         assert NAME.match(k) and type(v) is bool
     for k, v in s["values"].items():
@@ -126,6 +128,7 @@ field_values = {
     "policy": st.sampled_from(POLICIES) | json_scalars,
     "step": st.integers(-5, 200_000) | json_scalars,
     "folding": st.booleans() | json_scalars,
+    "instantiate": st.lists(st.booleans(), max_size=4) | json_values,
 }
 # dicts that look like a state, some fields of the wrong kind
 almost_states = st.fixed_dictionaries(
@@ -140,16 +143,13 @@ def valid_states(draw):
     mode = draw(st.sampled_from(MODES))
     known = {p: draw(st.booleans()) for p in params if draw(st.booleans())}
     values = {p: draw(st.text(max_size=40)) for p in params if draw(st.booleans())}
+    # all false is nothing forced: the link says so by leaving instantiate out
+    instantiate = draw(st.lists(st.booleans(), max_size=4).filter(lambda f: not f or any(f)))
     return {"code": code, "known": known, "values": values, "mode": mode,
             "policy": draw(st.sampled_from(POLICIES)),
             "step": draw(st.none() | st.integers(0, 99_999)),
-            "folding": draw(st.booleans())}
-
-
-def expected_after_round_trip(s: dict) -> dict:
-    """A link keeps the semantic state only: policy in checkpoint mode, folding in jit."""
-    return {**s, "policy": s["policy"] if s["mode"] == "checkpoint" else DEFAULT_POLICY,
-            "folding": s["folding"] if s["mode"] == "jit" else False}
+            "folding": draw(st.booleans()),
+            "instantiate": instantiate}
 
 
 # ------------------------------------------------------------------------------- properties
@@ -194,7 +194,8 @@ def test_valid_states_round_trip(codec, s):
     for h in (enc["hash"], "#" + enc["hash"]):
         dec = codec(op="decode", hash=h)
         assert dec["ok"], dec
-        assert dec["state"] == expected_after_round_trip(s)
+        # every choice comes back, the policy and folding in every mode too
+        assert dec["state"] == s
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -255,6 +256,8 @@ def test_local_storage_restores_or_ignores(codec, stored, hash_):
     (pack('{"code": "def f(x): pass", "step": -1}'), "step"),
     (pack('{"code": "def f(x): pass", "step": 1.5}'), "step"),
     (pack('{"code": "def f(x): pass", "folding": "yes"}'), "folding"),
+    (pack('{"code": "def f(x): pass", "instantiate": [1]}'), "instantiate"),
+    (pack('{"code": "def f(x): pass", "instantiate": {"0": true}}'), "instantiate"),
     (pack('{"code": "def f(x): pass", "known": [true]}'), "known"),
     (pack('{"code": "def f(x): pass", "known": {"x y": true}}'), "argument name"),
     (pack('{"code": "def f(x): pass", "known": {"x": "true"}}'), "known.x"),
@@ -295,7 +298,8 @@ def test_over_long_states_are_refused_on_encode(codec):
     noise = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(19_000))
     out = codec(op="encode", state={"code": "def f(x):\n    return x\n#" + noise,
                                     "known": {}, "values": {}, "mode": "split",
-                                    "policy": DEFAULT_POLICY, "step": None, "folding": False})
+                                    "policy": DEFAULT_POLICY, "step": None, "folding": False,
+                                    "instantiate": []})
     assert not out["ok"] and "limit" in out["error"]["message"]
 
 
@@ -303,7 +307,8 @@ def test_local_storage_base_hash(codec):
     """Saved ahead of the hash in the address bar (a reload within the debounce): restored
     over that hash. Saved in step with it, or under another hash: the link wins."""
     s = {"code": "def f(x):\n    return x\n", "known": {"x": False}, "values": {"x": "2.0"},
-         "mode": "split", "policy": DEFAULT_POLICY, "step": None, "folding": False}
+         "mode": "split", "policy": DEFAULT_POLICY, "step": None, "folding": False,
+         "instantiate": [True]}
     ahead = codec(op="save", state=s, base="#v1.abc", ahead=True)["stored"]
     assert codec(op="local", stored=ahead, hash=None)["state"] == s
     assert codec(op="local", stored=ahead, hash="#v1.abc")["state"] == s
@@ -311,3 +316,16 @@ def test_local_storage_base_hash(codec):
     in_step = codec(op="save", state=s, base="#v1.abc", ahead=False)["stored"]
     assert codec(op="local", stored=in_step, hash=None)["state"] == s
     assert codec(op="local", stored=in_step, hash="#v1.abc")["state"] is None
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_policy_and_folding_choices_kept_in_every_mode(codec, mode):
+    """Chosen in checkpoint and jit, then shared from another mode: the link (and the saved
+    state) still has them, so switching back finds them."""
+    s = {"code": "def f(x):\n    return x\n", "known": {"x": True}, "values": {"x": "2.0"},
+         "mode": mode, "policy": "dots_saveable", "step": None, "folding": True,
+         "instantiate": []}
+    enc = codec(op="encode", state=s)
+    assert codec(op="decode", hash=enc["hash"])["state"] == s
+    stored = codec(op="save", state=s, base="", ahead=False)["stored"]
+    assert codec(op="local", stored=stored, hash=None)["state"] == s

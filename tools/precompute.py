@@ -8,8 +8,8 @@ example in every mode, which the page takes in after its first frame.
     python3 tools/precompute.py                                 (print the first)
 
 The requests come from the page's own code (tools/page_requests.mjs runs app/state.js and
-app/page/opening-requests.js in Node), so they are built exactly as the page builds them. It
-writes
+app/page/opening-requests.js in Node, through pe_engine/explain/pagecode.py), so they are
+built exactly as the page builds them. It writes
 
     {"first": <the main view's request key>, "records": {<request key>: record, ...}}
 
@@ -21,48 +21,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE_REQUESTS = ROOT / "tools" / "page_requests.mjs"
+sys.path.insert(0, str(ROOT))
+from pe_engine import explain  # noqa: E402
+from pe_engine.explain.pagecode import (  # noqa: E402
+    PageCodeError,
+    example_requests,
+    opening_requests,
+    page_requests,
+)
 
-
-def _node(args: list[str], stdin: str = "") -> str:
-    node = shutil.which("node")
-    if node is None:
-        raise SystemExit("precompute: node is needed to build the page's requests")
-    proc = subprocess.run([node, str(PAGE_REQUESTS), *args], input=stdin, capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
-    if proc.returncode != 0:
-        raise SystemExit(f"precompute: {PAGE_REQUESTS.name} failed: {proc.stderr[-2000:]}")
-    return proc.stdout
-
-
-def opening_requests() -> list[dict]:
-    """[{mode, kwargs, key}]: what the page asks on its opening state, the main view first."""
-    return json.loads(_node(["opening"]))
-
-
-def page_requests(states: list[dict]) -> list[dict]:
-    """The page's request ({mode, kwargs, key}) for each page state ({code, known, values,
-    mode, policy?, folding?})."""
-    out = _node(["states"], "".join(json.dumps(s) + "\n" for s in states))
-    return [json.loads(line) for line in out.splitlines()]
-
-
-def example_requests() -> list[dict]:
-    """[{mode, kwargs, key}]: every example in every mode, as the page asks for them."""
-    return json.loads(_node(["examples"]))
+# page_requests is the tests' way to the page's requests too
+__all__ = ["main", "example_requests", "opening_requests", "page_requests", "precompute"]
 
 
 def records_for(requests: list[dict]) -> dict:
     """{key: record} for each request, answered by the engine in this process."""
-    sys.path.insert(0, str(ROOT))
-    from pe_engine import explain
-
     records = {}
     for req in requests:
         record = explain.as_json(explain.run(req["mode"], **req["kwargs"]))
@@ -73,13 +50,20 @@ def records_for(requests: list[dict]) -> dict:
 
 
 def precompute() -> dict:
-    requests = opening_requests()
+    try:
+        requests = opening_requests()
+    except PageCodeError as e:
+        raise SystemExit(f"precompute: {e}") from None
     return {"first": requests[0]["key"], "records": records_for(requests)}
 
 
 def precompute_examples(done: dict) -> dict:
     """The examples' records the first frame's file does not already hold."""
-    return {"records": records_for([r for r in example_requests() if r["key"] not in done])}
+    try:
+        requests = example_requests()
+    except PageCodeError as e:
+        raise SystemExit(f"precompute: {e}") from None
+    return {"records": records_for([r for r in requests if r["key"] not in done])}
 
 
 def _write(path: Path, data: dict) -> None:

@@ -3,14 +3,17 @@
 // reload or a later visit without a link opens where the reader left off.
 
 import { URL_DEBOUNCE_MS } from "../limits.js";
-import { PermalinkError, decodePermalink, encodePermalink, saveLocal } from "../state.js";
+import { PermalinkError, decodePermalink, encodePermalink, saveLocal as saveToStorage } from "../state.js";
 
 /**
  * @param {{getState: () => import("./update.js").PageState,
- *          onLink: (doc: object) => void, notice: (text: string, opts?: object) => void}} deps
- *   onLink: a link the reader went to (a changed hash) decoded to a state
+ *          onLink: (doc: object) => void, notice: (text: string, opts?: object) => void,
+ *          local?: boolean}} deps
+ *   onLink: a link the reader went to (a changed hash) decoded to a state; local: keep the
+ *   state in localStorage too (not in an embed, which shows its link's state and no other)
  */
-export function createAddressBar({ getState, onLink, notice }) {
+export function createAddressBar({ getState, onLink, notice, local = true }) {
+  const saveLocal = local ? saveToStorage : () => {};
   let timer = 0;
   let lastHash = location.hash;
 

@@ -24,6 +24,7 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
       mode: doc.mode,
       policy: doc.policy,
       folding: doc.folding,
+      instantiate: doc.instantiate,
       step: stagePanel.step() ?? doc.step,
       stepCount: stagePanel.stepCount() ?? 0,
       known: progs.known,
@@ -59,6 +60,10 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
     },
     setPolicy: (name) => change({ type: "policy", policy: String(name) }),
     setFolding: (on) => change({ type: "folding", on: Boolean(on) }),
+    setInstantiate(flags) {
+      if (!Array.isArray(flags)) throw new Error("setInstantiate takes a list of true/false, one per output");
+      return change({ type: "instantiate", instantiate: flags.map(Boolean) });
+    },
     async setStep(n) {
       stagePanel.setStep(n);
       dispatch({ type: "step", step: stagePanel.step() ?? n, byUser: true });

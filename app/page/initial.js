@@ -13,15 +13,18 @@ export function matchExample(examples, doc) {
 }
 
 /**
+ * @param {any} examples
+ * @param {{local?: boolean}} [options] local: what was saved in localStorage may open (not in
+ *   an embed: it opens its link's state)
  * @returns {Promise<{doc: object, exampleId: string, openedFrom: string, problem: string | null}>}
  *   problem: why the link in the address bar could not be opened
  */
-export async function openingState(examples) {
+export async function openingState(examples, { local: useLocal = true } = {}) {
   const hash = location.hash;
   const local = (doc) => ({ doc, exampleId: matchExample(examples, doc), openedFrom: "local", problem: null });
   if (hash && hash !== "#") {
     // a reload right after an edit: what was saved ahead of this very hash is newer
-    const reloaded = loadLocal(hash);
+    const reloaded = useLocal ? loadLocal(hash) : null;
     if (reloaded) return local(reloaded);
     try {
       const doc = await decodePermalink(hash);
@@ -33,7 +36,7 @@ export async function openingState(examples) {
       return { doc, exampleId: examples.default, openedFrom: "bad-link", problem: why };
     }
   }
-  const saved = loadLocal();
+  const saved = useLocal ? loadLocal() : null;
   if (saved) return local(saved);
   return {
     doc: stateFromExample(defaultExample(examples)),

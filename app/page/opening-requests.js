@@ -13,7 +13,7 @@ import {
   foldingRequests,
   followingRequests,
 } from "../sections/requests.js";
-import { MODES, requestFor, requestKey, stateFromExample } from "../state.js";
+import { MODES, masksRequest, requestFor, requestKey, stateFromExample } from "../state.js";
 
 /** [{mode, kwargs, key}]: each request once, in order. */
 const unique = (requests) => {
@@ -23,11 +23,13 @@ const unique = (requests) => {
 
 /** [{mode, kwargs, key}], the main view's first; each request once. */
 export function openingRequests(examples) {
-  const main = requestFor(stateFromExample(defaultExample(examples)));
+  const opening = stateFromExample(defaultExample(examples));
+  const main = requestFor(opening);
   const folding = demoKwargs(FOLDING_CODE, FOLDING_VALUES);
   const all = [
     main,
     ...followingRequests(main.kwargs),
+    masksRequest(opening), // the Masks view
     checkpointRequest(demoKwargs(CHECKPOINT_CODE, CHECKPOINT_VALUES)),
     ...foldingRequests(folding, false),
     ...foldingRequests(folding, true),
@@ -38,5 +40,10 @@ export function openingRequests(examples) {
 /** [{mode, kwargs, key}]: what the page asks when a reader picks any example, then any mode
  *  (the build answers them too, so switching never waits for Python). */
 export function exampleRequests(examples) {
-  return unique(examples.examples.flatMap((ex) => MODES.map((mode) => requestFor({ ...stateFromExample(ex), mode }))));
+  return unique(
+    examples.examples.flatMap((ex) => {
+      const state = stateFromExample(ex);
+      return [...MODES.map((mode) => requestFor({ ...state, mode })), masksRequest(state)];
+    }),
+  );
 }

@@ -7,6 +7,7 @@
 //   {type: "known", name, known}              an argument marked known / unknown
 //   {type: "value", name, text}               an argument's value
 //   {type: "mode", mode} | {type: "policy", policy} | {type: "folding", on}
+//   {type: "instantiate", instantiate}        split's outputs forced into the unknown program
 //   {type: "step", step, byUser}              the stage's timeline
 //   {type: "load", doc, exampleId, byUser}    an example, a link, a restored state
 //   {type: "answer", answer, key}             the engine's answer for a request key
@@ -17,7 +18,8 @@ import { MODES } from "../state.js";
 
 /**
  * @typedef {{code: string, known: Record<string, boolean>, values: Record<string, string>,
- *            mode: string, policy: string, step: number | null, folding: boolean}} Doc
+ *            mode: string, policy: string, step: number | null, folding: boolean,
+ *            instantiate: boolean[]}} Doc
  * @typedef {{message: string, line: number | null, type: string, input: string | null}} PageError
  * @typedef {object} PageState
  * @property {Doc} doc what a permalink carries (state.js)
@@ -54,8 +56,12 @@ function edited(s, doc, sameExample) {
 export function update(s, change, sameExample) {
   const doc = s.doc;
   switch (change.type) {
-    case "code":
-      return edited(s, { ...doc, code: String(change.code) }, sameExample);
+    case "code": {
+      const code = String(change.code);
+      // forced outputs are per output of this code's function: new code starts with none
+      const instantiate = code === doc.code ? doc.instantiate : [];
+      return edited(s, { ...doc, code, instantiate }, sameExample);
+    }
     case "known":
       return edited(s, { ...doc, known: withEntry(doc.known, change.name, Boolean(change.known)) }, sameExample);
     case "value":
@@ -67,6 +73,8 @@ export function update(s, change, sameExample) {
       return edited(s, { ...doc, policy: String(change.policy) }, sameExample);
     case "folding":
       return edited(s, { ...doc, folding: Boolean(change.on) }, sameExample);
+    case "instantiate":
+      return edited(s, { ...doc, instantiate: change.instantiate.map(Boolean) }, sameExample);
     case "step":
       if (change.step === doc.step) return s;
       return { ...s, doc: { ...doc, step: change.step }, touched: s.touched || change.byUser };
@@ -94,5 +102,5 @@ function answered(s, answer, key) {
 
 /** Whether a change alters what the engine is asked (and so calls for a run). */
 export function changesRequest(change) {
-  return ["code", "known", "value", "mode", "policy", "folding", "load"].includes(change.type);
+  return ["code", "known", "value", "mode", "policy", "folding", "instantiate", "load"].includes(change.type);
 }

@@ -27,9 +27,25 @@ _IMPORTS = {
 
 def _split(args: Sequence[dict], record: dict) -> str:
     mask = [not a.get("known", True) for a in args]
+    # JAX's instantiate: one bool per output, or False when the page forces none
+    forced = record.get("instantiate") or []
+    instantiate = forced if any(forced) else False
     return (f"closed = jax.make_jaxpr(f)(*args)\n"
-            f"known, unknown, _, _ = pe.partial_eval_jaxpr_nounits(closed, {mask}, False)\n"
+            f"known, unknown, _, _ = pe.partial_eval_jaxpr_nounits(closed, {mask}, "
+            f"{instantiate})\n"
             + _prints(record, ["known", "unknown"]))
+
+
+def _masks(args: Sequence[dict], record: dict) -> str:
+    n = len(args)
+    return (f"closed = jax.make_jaxpr(f)(*args)\n"
+            f"print('# mask known_eqns unknown_eqns residuals residual_bytes')\n"
+            f"for bits in range({2 ** n}):\n"
+            f"    mask = format(bits, '0{n}b')  # one digit per argument: 1 known, 0 unknown\n"
+            f"    unknowns = [c == '0' for c in mask]\n"
+            f"    known, unknown, _, res = pe.partial_eval_jaxpr_nounits(closed, unknowns, False)\n"
+            f"    print(mask, len(known.jaxpr.eqns), len(unknown.jaxpr.eqns), len(res),\n"
+            f"          sum(a.size * a.dtype.itemsize for a in res))\n")
 
 
 def _jit(args: Sequence[dict], record: dict) -> str:
@@ -104,6 +120,7 @@ BODIES: dict[str, tuple[tuple[str, ...], Callable[[Sequence[dict], dict], str]]]
     "grad": (("np", "jax", "pe", "ad"), _grad),
     "checkpoint": (("np", "jax", "pe", "ad"), _checkpoint),
     "interpreters": (("np", "jax"), _interpreters),
+    "masks": (("np", "jax", "pe"), _masks),
 }
 
 

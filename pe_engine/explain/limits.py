@@ -12,6 +12,7 @@ from __future__ import annotations
 MAX_TRACED_EQNS = 2000  # equations in the user's traced program
 MAX_ARRAY_ELEMENTS = 1 << 22  # elements in any one array user code makes (16 MB of f32)
 MAX_STAGED_EQNS = 100_000  # equations staged while answering one request, re-traces included
+MAX_MASK_INPUTS = 5  # inputs of a function the mask explorer splits every way (2**5 masks)
 
 # -- input values typed in the inputs panel
 MAX_VALUE_ELEMENTS = 1 << 16  # elements in one input value

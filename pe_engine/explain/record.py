@@ -18,7 +18,7 @@ DEFAULT_POLICY = "nothing_saveable"
 # A tangent input is named after its primal with a combining dot above: x -> ẋ.
 TANGENT_MARK = "\u0307"
 
-Mode = Literal["split", "jit", "grad", "checkpoint", "interpreters"]
+Mode = Literal["split", "jit", "grad", "checkpoint", "interpreters", "masks"]
 Side = Literal["known", "unknown", "both", "known-dropped", "unknown-dropped", "staged"]
 PaneRole = Literal["known", "unknown", "staged", "other"]
 
@@ -250,6 +250,9 @@ class SplitRecord(RecordBase):
     known: Program
     unknown: Program
     out_unknowns: list[bool]
+    # split mode: per output of the traced program, whether the request forced it into the
+    # unknown program (JAX's `instantiate`); all false when it asked for none
+    instantiate: NotRequired[list[bool]]
     residuals: list[Residual]
     residual_bytes: int
     events: list[Event]
@@ -302,5 +305,27 @@ class ErrorRecord(TypedDict):
     error: EngineError
 
 
+class MaskCell(TypedDict):
+    """One known/unknown mask of the mask explorer: what split mode gives for it, counted.
+    `mask` has one character per argument, in order: "1" known, "0" unknown."""
+    mask: str
+    known_eqns: int  # equations of the known program
+    unknown_eqns: int  # equations of the unknown program
+    residuals: int
+    residual_bytes: int
+    error: EngineError | None  # the error split mode gives for this mask (then all 0)
+
+
+class MasksRecord(RecordBase):
+    """Every known/unknown mask of a function of up to 5 inputs, from "00…0" (all unknown)
+    to "11…1" (all known) in binary order. `traces`: how many times the function was traced
+    (1 unless Python read a held input's value: then each mask that leaves such an input
+    unknown is traced on its own). `args[i].known` echoes the request."""
+    traced_eqns: int | None  # equations traced with every input known (None: that failed)
+    traces: int
+    masks: list[MaskCell]
+
+
 RECORDS = {"split": SplitRecord, "jit": JitRecord, "grad": GradRecord,
-           "checkpoint": CheckpointRecord, "interpreters": InterpretersRecord}
+           "checkpoint": CheckpointRecord, "interpreters": InterpretersRecord,
+           "masks": MasksRecord}

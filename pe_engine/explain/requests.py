@@ -73,14 +73,18 @@ def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | No
     return closed
 
 
+CONTROL_FLOW = ("bool", "int", "index")  # the decisions a record lists
+
+
 def decisions_record(decisions: Sequence[dict], program: Jaxpr) -> list[Decision]:
     """Python control flow decided by known values: for each `if` (kind `bool`), `int()` or
     index, the line of the user's code, the value that decided it, and the event (the
-    traced equation) that computed that value, or None when it is an input itself."""
+    traced equation) that computed that value, or None when it is an input itself. (The
+    trace also logs held values read as a float or an array: no control flow, left out.)"""
     made_by = {v: i for i, e in enumerate(program.eqns) for v in e.outvars}
     return [{"line": d["line"] if d["filename"] == USER_FILENAME else None,
              "kind": d["kind"], "value": d["value"], "event": made_by.get(d["atom"])}
-            for d in decisions]
+            for d in decisions if d["kind"] in CONTROL_FLOW]
 
 
 def args_record(params: list[str], args: Sequence[dict], values: list) -> list[Arg]:

@@ -22,26 +22,49 @@ from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
 from .record import RECORD_VERSION, CallRound, CallSplit, SplitRecord
 from .requests import args_record, decisions_record, load_request, trace_user
+from .sandbox import UserCodeError
 from .values import format_value
 
 SPLIT_TITLES = [("known", "Known program"), ("unknown", "Unknown program")]
 
 
 def split(source: str, args: Sequence[dict], fn: str | None = None,
-          instantiate: bool = False) -> SplitRecord:
-    """Partially evaluate the user's function with the given known/unknown mask."""
+          instantiate: Sequence[bool] | None = None) -> SplitRecord:
+    """Partially evaluate the user's function with the given known/unknown mask.
+    `instantiate`: one bool per output of the traced program (JAX's `instantiate`): a known
+    output marked true is forced into the unknown program, handed over as a residual."""
     lf, values, params = load_request(source, fn, args)
     unknowns = [not bool(a.get("known", True)) for a in args]
     decisions: list = []
     closed = trace_user(lf.fn, values, [not uk for uk in unknowns], decisions)
-    sp = split_record(closed, unknowns, params, values, instantiate)
+    forced = _instantiate(instantiate, len(closed.jaxpr.outvars), lf.name)
+    sp = split_record(closed, unknowns, params, values, forced)
     rec = sp.record
     panes = split_panes(rec["known"], rec["unknown"], sp.res_out_pos, sp.res_in_pos,
                         [p for p, uk in zip(params, unknowns) if not uk],
                         [p for p, uk in zip(params, unknowns) if uk], SPLIT_TITLES)
     return {"version": RECORD_VERSION, "mode": "split", "fn": lf.name,
             "args": args_record(params, args, values),
-            "decisions": decisions_record(decisions, closed.jaxpr), **rec, "panes": panes}
+            "decisions": decisions_record(decisions, closed.jaxpr), **rec,
+            "instantiate": forced, "panes": panes}
+
+
+def _instantiate(instantiate: Any, num_outputs: int, fn_name: str) -> list[bool]:
+    """The request's `instantiate` checked: absent (nothing forced) or one bool per output."""
+    if instantiate is None:
+        return [False] * num_outputs
+    if not (isinstance(instantiate, list) and all(type(b) is bool for b in instantiate)):
+        raise UserCodeError("instantiate must be a list of true/false, one per output of "
+                            f"{fn_name}", None, "instantiate")
+    if len(instantiate) != num_outputs:
+        raise UserCodeError(f"instantiate has {_count(len(instantiate), 'entry', 'entries')}, "
+                            f"but {fn_name} returns {_count(num_outputs, 'output', 'outputs')}",
+                            None, "instantiate")
+    return list(instantiate)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 class Split(NamedTuple):

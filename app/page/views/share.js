@@ -1,5 +1,7 @@
-// Share (copies the permalink) and "Copy as JAX" (a Python snippet that reproduces the view).
+// Share (copies the permalink), "Copy as JAX" (a Python snippet that reproduces the view) and
+// "Copy embed code" (the <iframe> for this state, app/embed.js).
 
+import { embedCode } from "../../embed.js";
 import { jaxSnippet } from "../../jax-snippet.js";
 import { LONG_LINK_CHARS } from "../../limits.js";
 
@@ -13,7 +15,7 @@ async function copyText(text) {
 }
 
 /**
- * @param {{share: Element, copyAsJax: Element}} buttons
+ * @param {{share: Element, copyAsJax: Element, copyEmbed: Element}} buttons
  * @param {{permalink: () => Promise<string>, getState: () => any,
  *          notice: (text: string, opts?: object) => void}} deps
  */
@@ -53,5 +55,18 @@ export function mountShare(buttons, { permalink, getState, notice }) {
     const text = jaxSnippet(getState());
     if (await copyText(text)) notice("Copied a Python snippet that reproduces this with real JAX.");
     else copyFallback("The JAX snippet", text);
+  });
+
+  buttons.copyEmbed.addEventListener("click", async () => {
+    let text;
+    try {
+      text = embedCode(await permalink());
+    } catch (err) {
+      notice(err.message, { kind: "warning" });
+      return;
+    }
+    if (await copyText(text)) {
+      notice("Copied the <iframe> that embeds this state, read-only (add &edit after ?embed to let readers edit).");
+    } else copyFallback("The embed code", text);
   });
 }

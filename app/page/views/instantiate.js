@@ -1,0 +1,52 @@
+// Split mode's per-output instantiate (JAX's `instantiate` argument of
+// partial_eval_jaxpr_nounits): one toggle per output of the traced program. A known output
+// that is forced moves into the unknown program, which then returns it, and its value crosses
+// over as a residual. Outputs that are unknown anyway have nothing to force.
+
+/**
+ * @param {HTMLElement} root the bar (data-testid="instantiate")
+ * @param {{getState: () => any, dispatch: (change: object) => void}} deps
+ * @returns {(state: any) => void} render
+ */
+export function createInstantiate(root, { getState, dispatch }) {
+  const list = root.querySelector(".instantiate-outputs");
+
+  function toggle(i, count) {
+    const cur = getState().doc.instantiate;
+    const next = Array.from({ length: count }, (_, j) => (j === i ? !cur[j] : Boolean(cur[j])));
+    dispatch({ type: "instantiate", instantiate: next, run: "now" });
+  }
+
+  return function render(s) {
+    const rec = s.record;
+    const outs = s.doc.mode === "split" && rec?.mode === "split" ? rec.program.outvars : [];
+    root.hidden = outs.length === 0;
+    if (root.hidden) return;
+    const forced = rec.instantiate ?? [];
+    list.replaceChildren(
+      ...outs.map((v, i) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "instantiate-toggle";
+        b.dataset.testid = `instantiate-${i}`;
+        const on = Boolean(forced[i]);
+        const unknownAnyway = rec.out_unknowns[i] && !on;
+        b.setAttribute("aria-pressed", String(on));
+        b.disabled = unknownAnyway;
+        const name = document.createElement("code");
+        name.textContent = v.name;
+        const what = document.createElement("span");
+        what.className = "instantiate-what";
+        what.textContent = unknownAnyway ? "unknown" : on ? "forced unknown" : "known";
+        b.append(`out ${i} `, name, " ", what);
+        b.title = unknownAnyway
+          ? "This output is computed by the unknown program already"
+          : on
+            ? "Let this output stay in the known program"
+            : "Force this output into the unknown program (instantiate)";
+        b.addEventListener("click", () => toggle(i, outs.length));
+        return b;
+      }),
+    );
+  };
+}

@@ -1,0 +1,41 @@
+"""Exceptions as the page's error records: one place decides what a failure is called, which
+line of the user's code it points at, and which input is at fault. `modes.run` turns a
+request's failure into `{"error": ...}` with it; the mask explorer, one cell's."""
+from __future__ import annotations
+
+import traceback
+
+from .caps import LimitError
+from .limits import MAX_ERROR_CHARS
+from .record import EngineError
+from .requests import InputValueError
+from .sandbox import UserCodeError, user_lineno
+
+
+def engine_error(exc: Exception) -> EngineError:
+    """The error record of an exception raised while answering a request."""
+    if isinstance(exc, InputValueError):
+        return make_error(exc.kind, exc.message, exc.lineno, input_name=exc.input)
+    if isinstance(exc, UserCodeError):
+        return make_error(exc.kind, exc.message, exc.lineno)
+    if isinstance(exc, LimitError):
+        return make_error("limit", str(exc), user_lineno(exc))
+    if isinstance(exc, MemoryError):
+        return make_error("memory", "MemoryError: out of memory", None)
+    # an engine bug: told with its traceback, located in the user's code if it passed there
+    return make_error("internal", f"{type(exc).__name__}: {exc}", user_lineno(exc),
+                      "".join(traceback.format_exception(exc, limit=8))[-MAX_ERROR_CHARS:])
+
+
+def make_error(kind: str, message: str, lineno: int | None, trace: str | None = None,
+               input_name: str | None = None) -> EngineError:
+    """An error record; the message is cut to MAX_ERROR_CHARS (user code picks its text).
+    `input_name`: the argument whose value is at fault."""
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS - 1] + "…"
+    err: EngineError = {"type": kind, "message": message, "lineno": lineno}
+    if trace is not None:
+        err["traceback"] = trace
+    if input_name is not None:
+        err["input"] = input_name
+    return err
