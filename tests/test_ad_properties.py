@@ -36,8 +36,12 @@ programs = st.lists(st.tuples(st.integers(0, len(OPS) - 1), st.integers(0, 20),
                               st.integers(0, 20)), min_size=1, max_size=8)
 
 
+# no subnormals: XLA's CPU backend flushes them to zero, numpy keeps them (a backend difference)
+scalars = st.floats(-1.5, 1.5, width=32, allow_subnormal=False)
+
+
 @settings(max_examples=40, deadline=None)
-@given(programs, st.floats(-1.5, 1.5), st.floats(-1.5, 1.5))
+@given(programs, scalars, scalars)
 def test_vjp_matches_reference(program, x, y):
     x, y = np.float32(x), np.float32(y)
     out, f_vjp = pe.vjp(build(pe.numpy, program), x, y)

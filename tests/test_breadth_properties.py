@@ -50,7 +50,10 @@ def build(N, program):
 
 programs = st.lists(st.tuples(st.integers(0, len(OPS) - 1), st.integers(0, 20),
                               st.integers(0, 20)), min_size=1, max_size=5)
-vectors = st.lists(st.floats(-1.5, 1.5, width=32), min_size=3, max_size=3).map(
+# No subnormal inputs: XLA's CPU backend flushes float32 subnormals to zero and numpy keeps
+# them, so a value or gradient there differs by backend, not by tracing.
+vectors = st.lists(st.floats(-1.5, 1.5, width=32, allow_subnormal=False), min_size=3,
+                   max_size=3).map(
     lambda v: np.array(v, np.float32))
 
 

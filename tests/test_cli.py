@@ -208,8 +208,9 @@ def test_check_jax_shows_a_difference_and_exits_1(tmp_path, monkeypatch, capsys)
     from pe_engine.explain import jaxcheck
 
     (tmp_path / "f.py").write_text(SIN)
-    real = jaxcheck._PANES["split"]
-    monkeypatch.setitem(jaxcheck._PANES, "split", lambda *a: [real(*a)[0], "{ other }"])
+    real = jaxcheck.printed_panes  # JAX, made to print another unknown program
+    monkeypatch.setattr(jaxcheck, "printed_panes",
+                        lambda out: {**real(out), "unknown": "{ other }"})
     code, out, err = _cli(capsys, "split", str(tmp_path / "f.py"), "--known", "x",
                           "--check-jax")
     assert (code, err) == (1, "")

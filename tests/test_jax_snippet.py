@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pe_engine import explain
+from pe_engine.explain.jaxcheck import printed_panes
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -73,18 +74,6 @@ def _run_in_jax(snippets: dict[str, str]) -> dict[str, dict]:
     return json.loads(proc.stdout)
 
 
-def _printed(out: str) -> dict[str, str]:
-    panes: dict[str, list[str]] = {}
-    current = None
-    for line in out.splitlines():
-        if line.startswith("# pane: "):
-            current = line.removeprefix("# pane: ")
-            panes[current] = []
-        elif current is not None:
-            panes[current].append(line)
-    return {k: "\n".join(v) for k, v in panes.items()}
-
-
 def _case(name: str) -> object:
     ex_id, mode = name.split("/")
     reason = GAPS.get((ex_id, mode))
@@ -97,7 +86,7 @@ def test_snippet_prints_the_pages_programs(answers, name):
     rec, ran = answers[name]
     assert ran["error"] is None, ran["error"]
     shown = {p["id"]: p["program"]["text"] for p in rec["panes"]}
-    assert _printed(ran["out"]) == shown
+    assert printed_panes(ran["out"]) == shown
 
 
 def test_snippet_imports_once(answers):
@@ -132,4 +121,5 @@ def test_masks_and_instantiate_snippets_print_what_the_page_shows():
                                             c["residual_bytes"]))] for c in rec["masks"]]
             assert rows == cells, case
         else:
-            assert _printed(ran["out"]) == {p["id"]: p["program"]["text"] for p in rec["panes"]}
+            shown = {p["id"]: p["program"]["text"] for p in rec["panes"]}
+            assert printed_panes(ran["out"]) == shown, case

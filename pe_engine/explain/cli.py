@@ -153,7 +153,7 @@ def check_jax(request: dict, record: dict) -> int:
     """Print each pane's verdict against real JAX: 0 they agree; 1 a pane differs, JAX made
     none of them, or there is no JAX."""
     try:
-        checks = check(request["mode"], request["kwargs"], record)
+        checks = check(record)
     except JaxMissing as e:
         print(f"python -m pe_engine: {e}", file=sys.stderr)
         return 1

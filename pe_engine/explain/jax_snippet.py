@@ -76,8 +76,9 @@ forward, linear, _, res = pe.partial_eval_jaxpr_nounits(closed, [False] * n + [T
                                                         False)
 num_res = len(res)
 
+'''
 
-def transposed(*rc):
+_TRANSPOSE = '''def transposed(*rc):
     """The linear program transposed: (residuals, output cotangents) -> input cotangents."""
     undefined = [ad.UndefinedPrimal(a) for a in linear.in_avals[num_res:]]
     cts = ad.backward_pass(linear.jaxpr, False, linear.consts,
@@ -91,9 +92,16 @@ backward = jax.make_jaxpr(transposed)(*(
 '''
 
 
+def _autodiff(fun: str, args: Sequence[dict], record: dict) -> str:
+    """JAX's linearization split, then its transpose; each pane printed once JAX has made it
+    (JAX cannot transpose every linear program: the panes before it still print)."""
+    return (fun + _LINEARIZE.format(argnums=tuple(differentiated(args)))
+            + _prints(record, ["forward", "linear"]) + "\n\n" + _TRANSPOSE
+            + _prints(record, ["backward"], first=2))
+
+
 def _grad(args: Sequence[dict], record: dict) -> str:
-    return ("fun = f\n" + _LINEARIZE.format(argnums=tuple(differentiated(args)))
-            + _prints(record, ["forward", "linear", "backward"]))
+    return _autodiff("fun = f\n", args, record)
 
 
 def _checkpoint(args: Sequence[dict], record: dict) -> str:
@@ -106,8 +114,7 @@ def _checkpoint(args: Sequence[dict], record: dict) -> str:
         if name.startswith("save_"):
             policy += f"({names})"
         fun = f"fun = jax.checkpoint(f, policy={policy})\n"
-    return (fun + _LINEARIZE.format(argnums=tuple(differentiated(args)))
-            + _prints(record, ["forward", "linear", "backward"]))
+    return _autodiff(fun, args, record)
 
 
 def _interpreters(args: Sequence[dict], record: dict) -> str:
@@ -124,10 +131,10 @@ BODIES: dict[str, tuple[tuple[str, ...], Callable[[Sequence[dict], dict], str]]]
 }
 
 
-def _prints(record: dict, variables: Sequence[str]) -> str:
+def _prints(record: dict, variables: Sequence[str], first: int = 0) -> str:
     """Print each pane's program after its `# pane:` line; `variables` name the programs
-    in pane order."""
-    ids = [p["id"] for p in record.get("panes", [])]
+    of the panes from the `first`, in pane order."""
+    ids = [p["id"] for p in record.get("panes", [])][first:]
     return "".join(f'print("# pane: {pid}")\nprint({var})\n'
                    for pid, var in zip(ids, variables))
 

@@ -1,21 +1,20 @@
-"""The command line's `--check-jax`: the same request run by real JAX, pane for pane.
+"""The command line's `--check-jax`: the record's own "Copy as JAX" snippet (jax_snippet.py)
+run by real JAX in this interpreter, and each program it prints compared with its pane.
 
-Each mode's panes are made as the engine makes them, with JAX's own functions: split mode is
-`partial_eval_jaxpr_nounits` of `make_jaxpr` (with the request's per-output instantiate),
-jit mode `make_jaxpr` (under `ensure_compile_time_eval` when folding is on), grad and
-checkpoint mode the JVP program split with primals known and tangents unknown, then JAX's
-`backward_pass` over the linear half (checkpoint: of `jax.checkpoint(f, policy=...)`). The
-user's file is run by JAX as plain Python: it is the user's own code on their own machine.
+The snippet prints each pane as soon as JAX has made it, so a pane JAX cannot make (a scan
+whose ys include a carry cannot be transposed: README, "Differences from JAX") leaves the
+panes before it compared. The user's file is run by JAX as plain Python: it is the user's own
+code on their own machine.
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
-from collections.abc import Callable, Sequence
+import io
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .record import DEFAULT_POLICY
-from .values import parse_value
+PANE_MARK = "# pane: "
 
 
 class JaxMissing(Exception):
@@ -41,97 +40,37 @@ class PaneCheck:
         return isinstance(self.jax, str)
 
 
-def check(mode: str, kwargs: dict, record: dict) -> list[PaneCheck]:
+def printed_panes(out: str) -> dict[str, str]:
+    """{pane id: program} from what a snippet printed (each program after `# pane: <id>`)."""
+    panes: dict[str, list[str]] = {}
+    current = None
+    for line in out.splitlines():
+        if line.startswith(PANE_MARK):
+            current = line.removeprefix(PANE_MARK)
+            panes[current] = []
+        elif current is not None:
+            panes[current].append(line)
+    return {k: "\n".join(v) for k, v in panes.items()}
+
+
+def check(record: dict) -> list[PaneCheck]:
     """Each of the record's panes beside the text JAX prints for it."""
     try:
-        import jax
+        import jax  # noqa: F401 - only to say early that it is missing
     except ImportError as e:
         raise JaxMissing(f"--check-jax needs JAX (pip install 'jax==0.10.2'): {e}") from None
-    namespace: dict = {}
-    exec(compile(kwargs["source"], "<user>", "exec"), namespace)  # noqa: S102 - see docstring
-    fn = namespace[record["fn"]]
-    values = [parse_value(a["value"]) for a in kwargs["args"]]
+    out = io.StringIO()
+    failure = NoJaxText("the snippet printed no such program")
     try:
-        texts = _PANES[mode](jax, fn, values, kwargs, record)
+        with contextlib.redirect_stdout(out):
+            exec(compile(record["jax_snippet"], "<jax_snippet>", "exec"),  # noqa: S102
+                 {"__name__": "__main__"})
     except Exception as e:  # noqa: BLE001 - JAX refusing the function is an outcome to show
-        texts = [_no_text(e)] * len(record["panes"])
-    return [PaneCheck(p["title"], p["program"]["text"], t)
-            for p, t in zip(record["panes"], texts, strict=True)]
-
-
-def _split(jax: Any, fn: Callable, values: Sequence, kwargs: dict,
-           record: dict) -> list[str]:
-    from jax._src.interpreters import partial_eval as jpe
-
-    closed = jax.make_jaxpr(fn)(*values)
-    unknowns = [not a["known"] for a in kwargs["args"]]
-    known, unknown, _, _ = jpe.partial_eval_jaxpr_nounits(
-        closed, unknowns, list(kwargs.get("instantiate") or [False] * len(closed.out_avals)))
-    return [str(known), str(unknown)]
-
-
-def _jit(jax: Any, fn: Callable, values: Sequence, kwargs: dict,
-         record: dict) -> list[str]:
-    if kwargs.get("eager_constant_folding"):
-        with jax.ensure_compile_time_eval():
-            return [str(jax.make_jaxpr(fn)(*values))]
-    return [str(jax.make_jaxpr(fn)(*values))]
-
-
-def _autodiff(jax: Any, fn: Callable, values: Sequence) -> list[str]:
-    """Forward, linear and backward programs, as the page's grad mode makes them."""
-    import numpy as np
-    from jax._src.interpreters import ad as jad
-    from jax._src.interpreters import partial_eval as jpe
-
-    n = len(values)
-
-    def jvp_program(*xs: Any) -> list:
-        p, t = jax.jvp(fn, tuple(xs[:n]), tuple(xs[n:]))
-        return [*jax.tree_util.tree_leaves(p), *jax.tree_util.tree_leaves(t)]
-
-    zeros = [0.0 if isinstance(v, float) else np.zeros_like(np.asarray(v)) for v in values]
-    closed = jax.make_jaxpr(jvp_program)(*values, *zeros)
-    known, linear, _, res = jpe.partial_eval_jaxpr_nounits(closed, [False] * n + [True] * n,
-                                                           False)
-    num_res = len(res)
-
-    def transposed(*args: Any) -> list:
-        undefined = [jad.UndefinedPrimal(a) for a in linear.in_avals[num_res:]]
-        out = jad.backward_pass(linear.jaxpr, False, linear.consts,
-                                [*args[:num_res], *undefined], list(args[num_res:]))
-        return [jad.instantiate_zeros(c) for c in out[num_res:]]
-
-    structs = [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
-               for a in [*linear.in_avals[:num_res], *linear.out_avals]]
-    try:
-        backward: str | NoJaxText = str(jax.make_jaxpr(transposed)(*structs))
-    except Exception as e:  # noqa: BLE001 - e.g. a scan whose ys include a carry
-        backward = _no_text(e)
-    return [str(known), str(linear), backward]
-
-
-def _no_text(e: Exception) -> NoJaxText:
-    first = next((line for line in str(e).splitlines() if line.strip()), "")
-    return NoJaxText(f"{type(e).__name__}: {first}")
-
-
-def _grad(jax: Any, fn: Callable, values: Sequence, kwargs: dict,
-          record: dict) -> list[str]:
-    return _autodiff(jax, fn, values)
-
-
-def _checkpoint(jax: Any, fn: Callable, values: Sequence, kwargs: dict,
-                record: dict) -> list[str]:
-    name = kwargs.get("policy") or DEFAULT_POLICY
-    policy = getattr(jax.checkpoint_policies, name)
-    if name.startswith("save_"):  # the names the function gives with checkpoint_name
-        policy = policy(*record["names"])
-    return _autodiff(jax, jax.checkpoint(fn, policy=policy), values)
-
-
-_PANES: dict[str, Callable[..., list[str]]] = {
-    "split": _split, "jit": _jit, "grad": _grad, "checkpoint": _checkpoint}
+        first = next((line for line in str(e).splitlines() if line.strip()), "")
+        failure = NoJaxText(f"{type(e).__name__}: {first}")
+    printed = printed_panes(out.getvalue())
+    return [PaneCheck(p["title"], p["program"]["text"], printed.get(p["id"], failure))
+            for p in record["panes"]]
 
 
 def verdict(checks: Sequence[PaneCheck]) -> bool:
