@@ -20,7 +20,7 @@ What is measured (all ms since navigation start unless said otherwise):
              (HTTP disk cache, V8's wasm code cache and, for the page, its service worker)
   edit       window.explainer.setSource(new code): until the promise resolved (after redraw)
              and until the first frame after the stage's DOM changed ('painted')
-  toggle     window.explainer.setKnown(first argument, flipped), measured the same way
+  toggle     window.explainer.setKnown(first known argument, flipped), measured the same way
   fps        frames per second (requestAnimationFrame) while the stage plays a 200-equation
              program at 2x speed
   bytes      response bodies of a cold load, by file (Playwright's request.sizes())
@@ -281,12 +281,9 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
         if st["error"]:
             raise RuntimeError(f"example {ex['id']}: {st['error']}")
         code = st["source"]
-        args = list(st["mask"])
-        if ex["mode"] in ("grad", "checkpoint"):
-            # the unknown inputs are differentiated (argnums): toggle one whose flip leaves
-            # one differentiated, a held input first
-            held = [a for a in args if st["mask"][a]]
-            args = held or (args if len(args) > 1 else [])
+        # The toggled argument: the first known one, so that flipping it back and forth
+        # never leaves grad (whose unknown inputs are the differentiated ones) without one.
+        args = sorted(st["mask"], key=lambda a: not st["mask"][a])
         edits, toggles, api_edits, api_toggles, errors = [], [], [], [], 0
         for i in range(n_edits):
             # a new source every time (the page caches answers by request), same program

@@ -141,8 +141,12 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         if inner is not None:
             event["call"] = call_split(e.primitive.name, in_known, inner, rounds)
         events.append(event)
+    # where each residual is handed over: the last position, as a residual that is also a
+    # known output is handed over last (None: a known input passed on as it is)
+    res_out_pos = [max((p for p, v in enumerate(kj.outvars) if v is a), default=None)
+                   for a in res_atoms]
     residuals = []
-    for k, (atom, binder) in enumerate(zip(res_atoms, shown.res_unknown)):
+    for k, (atom, binder, pos) in enumerate(zip(res_atoms, shown.res_unknown, res_out_pos)):
         aval = binder.aval
         producer = known_var_event.get(atom) if isinstance(atom, Var) else None
         from_input = None
@@ -150,7 +154,8 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
             from_input = known_params[kj.invars.index(atom)]
         residuals.append({
             "k": k,
-            "known_name": knames.get(atom, "") if isinstance(atom, Var) else "",
+            "known_name": (krec["outvars"][pos]["name"] if pos is not None else
+                           knames.get(atom, "")),
             "unknown_name": unames[binder],
             "aval": aval.str_short(True),
             "shape": list(aval.shape),
@@ -172,11 +177,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         "residuals": residuals,
         "residual_bytes": sum(r["bytes"] for r in residuals),
         "events": events,
-    }, known, unknown,
-        # the last position: a residual that is also a known output is handed over last
-        [max((p for p, v in enumerate(kj.outvars) if v is a), default=None)
-         for a in res_atoms],
-        [uj.invars.index(b) for b in shown.res_unknown])
+    }, known, unknown, res_out_pos, [uj.invars.index(b) for b in shown.res_unknown])
 
 
 CALL_TITLES = [("known", "Known (inner)"), ("unknown", "Unknown (inner)")]
