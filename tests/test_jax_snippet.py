@@ -123,3 +123,16 @@ def test_masks_and_instantiate_snippets_print_what_the_page_shows():
         else:
             shown = {p["id"]: p["program"]["text"] for p in rec["panes"]}
             assert printed_panes(ran["out"]) == shown, case
+
+
+def test_the_users_own_names_win():
+    """User code that binds `np` to jax.numpy still runs as written: the snippet's imports
+    come first, the user's after them."""
+    source = "import jax\nimport jax.numpy as np\n\ndef f(x, y):\n    return np.sin(x) * y\n"
+    args = [{"value": "[1.0, 2.0]", "known": True}, {"value": "[0.5, 0.25]", "known": False}]
+    for mode in MODES:
+        rec = explain.run(mode, source=source, args=args)
+        proc = subprocess.run([sys.executable, "-c", rec["jax_snippet"]], cwd="/tmp",
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert printed_panes(proc.stdout) == {p["id"]: p["program"]["text"] for p in rec["panes"]}

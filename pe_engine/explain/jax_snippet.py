@@ -163,7 +163,8 @@ def snippet(mode: str, record: dict, source: str, args: Sequence[dict]) -> str:
         if isinstance(node, ast.Import | ast.ImportFrom):
             imports.append(ast.unparse(node))
             drop.update(range(node.lineno - 1, node.end_lineno))
-    imports = list(dict.fromkeys([*imports, *(_IMPORTS[n] for n in needed)]))
+    # The snippet's own imports first: a name the user's imports bind again is theirs.
+    imports = list(dict.fromkeys([*(_IMPORTS[n] for n in needed), *imports]))
     code = "\n".join(line for i, line in enumerate(lines) if i not in drop).strip("\n")
     inputs = "".join(f"    {_value(str(a.get('value', '')))},\n" for a in args)
     return ("\n".join(imports) + "\n\n" + code + "\n\n\n"
