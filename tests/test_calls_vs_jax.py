@@ -169,7 +169,7 @@ def test_scan_under_grad_turns_its_carry_unknown_in_round_one():
 
 
 @pytest.mark.parametrize("known", [[True, False], [False, True]])
-def test_cond_opens_to_jaxs_split_of_a_branch(known):
+def test_cond_opens_to_jaxs_split_of_every_branch(known):
     import numpy as np
     rec = _run("split", COND, ["1.0", "[0.5, 1.5]"], known)
     (call,) = _calls(rec["events"])
@@ -179,6 +179,8 @@ def test_cond_opens_to_jaxs_split_of_a_branch(known):
     out_uks = [any(u) for u in zip(*(jpe.partial_eval_jaxpr_nounits(b, ops_uk, False)[2]
                                      for b in branches))]
     assert _panes(call) == _jax_split(branches[0], ops_uk, out_uks)
+    assert [b["title"] for b in call["branches"]] == ["cond (branch 1 of 2)"]
+    assert _panes(call["branches"][0]) == _jax_split(branches[1], ops_uk, out_uks)
 
 
 def _jax_remat_unknown(policy: str) -> str:

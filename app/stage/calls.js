@@ -3,7 +3,8 @@
 // `call` (a CallSplit of the record contract). The toggle on the call's row opens it under the
 // row: the inner known and unknown programs (rows with data-depth 1, and 2, ... for calls
 // inside calls), scan's and while's carry fixpoint round by round, remat's saved and
-// recomputed equations, the call's own residuals. Built when first opened, then kept.
+// recomputed equations, the call's own residuals, every branch of a cond. Built when first
+// opened, then kept.
 
 import { h, richText } from "./dom.js";
 
@@ -79,6 +80,14 @@ export function renderCallSplit(call, depth) {
       call.saved.length || call.recomputed.length ? rematNote(call) : null,
       h("div", { class: "st-call-panes" }, panes),
       call.residuals.length ? residualLine(call) : null,
+      // a cond: its other branches, split under the same unknowns, at the same depth
+      call.branches?.length
+        ? h(
+            "ol",
+            { class: "st-call-branches" },
+            call.branches.map((b) => renderCallSplit(b, depth)),
+          )
+        : null,
     ),
   );
 }

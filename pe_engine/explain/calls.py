@@ -51,6 +51,7 @@ class Inner(NamedTuple):
     instantiate: bool | list[bool]
     shown: Shown | None = None  # None: the halves partial_eval_jaxpr_nounits makes
     carry_offset: int = 0  # a loop: where its carries start among the body's inputs
+    others: tuple[Inner, ...] = ()  # a cond: its other branches, split the same way
 
 
 def _distinct(closed: ClosedJaxpr) -> ClosedJaxpr:
@@ -105,7 +106,10 @@ def _cond(eqn: JaxprEqn, unknowns: list[bool], rounds: list[Round]) -> Inner:
     # An output is unknown if it is in any branch, and every branch instantiates it so.
     out_uks = [any(uks) for uks in zip(*(partial_eval_jaxpr_nounits(b, ops_uk, False)[2]
                                          for b in branches))]
-    return Inner(f"cond (branch 0 of {len(branches)})", _distinct(branches[0]), ops_uk, out_uks)
+    # The rule splits every branch alike: each is shown, branch 0 first, the others beside it.
+    first, *others = [Inner(f"cond (branch {i} of {len(branches)})", _distinct(b), ops_uk,
+                            out_uks) for i, b in enumerate(branches)]
+    return first._replace(others=tuple(others))
 
 
 def _remat(eqn: JaxprEqn, unknowns: list[bool], rounds: list[Round]) -> Inner:

@@ -154,6 +154,7 @@ class CallSplit(TypedDict):
     rounds: list[CallRound]  # scan / while: every round of the fixpoint; [] otherwise
     saved: list[int]  # inner events whose outputs are residuals (remat2: the policy saves)
     recomputed: list[int]  # inner events run now and again in the unknown program (remat2)
+    branches: NotRequired[list["CallSplit"]]  # cond: branches 1.. split under the same unknowns
 
 
 class MemoryPoint(TypedDict):

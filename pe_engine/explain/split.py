@@ -222,7 +222,7 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
                         [n for n, k in zip(names, shown.known_in) if k],
                         [n for n, u in zip(names, shown.unknown_in) if u], CALL_TITLES)
     events = rec["events"]
-    return {
+    opened: CallSplit = {
         "primitive": primitive,
         "title": inner.title,
         "inputs_known": [bool(k) for k in inputs_known],
@@ -235,6 +235,10 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
         # policy's split, remat2's, copies a known equation there).
         "recomputed": [ev["i"] for ev in events if ev["side"] == "both" and "call" not in ev],
     }
+    if inner.others:
+        opened["branches"] = [call_split(primitive, inputs_known, other, rounds)
+                              for other in inner.others]
+    return opened
 
 
 def _round(inner: Inner, r: Round) -> CallRound:

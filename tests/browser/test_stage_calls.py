@@ -133,6 +133,25 @@ def test_jit_in_grad_shows_the_known_and_the_unknown_jit(opened):
         assert pg.text_content(f"[data-testid=call-{role}] h4") == pane["title"]
 
 
+def test_a_cond_opens_every_branch(opened):
+    pg = opened
+    call(pg, "loadExample", "split-cond")
+    rec = record(pg)
+    cond = next(ev for ev in rec["events"] if ev["primitive"] == "cond")["call"]
+    open_first_call(pg)
+    splits = pg.locator("[data-testid=call-split][data-depth='1']")
+    shown = [cond, *cond["branches"]]
+    assert splits.count() == len(shown) >= 2
+    for i, branch in enumerate(shown):
+        el = splits.nth(i)
+        assert el.locator("strong").first.text_content() == branch["title"]
+        for role in ("known", "unknown"):
+            pane = next(p for p in branch["panes"] if p["role"] == role)
+            rows = el.locator(f"[data-testid=call-{role}] [data-testid=eqn][data-depth='1'] code")
+            assert rows.all_text_contents()[:len(pane["program"]["eqns"])] == \
+                pane["program"]["eqns"]
+
+
 def test_a_call_inside_a_call_opens_at_depth_two(opened):
     pg = opened
     s = call(pg, "setSource", NESTED)
