@@ -118,3 +118,14 @@ def _wait_engine_ready(page, timeout_ms: int = BOOT_TIMEOUT_MS) -> dict:
     lines = getattr(page, "console_lines", [])
     assert state == "ready", f"engine {state}: {text}\nconsole:\n" + "\n".join(lines)
     return page.evaluate("() => JSON.parse(JSON.stringify(window.peEngine.info))")
+
+
+@pytest.fixture
+def opened(page, site, wait_engine_ready):
+    """The page at 1440 px with the engine ready and the opening split drawn."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(site)
+    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
+    wait_engine_ready(page)
+    page.evaluate("() => window.explainer.settled()")
+    return page

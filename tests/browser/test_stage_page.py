@@ -38,16 +38,6 @@ def call(page, expr: str, *args):
     return page.evaluate(f"(args) => window.explainer.{expr}(...args)", list(args))
 
 
-@pytest.fixture
-def opened(page, site, wait_engine_ready):
-    page.set_viewport_size({"width": 1440, "height": 900})
-    page.goto(site)
-    page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
-    wait_engine_ready(page)
-    page.evaluate("() => window.explainer.settled()")
-    return page
-
-
 def shown_edges(page) -> int:
     return page.evaluate("""() => [...document.querySelectorAll('[data-testid=residual-edge]')]
         .filter((g) => getComputedStyle(g).display !== 'none').length""")
