@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,20 +50,22 @@ def records_for(requests: list[dict]) -> dict:
     return records
 
 
-def precompute() -> dict:
+def _page_asks(requests_of: Callable[[], list[dict]]) -> list[dict]:
+    """The requests the page's own code builds; exits saying why when it cannot run."""
     try:
-        requests = opening_requests()
+        return requests_of()
     except PageCodeError as e:
         raise SystemExit(f"precompute: {e}") from None
+
+
+def precompute() -> dict:
+    requests = _page_asks(opening_requests)
     return {"first": requests[0]["key"], "records": records_for(requests)}
 
 
 def precompute_examples(done: dict) -> dict:
     """The examples' records the first frame's file does not already hold."""
-    try:
-        requests = example_requests()
-    except PageCodeError as e:
-        raise SystemExit(f"precompute: {e}") from None
+    requests = _page_asks(example_requests)
     return {"records": records_for([r for r in requests if r["key"] not in done])}
 
 
