@@ -93,6 +93,7 @@ export function createEditor(parent, { doc = "", onChange, onCursorLine, onHover
   let lastCursorLine = null;
   let silent = false; // setDoc() from the page is not a user edit
 
+  parent.replaceChildren(); // the code the build drew there for the first frame (tools/prerender.mjs)
   const view = new EditorView({
     parent,
     state: EditorState.create({

@@ -9,6 +9,7 @@
  */
 export function createInputs(container, { onToggle, onValue, modeNote = null }) {
   const rows = new Map(); // name -> {row, toggle, value, aval, note}
+  container.replaceChildren(); // the rows the build drew for the first frame (tools/prerender.mjs)
   const empty = document.createElement("p");
   empty.className = "inputs-empty";
   empty.textContent = "Define a function (def f(x, y): …) and its arguments appear here.";

@@ -17,6 +17,7 @@ import { createEditor } from "./editor.js";
 import { initSections } from "./sections/index.js";
 import { changesRequest, initialPageState, update } from "./page/update.js";
 import { createRunner } from "./page/runner.js";
+import { adoptFirstFrame } from "./page/first-frame.js";
 import { createAddressBar } from "./page/address-bar.js";
 import { matchExample, openingState } from "./page/initial.js";
 import { createApi } from "./page/api.js";
@@ -225,6 +226,7 @@ function render(prev, next, change) {
 // ------------------------------------------------------------------------------------------
 // start: controls, first frame (precomputed), stage, then runs as the engine answers
 
+adoptFirstFrame(requestKey(requestFor(state.doc)));
 controls(state);
 const [precomputed, panel] = await Promise.all([
   precomputedPromise,
@@ -261,7 +263,14 @@ fetch(new URL("../precomputed-examples.json", import.meta.url), { cache: "no-cac
         document.documentElement.dataset.examplesPrecomputed = "ready";
         return;
       }
-      if (!answerProblems(entry[1]).length) runner.seed(...entry);
+      if (!answerProblems(entry[1]).length) {
+        runner.seed(...entry);
+        // a link to an example opened before these records came: its answer is here now
+        const [key, answer] = entry;
+        if (key === requestKey(requestFor(state.doc)) && state.recordKey !== key) {
+          dispatch({ type: "answer", answer, key });
+        }
+      }
       idle(next);
     };
     idle(next);

@@ -86,7 +86,7 @@ export function createModes(root, { onMode, onFolding, onPolicy }) {
   policySelect.addEventListener("change", () => onPolicy(policySelect.value));
   policy.append(policyText, policySelect);
 
-  root.append(tablist, folding, policy);
+  root.replaceChildren(tablist, folding, policy); // over the build's first frame (tools/prerender.mjs)
 
   function render({ mode, folding: fold, policy: pol }) {
     for (const t of tabs) {

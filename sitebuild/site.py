@@ -25,7 +25,8 @@ from .headers import (
 # not precached by the service worker: never fetched by the page
 SW_SKIP = {"_headers", "sw.js", "pyodide/package.json"}
 BUILD_INPUTS = ["build.py", "sitebuild", "package.json", "package-lock.json", "pyproject.toml",
-                ENGINE_PKG, "tools/precompute.py", "tools/page_requests.mjs", *frontend.PAGE_INPUTS]
+                ENGINE_PKG, "tools/precompute.py", "tools/page_requests.mjs",
+                "tools/prerender.mjs", *frontend.PAGE_INPUTS]
 
 
 def input_hash() -> str:
@@ -59,6 +60,13 @@ def precompute_first_frame(out: Path) -> None:
          "--examples-out", str(out / "precomputed-examples.json")], cwd=ROOT)
     for name in ("precomputed.json", "precomputed-examples.json"):
         log(f"{name}: {(out / name).stat().st_size} B")
+
+
+def prerender_first_frame(out: Path) -> None:
+    """The default example's first frame drawn into index.html by the page's own view code
+    (tools/prerender.mjs, in Node with linkedom's DOM), so the split is in the first paint."""
+    node_modules = frontend.ensure_node_modules() / "node_modules"
+    run(["node", str(ROOT / "tools" / "prerender.mjs"), str(out), str(node_modules)], cwd=ROOT)
 
 
 def write_service_worker(out: Path, build_hash: str) -> int:
@@ -153,6 +161,7 @@ def build(base: str = "/") -> None:
         frontend.copy_page(tmp)
         frontend.build_cm6(tmp)
         precompute_first_frame(tmp)
+        prerender_first_frame(tmp)
         write_meta_csp(tmp)
         files = engine_files(tmp, wheel, pyodide_wheels, cache_zip)
         write_preloads(tmp, files)

@@ -84,7 +84,8 @@ export function createRunner({ engine, getState, dispatch }) {
         return;
       }
     }
-    dispatch({ type: "answer", answer, key });
+    // the page may have it already (a precomputed record arrived while the engine worked)
+    if (getState().recordKey !== key || getState().error) dispatch({ type: "answer", answer, key });
     notifyIdle();
   }
 

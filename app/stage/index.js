@@ -68,8 +68,13 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
   });
 
   root.classList.add("stage");
-  root.dataset.mode = "empty";
-  root.dataset.kind = "empty";
+  // The first frame the build drew into the HTML (tools/prerender.mjs) with this same code
+  // stays on screen until the first record, which draws the same DOM over it in one task.
+  let prerendered = root.dataset.prerendered != null;
+  if (!prerendered) {
+    root.dataset.mode = "empty";
+    root.dataset.kind = "empty";
+  }
   const staleNote = h("p", { class: "st-stale-note", hidden: true });
   const diffNote = h("p", {
     class: "st-diff-note",
@@ -78,7 +83,8 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     hidden: true,
   });
   const content = h("div", { class: "st-content" });
-  root.replaceChildren(staleNote, controls.top, diffNote, content, controls.keysHint);
+  const attach = () => root.replaceChildren(staleNote, controls.top, diffNote, content, controls.keysHint);
+  if (!prerendered) attach();
   // the sticky controls' height: rows scrolled into view stop below it (view.js)
   const topObserver = new ResizeObserver(() =>
     root.style.setProperty("--st-top-h", `${Math.ceil(controls.top.getBoundingClientRect().height)}px`),
@@ -302,6 +308,11 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
       staleNote.textContent = "The code has an error: showing the last split that worked.";
       player.pause();
       return;
+    }
+    if (prerendered) {
+      prerendered = false;
+      delete root.dataset.prerendered;
+      attach();
     }
     delete root.dataset.stale;
     staleNote.hidden = true;

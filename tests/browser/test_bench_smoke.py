@@ -47,16 +47,19 @@ def test_bench_page_quick(site, tmp_path):
     load = section(found, "Page load")
     assert load[0] == ["metric", "cache", "n", "median", "min", "max", "target"]
     metrics = {(r[0], r[1]) for r in load[1:]}
-    for m in ("first contentful paint", "precomputed split drawn", "engine ready",
-              "baseline ready (bare Pyodide)"):
+    for m in ("first contentful paint", "first equation drawn",
+              "page's own first frame (modules)", "engine ready", "baseline ready (bare Pyodide)"):
         assert {(m, "cold"), (m, "warm")} <= metrics, m
     for r in load[1:]:
         assert r[2] == "1" and NUM.match(r[3]), r
 
-    ratio = section(found, "Engine ready vs the bare-Pyodide baseline")
-    assert [r[0] for r in ratio[1:]] == [f"engine ready / baseline ready ({c})"
-                                         for c in ("cold", "warm")]
+    ratio = section(found, "Ratios of medians")
+    assert [r[0] for r in ratio[1:]] == [
+        f"{what} ({c})" for c in ("cold", "warm")
+        for what in ("first equation drawn / first contentful paint",
+                     "engine ready / bare Pyodide ready")]
     assert all(re.match(r"^\d+\.\d\d$", r[3]) for r in ratio[1:]), ratio
+    assert [r[4] for r in ratio[1:]] == ["<= 1.25", "<= 0.9", "<= 1.25", ""], ratio
 
     examples = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
     edits = section(found, "Edit/toggle to the new split drawn")

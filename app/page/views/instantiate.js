@@ -20,9 +20,10 @@ export function createInstantiate(root, { getState, dispatch }) {
   return function render(s) {
     const rec = s.record;
     const outs = s.doc.mode === "split" && rec?.mode === "split" ? rec.program.outvars : [];
-    root.hidden = outs.length === 0;
+    const forced = rec?.instantiate ?? [];
+    // a bar of disabled toggles only says "nothing to force": shown when one can act
+    root.hidden = !outs.some((_, i) => !rec.out_unknowns[i] || forced[i]);
     if (root.hidden) return;
-    const forced = rec.instantiate ?? [];
     list.replaceChildren(
       ...outs.map((v, i) => {
         const b = document.createElement("button");

@@ -1,0 +1,163 @@
+"""The first frame is in the HTML the build writes (tools/prerender.mjs): the default example's
+stage, drawn by the page's own view code from the precomputed record, is painted before any
+module runs; the page then draws the same DOM over it; a link to another state never shows
+the default's frame."""
+from __future__ import annotations
+
+import json
+import re
+
+from tests.browser.conftest import ROOT
+
+PRECOMPUTED = json.loads((ROOT / "dist" / "precomputed.json").read_text())
+DEFAULT = PRECOMPUTED["records"][PRECOMPUTED["first"]]
+
+# What layout decides (the edges' geometry, sizes measured by observers) is not the view's:
+# everything else of the stage's DOM must be the same, attribute for attribute.
+LAYOUT_ATTRS = {"width", "height", "viewBox", "d", "x", "y", "transform", "style", "text-anchor"}
+# Adjacent text nodes are one in HTML, and ids are drawn fresh (each to its own number here).
+STAGE_DOM = r"""(layout) => {
+  const root = document.getElementById('stage');
+  const ids = new Map([...root.querySelectorAll('[id]')].map((e, i) => [e.id, `#${i}`]));
+  const value = (v) => v.split(/\s+/).filter(Boolean).map((w) => ids.get(w) ?? w).join(' ');
+  // a control's value is its property (the attribute is only its default)
+  const attrsOf = (e) => [...e.attributes]
+    .map((a) => [a.name, a.name === 'value' ? e.value : a.value]);
+  const out = [];
+  const walk = (n, depth) => {
+    let text = '';
+    for (const c of n.childNodes) {
+      if (c.nodeType === Node.TEXT_NODE) { text += c.data; continue; }
+      if (text.trim()) out.push(`${depth}#${text}`);
+      text = '';
+      if (c.nodeType !== Node.ELEMENT_NODE) continue;
+      const attrs = attrsOf(c).filter(([name]) => !layout.includes(name))
+        .map(([name, v]) => `${name}=${value(v)}`).sort().join(' ');
+      out.push(`${depth}<${c.localName} ${attrs}>`);
+      walk(c, depth + 1);
+    }
+    if (text.trim()) out.push(`${depth}#${text}`);
+  };
+  walk(root, 0);
+  return out;
+}"""
+
+
+def _held_back(browser, **ctx_args):
+    """A context whose Pyodide never arrives: what is on screen came from the HTML or the
+    precomputed records."""
+    ctx = browser.new_context(service_workers="block", **ctx_args)
+    ctx.route("**/pyodide.asm.wasm", lambda route: None)
+    return ctx
+
+
+def test_the_split_is_in_the_html(browser, site):
+    """With scripts off, the stage shows the default split: every equation of both panes,
+    the residual list, the timeline at its end, and the code where the editor mounts."""
+    ctx = browser.new_context(java_script_enabled=False, viewport={"width": 1440, "height": 900})
+    page = ctx.new_page()
+    try:
+        page.goto(site)
+        stage = page.locator("#stage")
+        assert stage.get_attribute("data-prerendered") == PRECOMPUTED["first"]
+        for pane in DEFAULT["panes"]:
+            shown = page.locator(f'[data-testid=eqn][data-pane="{pane["id"]}"] .st-eqn-text')
+            assert shown.all_text_contents() == pane["program"]["eqns"]
+            assert shown.first.is_visible()
+        assert page.locator("[data-testid=residual-chip]").count() == len(DEFAULT["residuals"])
+        assert page.get_attribute("[data-testid=timeline]", "value") == str(len(DEFAULT["events"]))
+        code = page.text_content(".editor-prerender")
+        assert code.rstrip("\n") == PRECOMPUTED_CODE().rstrip("\n")
+        assert page.get_attribute("[data-testid=mode-split]", "aria-selected") == "true"
+        # edges wait for layout: hidden, never drawn at the panes' corner
+        assert page.locator(".st-edges").evaluate("e => getComputedStyle(e).visibility") == "hidden"
+    finally:
+        ctx.close()
+
+
+def PRECOMPUTED_CODE() -> str:  # noqa: N802 - the default example's code, as the page has it
+    examples = json.loads((ROOT / "app" / "examples.json").read_text())
+    return next(e for e in examples["examples"] if e["id"] == examples["default"])["code"]
+
+
+def test_the_page_draws_the_same_dom_over_it(browser, site):
+    """The modules take the frame over: the DOM they draw from the same record is the
+    build's, but for layout; then the edges are measured and drawn."""
+    ctx = _held_back(browser, viewport={"width": 1440, "height": 900})
+    page = ctx.new_page()
+    try:
+        page.goto(site, wait_until="commit")
+        page.wait_for_selector("#stage [data-testid=eqn]", state="attached")
+        before = page.evaluate(STAGE_DOM, sorted(LAYOUT_ATTRS))
+        assert page.get_attribute("#stage", "data-prerendered") is not None
+        page.wait_for_function("() => document.documentElement.dataset.firstFrame")
+        assert page.get_attribute("html", "data-first-frame") == "precomputed"
+        page.evaluate("() => window.explainer.drawn?.()")
+        page.wait_for_selector(".st-edges[width]")
+        after = page.evaluate(STAGE_DOM, sorted(LAYOUT_ATTRS))
+        assert page.get_attribute("#stage", "data-prerendered") is None
+        diff = [(a, b) for a, b in zip(before, after) if a != b]
+        assert len(before) == len(after) and not diff, "\n".join(f"{a}\n{b}\n" for a, b in diff[:6])
+        edges = page.locator(".st-edges")
+        assert edges.evaluate("e => getComputedStyle(e).visibility") == "visible"
+        # the inputs and the mode tabs were drawn over, not added beside
+        assert page.locator("[data-testid=inputs] .input-row").count() == len(DEFAULT["args"])
+        assert page.locator("[data-testid=mode-split]").count() == 1
+        assert page.locator("[data-testid=editor] .editor-prerender").count() == 0
+    finally:
+        ctx.close()
+
+
+def _frame_hidden(browser, url: str, storage: dict | None = None) -> bool:
+    """Whether the build's frame is hidden when the page opens `url` (with `storage` saved),
+    as decided by the classic head script alone: the page's modules never load."""
+    ctx = browser.new_context(service_workers="block")
+    ctx.route("**/app/main.js", lambda route: route.abort())
+    if storage:
+        ctx.add_init_script(f"Object.entries({json.dumps(storage)}).forEach(([k, v]) =>"
+                            " localStorage.setItem(k, v));")
+    page = ctx.new_page()
+    try:
+        page.goto(url)
+        eqn = page.locator("#stage [data-testid=eqn]").first
+        eqn.wait_for(state="attached")
+        return not eqn.is_visible()
+    finally:
+        ctx.close()
+
+
+def test_another_state_never_shows_the_default_frame(browser, site):
+    """A link to another example, or a state the reader saved: the build's frame is hidden
+    from the first paint (the head script decides), and replaced once the page draws its own."""
+    other = next(e for e in json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+                 if e["mode"] == "grad")
+    ctx = _held_back(browser)
+    page = ctx.new_page()
+    try:
+        page.goto(site)
+        page.wait_for_function("() => document.documentElement.dataset.examplesPrecomputed")
+        link = page.evaluate("""async (id) => { await window.explainer.loadExample(id);
+                                return window.explainer.permalink(); }""", other["id"])
+        page.wait_for_function("() => localStorage.length > 0")
+        saved = page.evaluate("() => Object.fromEntries(Object.entries(localStorage))")
+    finally:
+        ctx.close()
+    frag = re.sub(r"^[^#]*", "", link)
+    assert not _frame_hidden(browser, site)  # the default state: the frame is its own
+    assert _frame_hidden(browser, site + frag)
+    assert _frame_hidden(browser, site, storage=saved)
+
+    ctx = _held_back(browser)
+    page = ctx.new_page()
+    try:
+        page.goto(site + frag)
+        page.wait_for_function("() => document.documentElement.dataset.firstFrame")
+        assert page.get_attribute("html", "data-prerender") is None
+        assert page.evaluate("() => window.explainer.state().mode") == "grad"
+        # the example's record comes from the build (precomputed-examples.json), not Python
+        page.wait_for_selector("#stage[data-mode=grad] [data-testid=eqn]", timeout=30_000)
+        assert page.get_attribute("#stage", "data-prerendered") is None
+        assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"
+        assert page.locator("#stage [data-testid=eqn]").first.is_visible()
+    finally:
+        ctx.close()

@@ -1,0 +1,150 @@
+// The page's first frame, drawn at build time into dist/index.html: the default example in the
+// editor's place, its controls (modes, examples, blurb, inputs) and its stage (the policy cards,
+// the panes, the equations, the residual list and labels), built by the page's own view code
+// from the precomputed record, in a DOM that linkedom provides to Node. The browser paints it
+// with the HTML; the modules then draw the same DOM over it in one task (app/stage/index.js
+// keeps it until the first record), so the reader sees the split at first contentful paint.
+//
+//   node tools/prerender.mjs <dist folder> <node_modules folder>
+//
+// What needs layout cannot be done here: the residual edges' geometry is measured by the page
+// (the edge layer stays hidden until it is), and CodeMirror mounts in the page.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [dist, nodeModules] = process.argv.slice(2);
+if (!dist || !nodeModules) {
+  process.stderr.write("usage: node tools/prerender.mjs <dist folder> <node_modules folder>\n");
+  process.exit(2);
+}
+const at = (...p) => pathToFileURL(join(dist, ...p)).href;
+const { parseHTML } = await import(pathToFileURL(join(nodeModules, "linkedom", "esm", "index.js")).href);
+
+const htmlPath = join(dist, "index.html");
+const { window, document } = parseHTML(readFileSync(htmlPath, "utf8"));
+
+// What the views touch of a browser beyond the DOM: nothing here lays out, animates or moves.
+const noLayout = class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+Object.assign(globalThis, {
+  window,
+  document,
+  Node: window.Node,
+  Element: window.Element,
+  HTMLElement: window.HTMLElement,
+  CustomEvent: window.CustomEvent,
+  ResizeObserver: noLayout,
+  IntersectionObserver: noLayout,
+  matchMedia: () => ({ matches: false, addEventListener() {}, removeEventListener() {} }),
+  requestAnimationFrame: () => 0,
+  cancelAnimationFrame() {},
+  getComputedStyle: () => ({ position: "static" }),
+  innerHeight: 800,
+});
+// every element counts as rendered (as the page's will be), at no size
+const box = { top: 0, bottom: 0, left: 0, right: 0, width: 0, height: 0 };
+window.Element.prototype.getClientRects = () => [box];
+window.Element.prototype.getBoundingClientRect = () => box;
+
+// linkedom's <select> value has no setter; a browser's selects the option, which the HTML says
+// with `selected`
+const selectValue = Object.getOwnPropertyDescriptor(window.HTMLSelectElement.prototype, "value");
+Object.defineProperty(window.HTMLSelectElement.prototype, "value", {
+  get: selectValue?.get,
+  set(v) {
+    for (const opt of this.querySelectorAll("option")) opt.toggleAttribute("selected", opt.value === String(v));
+  },
+});
+
+// properties a browser reflects into attributes (or, for `checked`, shows) that linkedom keeps
+// to itself: the HTML must say them
+const reflect = (proto, prop, attr, bool = false) =>
+  Object.defineProperty(proto, prop, {
+    configurable: true,
+    get() {
+      return bool ? this.hasAttribute(attr) : (this.getAttribute(attr) ?? "");
+    },
+    set(v) {
+      if (bool) this.toggleAttribute(attr, Boolean(v));
+      else this.setAttribute(attr, String(v));
+    },
+  });
+for (const p of ["min", "max", "step", "autocomplete"]) reflect(window.HTMLInputElement.prototype, p, p);
+reflect(window.HTMLInputElement.prototype, "checked", "checked", true);
+reflect(window.HTMLElement.prototype, "spellcheck", "spellcheck");
+reflect(window.HTMLLabelElement.prototype, "htmlFor", "for");
+reflect(window.HTMLDetailsElement.prototype, "open", "open", true);
+
+const examples = JSON.parse(readFileSync(join(dist, "app", "examples.json"), "utf8"));
+const precomputed = JSON.parse(readFileSync(join(dist, "precomputed.json"), "utf8"));
+const { defaultExample } = await import(at("app", "examples.js"));
+const { requestFor, requestKey, stateFromExample } = await import(at("app", "state.js"));
+const { initialPageState, update } = await import(at("app", "page", "update.js"));
+const { createControls } = await import(at("app", "page", "views", "controls.js"));
+const { createInstantiate } = await import(at("app", "page", "views", "instantiate.js"));
+const { createStage } = await import(at("app", "stage", "index.js"));
+
+const ex = defaultExample(examples);
+const doc = stateFromExample(ex);
+const key = requestKey(requestFor(doc));
+const record = precomputed.records[key];
+if (!record || record.error) {
+  process.stderr.write(`prerender: precomputed.json has no record for the default example (${key})\n`);
+  process.exit(1);
+}
+const state = update(initialPageState(doc, ex.id), { type: "answer", answer: record, key }, () => true);
+const $ = (sel) => {
+  const el = document.querySelector(sel);
+  if (!el) throw new Error(`prerender: index.html has no ${sel}`);
+  return el;
+};
+const nothing = () => {};
+
+createControls(
+  {
+    modes: $("#modes"),
+    examples: $('[data-testid="examples"]'),
+    blurb: $("#mode-blurb"),
+    inputs: $('[data-testid="inputs"]'),
+    inputsNote: $('[data-testid="inputs-note"]'),
+  },
+  examples,
+  () => state,
+  nothing,
+)(state);
+createInstantiate($('[data-testid="instantiate"]'), { getState: () => state, dispatch: nothing })(state);
+for (const sel of [
+  "#modes",
+  '[data-testid="examples"]',
+  "#mode-blurb",
+  '[data-testid="inputs"]',
+  '[data-testid="inputs-note"]',
+  '[data-testid="instantiate"]',
+  '[data-testid="editor"]',
+]) {
+  $(sel).dataset.prerendered = "";
+}
+const root = $("#stage");
+createStage(root).setRecord(record);
+root.dataset.prerendered = key;
+$("#stage-panel").classList.remove("is-waiting");
+
+// the code, where CodeMirror mounts (app/editor.js replaces it)
+const code = document.createElement("pre");
+code.className = "editor-prerender";
+code.setAttribute("aria-hidden", "true");
+// one line per row, numbered as CodeMirror's gutter numbers them (a last "\n" opens a line)
+for (const line of doc.code.split("\n")) {
+  const row = document.createElement("span");
+  row.textContent = `${line}\n`;
+  code.append(row);
+}
+$('[data-testid="editor"]').append(code);
+
+writeFileSync(htmlPath, document.toString());
+const eqns = root.querySelectorAll('[data-testid="eqn"]').length;
+process.stdout.write(`[prerender] index.html: ${ex.id}, ${eqns} equations, record ${key}\n`);
