@@ -2,9 +2,11 @@
 // answers the page can show, and the contract check (app/contract/validate.js) on what comes
 // back, so an answer that breaks the contract becomes an error and is never drawn.
 
-import { answerProblems } from "./contract/validate.js";
+import { answerProblems, policyAnswerProblems } from "./contract/validate.js";
 
 /** @typedef {import("./contract/record.js").EngineAnswer} EngineAnswer */
+/** @typedef {import("./contract/record.js").PolicyAnswer} PolicyAnswer */
+/** @typedef {import("./contract/record.js").ErrorRecord} ErrorRecord */
 
 /**
  * @param {{call: Function}} engine the client (engine-client.js)
@@ -13,14 +15,28 @@ import { answerProblems } from "./contract/validate.js";
  * @returns {Promise<{answer: EngineAnswer, cacheable: boolean}>} cacheable: the engine's own
  *   answer (a timeout or a crash may go another way next time)
  */
-export async function askEngine(engine, request, options = {}) {
+export function askEngine(engine, request, options = {}) {
+  const kwargs = { mode: request.mode, ...request.kwargs };
+  return ask(engine, "pe_engine.explain.run", kwargs, answerProblems, options);
+}
+
+/**
+ * One pending policy of a checkpoint record (app/page/pending-policies.js), as askEngine asks.
+ * @param {{call: Function}} engine @param {object} kwargs
+ * @returns {Promise<{answer: PolicyAnswer | ErrorRecord, cacheable: boolean}>}
+ */
+export function askPolicy(engine, kwargs) {
+  return ask(engine, "pe_engine.explain.checkpoint_policy", kwargs, policyAnswerProblems, {});
+}
+
+async function ask(engine, entry, kwargs, problemsOf, options) {
   let answer;
   try {
-    answer = await engine.call("pe_engine.explain.run", { mode: request.mode, ...request.kwargs }, options);
+    answer = await engine.call(entry, kwargs, options);
   } catch (err) {
     return { answer: errorAnswer(err.type || "engine", engineFailure(err), err.lineno ?? null), cacheable: false };
   }
-  const problems = answerProblems(answer);
+  const problems = problemsOf(answer);
   if (problems.length) {
     const what = `the engine's answer breaks the record contract (${problems.join("; ")})`;
     return { answer: errorAnswer("contract", what), cacheable: false };

@@ -8,6 +8,7 @@ never asserted (the targets are in the table's last column, for reading).
     python3 bench/bench_page.py                 # full run: 5 loads each, 24 edits per example
     python3 bench/bench_page.py --quick         # CI smoke run: 1 load each, 3 edits, 1 s of play
     python3 bench/bench_page.py --runs 9 --edits 40 --json out.json
+    python3 bench/bench_page.py --runs 1 --edits 12 --mode checkpoint   # one mode's edits
 
 What is measured (all ms since navigation start unless said otherwise):
   fcp        first contentful paint (PerformanceObserver 'paint')
@@ -369,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fps-seconds", type=float, default=4.0)
     ap.add_argument("--json", type=Path, help="also write every figure here")
     ap.add_argument("--no-build", action="store_true", help="use dist/ as it is")
+    ap.add_argument("--mode", help="time edits only on the examples of this mode (e.g. checkpoint)")
     opts = ap.parse_args(argv)
     if opts.quick:
         opts.runs, opts.edits, opts.fps_seconds = 1, 3, 1.0
@@ -379,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([sys.executable, str(ROOT / "build.py"), "--if-stale"], cwd=ROOT,
                        check=True, stdin=subprocess.DEVNULL)
     build = load_build()
-    examples = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+    examples = [ex for ex in json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+                if opts.mode in (None, ex["mode"])]
     load = os.getloadavg()
     print(f"# bench_page: {opts.runs} loads per variant, {opts.edits} edits per example; "
           f"{os.cpu_count()} CPUs, load average at start {load[0]:.2f} {load[1]:.2f} "

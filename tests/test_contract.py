@@ -60,6 +60,9 @@ def answers() -> dict[str, dict]:
     out["error/instantiate"] = _answer("split", "def f(x, y):\n    return x\n", two,
                                        instantiate=[True, True])
     out["masks/failed-cells"] = _answer("masks", BRANCH_SOURCE, two)
+    ckpt = next(ex for ex in EXAMPLES if ex["mode"] == "checkpoint")
+    out["checkpoint/only-selected"] = _answer("checkpoint", ckpt["code"], _example_args(ckpt),
+                                              only_selected=True)
     out["error/masks-inputs"] = _answer("masks", "def f(a, b, c, d, e, g):\n    return a\n",
                                         one * 6)
     return out
@@ -150,15 +153,46 @@ def _broken(answer: dict) -> list[dict]:
     return out
 
 
+def _page_problems(answers: list[dict], *argv: str) -> list[list[str]]:
+    """The page's validator's problems with each answer (tests/js/answer_problems.mjs)."""
+    lines = "".join(json.dumps(a) + "\n" for a in answers)
+    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "answer_problems.mjs"), *argv],
+                          input=lines, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [json.loads(x) for x in proc.stdout.splitlines()]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_policy_answers_keep_the_contract_and_the_page_checks_them(answers):
+    first = answers["checkpoint/only-selected"]
+    assert first["pending_policies"] and len(first["policies"]) == 1
+    ckpt = next(ex for ex in EXAMPLES if ex["mode"] == "checkpoint")
+    good = [json.loads(json.dumps(explain.checkpoint_policy(
+        source=ckpt["code"], args=_example_args(ckpt), policy=p)))
+        for p in first["pending_policies"][:2]]
+    good.append(json.loads(json.dumps(explain.checkpoint_policy(
+        source=BAD_SOURCE, args=[{"known": False, "value": "1.0"}]))))
+    assert "error" in good[-1]
+    s = schema.record_schema()
+    for answer in good:
+        name = "ErrorRecord" if "error" in answer else "PolicyAnswer"
+        v = jsonschema.Draft202012Validator({"$defs": s["$defs"], "$ref": f"#/$defs/{name}"})
+        assert not list(v.iter_errors(answer)), name
+    no_memory = copy.deepcopy(good[0])
+    del no_memory["memory"]
+    bad_bytes = copy.deepcopy(good[0])
+    bad_bytes["policy"]["residual_bytes"] = "4"
+    bad = [no_memory, bad_bytes, first]  # a record is no policy answer
+    results = _page_problems(good + bad, "policy")
+    assert results[:len(good)] == [[]] * len(good)
+    assert all(results[len(good):]), "a broken policy answer passed the page's validator"
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_page_validator_agrees(answers):
     good = list(answers.values())
     bad = _broken(answers["fixture/sin_cos"])
-    lines = "".join(json.dumps(a) + "\n" for a in good + bad)
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "answer_problems.mjs")],
-                          input=lines, capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    results = [json.loads(x) for x in proc.stdout.splitlines()]
+    results = _page_problems(good + bad)
     assert len(results) == len(good) + len(bad)
     for name, problems in zip(answers, results):
         assert problems == [], (name, problems)

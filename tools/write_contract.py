@@ -23,8 +23,10 @@ def contract_js() -> str:
     sys.path.insert(0, str(ROOT))
     from pe_engine.explain import record, schema
 
-    def const(name: str, value: object, doc: str, indent: int | None = 2) -> str:
-        text = json.dumps(value, indent=indent, separators=None if indent else (",", ":"))
+    def const(name: str, value: object, doc: str, spaced: bool = True) -> str:
+        # one line each (the file is kept under the page's 400 lines a module); the schema,
+        # which is data, without spaces
+        text = json.dumps(value, separators=(", ", ": ") if spaced else (",", ":"))
         return f"/** {doc} */\nexport const {name} = {text};\n"
 
     definitions = {mode: td.__name__ for mode, td in record.RECORDS.items()}
@@ -35,10 +37,13 @@ def contract_js() -> str:
         schema.jsdoc_typedefs() + "\n",
         const("POLICY_NAMES", record.POLICY_NAMES, "checkpoint_policies by name, as offered."),
         const("DEFAULT_POLICY", record.DEFAULT_POLICY, "The policy a new state starts with."),
+        const("POLICY_ROWS", record.POLICY_ROWS,
+              "The policies a checkpoint record compares, in the page's order."),
         const("RECORD_DEFINITIONS", definitions, "The schema definition of each mode's record."),
         const("RECORD_SCHEMA", schema.record_schema(),
-              "JSON Schema of every answer of pe_engine.explain.run (one line: it is data).",
-              indent=None),
+              "JSON Schema of every answer of pe_engine.explain.run, and in $defs of "
+              "pe_engine.explain.checkpoint_policy (one line: it is data).",
+              spaced=False),
     ]
     return "\n".join(parts)
 

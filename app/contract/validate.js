@@ -83,6 +83,25 @@ export function answerProblems(answer) {
   const obj = /** @type {Record<string, unknown>} */ (answer);
   const name = Object.hasOwn(obj, "error") ? "ErrorRecord" : RECORD_DEFINITIONS[/** @type {string} */ (obj.mode)];
   if (!name) return [`unknown mode ${JSON.stringify(obj.mode)}`];
+  return problemsAgainst(name, answer);
+}
+
+/**
+ * What is wrong with an answer of pe_engine.explain.checkpoint_policy: a PolicyAnswer, or an
+ * error.
+ * @param {unknown} answer
+ * @returns {string[]}
+ */
+export function policyAnswerProblems(answer) {
+  if (!hasType(answer, "object")) return ["the answer is not an object"];
+  return problemsAgainst(
+    Object.hasOwn(/** @type {object} */ (answer), "error") ? "ErrorRecord" : "PolicyAnswer",
+    answer,
+  );
+}
+
+/** @param {string} name a definition of the schema @param {unknown} answer */
+function problemsAgainst(name, answer) {
   const out = [];
   check(RECORD_SCHEMA.$defs[name], answer, "record", out);
   return out;

@@ -1,9 +1,16 @@
 // Running the engine for the page's state: debounced, one call at a time, cached by request
 // key. Every answer (the engine's, or the page's own when there is nothing to ask) becomes
-// an {type: "answer"} change.
+// an {type: "answer"} change. A checkpoint record comes first with its selected policy alone;
+// its other policies are then asked one per idle slice and merged in, each merge another
+// answer for the same key (pending-policies.js), until the next change of request stops them.
 
-import { askEngine, errorAnswer } from "../engine-answers.js";
+import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
 import { parseSignature, requestFor, requestKey } from "../state.js";
+import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
+
+const idle = window.requestIdleCallback ?? ((cb) => setTimeout(cb, 1));
+const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
+const FOLLOW_UP_WAIT_MS = 500; // a follow-up waits at most this long for an idle slice
 
 /**
  * @param {{engine: any, getState: () => import("./update.js").PageState,
@@ -15,8 +22,10 @@ export function createRunner({ engine, getState, dispatch }) {
   let inflight = false;
   let rerun = false;
   let idleWaiters = [];
+  let following = null; // {key, slice}: the pending policies being asked for the record of key
 
   function schedule(ms) {
+    stopFollowing();
     clearTimeout(timer);
     timer = setTimeout(() => {
       timer = 0;
@@ -24,9 +33,10 @@ export function createRunner({ engine, getState, dispatch }) {
     }, ms);
   }
 
-  const busy = () => timer !== 0 || inflight;
+  const busy = () => timer !== 0 || inflight || following !== null;
 
-  /** Resolves once nothing is pending and the page has drawn the last answer. */
+  /** Resolves once nothing is pending (the follow-ups included) and the page has drawn the
+   *  last answer. */
   function whenIdle() {
     if (!busy()) return Promise.resolve();
     return new Promise((resolve) => idleWaiters.push(resolve));
@@ -72,10 +82,11 @@ export function createRunner({ engine, getState, dispatch }) {
     const req = requestFor(s.doc);
     const key = requestKey(req);
     if (key === s.recordKey && !s.error) {
+      follow(req, key); // a record left with pending policies by a change since undone
       notifyIdle();
       return;
     }
-    const answer = cache.get(key) ?? (await ask(req, key));
+    const answer = cache.get(key) ?? (await ask(firstRequest(req), key));
     if (rerun) {
       rerun = false;
       if (requestKey(requestFor(getState().doc)) !== key) {
@@ -86,7 +97,56 @@ export function createRunner({ engine, getState, dispatch }) {
     }
     // the page may have it already (a precomputed record arrived while the engine worked)
     if (getState().recordKey !== key || getState().error) dispatch({ type: "answer", answer, key });
+    follow(req, key);
     notifyIdle();
+  }
+
+  // ---------------------------------------------------------------- pending policies
+  /** Ask for the pending policies of the record drawn for key, one per idle slice. */
+  function follow(req, key) {
+    const s = getState();
+    if (following?.key === key || s.recordKey !== key || !pendingOf(s.record).length) return;
+    const run = { key, slice: 0 };
+    following = run;
+    const next = () => {
+      run.slice = idle(
+        async () => {
+          run.slice = 0;
+          const more = await askNextPolicy(req, run);
+          if (following !== run) return; // stopped by a change: its answer was dropped
+          if (more) next();
+          else {
+            following = null;
+            notifyIdle();
+          }
+        },
+        { timeout: FOLLOW_UP_WAIT_MS },
+      );
+    };
+    next();
+  }
+
+  /** One pending policy asked and merged into the record; whether more are pending. */
+  async function askNextPolicy(req, run) {
+    const asked = getState().record;
+    const [policy] = pendingOf(asked);
+    if (!policy) return false;
+    const { answer } = await askPolicy(engine, policyKwargs(req, policy));
+    // stale: a change came while it was asked (the record may even be the same key's anew)
+    if (following !== run || getState().record !== asked) return false;
+    // an error leaves the card pending: the next run for this key asks again
+    if ("error" in answer) return false;
+    const record = withPolicy(/** @type {any} */ (asked), /** @type {any} */ (answer));
+    cache.set(run.key, record);
+    dispatch({ type: "answer", answer: record, key: run.key });
+    return pendingOf(record).length > 0;
+  }
+
+  /** A change of request: the follow-ups still to ask are dropped (the schedule that follows
+   *  keeps the page busy, so nobody waiting is told it is idle). */
+  function stopFollowing() {
+    if (following) cancelIdle(following.slice);
+    following = null;
   }
 
   return {

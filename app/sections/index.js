@@ -67,7 +67,8 @@ function createContext(engine, explainer, precomputed) {
         return;
       }
       if (!kwargs || typeof kwargs.source !== "string") return;
-      cache.set(key, record);
+      // a checkpoint record still waiting for policies is no answer for a demo to keep
+      if (!record.pending_policies?.length) cache.set(key, record);
       ctx.main = { mode, kwargs, record, key };
       for (const cb of listeners) cb(ctx.main);
     },

@@ -1,9 +1,12 @@
 // Checkpoint (remat) records: policies side by side, what each saves and what it recomputes.
 // Schema: {mode:'checkpoint', policies:[{name, label?, residual_count, residual_bytes,
 // recomputed, panes:[{id,title,program}], saved_residuals|residuals:[{aval, description}]}],
-// selected: name or index}. When the record also carries the selected policy's split
-// (panes/events/residuals), the stage animates it below these cards (`animated: true`).
+// selected: name or index, pending_policies?: [name]}. When the record also carries the
+// selected policy's split (panes/events/residuals), the stage animates it below these cards
+// (`animated: true`). A pending policy (still being computed, app/page/pending-policies.js)
+// holds its place in the grid as a placeholder card until its answer is merged in.
 
+import { POLICY_ROWS } from "../contract/record.js";
 import { copyText, formatBytes, h } from "./dom.js";
 
 /**
@@ -121,6 +124,29 @@ export function renderCheckpoint(record, { onLink, animated = false } = {}) {
           "which it must recompute. Fewer bytes saved means more work recomputed.",
       ),
     ),
-    h("div", { class: "st-ckpt-grid" }, cards),
+    h("div", { class: "st-ckpt-grid" }, inRowOrder(policies, cards, record.pending_policies ?? [])),
+  );
+}
+
+/** The cards, and a placeholder for each pending policy, in POLICY_ROWS order. */
+function inRowOrder(policies, cards, pending) {
+  if (!pending.length) return cards;
+  const rank = (name) => POLICY_ROWS.indexOf(name);
+  const placed = policies.map((p, i) => ({ rank: rank(p.name), el: cards[i] }));
+  for (const name of pending) placed.push({ rank: rank(name), el: pendingCard(name) });
+  return placed.sort((a, b) => a.rank - b.rank).map((c) => c.el);
+}
+
+function pendingCard(name) {
+  return h(
+    "article",
+    {
+      class: "st-policy st-policy--pending",
+      "data-testid": "policy-pending",
+      "data-policy": name,
+      "aria-busy": "true",
+    },
+    h("h4", null, h("code", null, name)),
+    h("p", { class: "st-muted" }, "computing…"),
   );
 }

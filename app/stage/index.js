@@ -2,6 +2,7 @@
 //
 //   const stage = createStage(root, {onLink});
 //   stage.setRecord(record, {step});   // step defaults to the end (the finished split)
+//   stage.setPolicies(record);         // the same split, more checkpoint policies answered
 //   stage.setStep(n); stage.getStep(); stage.stepCount(); stage.play(); stage.pause();
 //   stage.highlight({line} | {event} | {residual} | null);   // from the shell (editor cursor)
 //   stage.drawn();                     // lay out what is pending (the edges) now
@@ -29,7 +30,7 @@ import { badgeRole } from "./panes.js";
 import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
-import { buildView, keepInView, scrollRowIntoView } from "./view.js";
+import { buildView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
 
 const SCRUB_DEBOUNCE_MS = 450;
 const DIFF_MS = 4000; // how long what changed since the last split stays marked
@@ -349,9 +350,18 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     syncControls();
   }
 
+  /** The record drawn with more of its policies answered (the caller knows its split is the
+   *  one drawn: app/page/pending-policies.js sameSplit): the cards and the memory chart are
+   *  drawn again; the split, its step, its marks and its diff stay as they are. */
+  function setPolicies(record) {
+    model = { ...model, record };
+    renewPolicies(view, record, (l) => onLink?.(l));
+  }
+
   // ---------------------------------------------------------------- API
   return {
     setRecord,
+    setPolicies,
     setStep(n) {
       player.pause();
       applyStep(n, { source: "api" });

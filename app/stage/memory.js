@@ -3,6 +3,7 @@
 // (a lower peak) and what it costs (equations recomputed). SVG, coloured by CSS custom
 // properties (both themes), with an accessible name and the numbers as a table beside it.
 
+import { POLICY_ROWS } from "../contract/record.js";
 import { formatBytes, h, s } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").MemoryLine} MemoryLine */
@@ -16,10 +17,14 @@ const DASHES = ["", "6 4", "2 3", "10 3 2 3", "1 5", "8 2", "4 2 1 2", "12 4"];
 /**
  * @param {MemoryLine[]} memory
  * @param {string} selected the policy the stage shows (its line is drawn on top, thicker)
+ * @param {string[]} pending policies whose lines are still being computed (held in the legend)
  */
-export function renderMemory(memory, selected = "") {
-  // plain grad's one line has no policy name
-  const lines = memory.map((l) => ({ ...l, label: l.label || "grad" }));
+export function renderMemory(memory, selected = "", pending = []) {
+  // plain grad's one line has no policy name; a policy keeps its colour whatever else is drawn
+  const lines = memory.map((l, n) => {
+    const rank = POLICY_ROWS.indexOf(l.policy);
+    return { ...l, label: l.label || "grad", hue: (rank < 0 ? n : rank) % LINES };
+  });
   // each step holds its bytes until the next one: a step line, step i over [i, i + 1)
   const steps = Math.max(1, ...lines.map((l) => l.points.length));
   const peak = Math.max(1, ...lines.map((l) => l.peak_bytes));
@@ -72,8 +77,8 @@ export function renderMemory(memory, selected = "") {
         class: `st-mem-line${l.policy === selected ? " is-selected" : ""}`,
         "data-testid": "memory-line",
         "data-policy": l.policy,
-        style: `--mem: var(--mem-${n % LINES})`,
-        "stroke-dasharray": DASHES[n % LINES] || null,
+        style: `--mem: var(--mem-${l.hue})`,
+        "stroke-dasharray": DASHES[l.hue] || null,
         points: l.points
           .map((p, i) => `${x(i).toFixed(1)},${y(p.bytes).toFixed(1)} ${x(i + 1).toFixed(1)},${y(p.bytes).toFixed(1)}`)
           .join(" "),
@@ -84,13 +89,16 @@ export function renderMemory(memory, selected = "") {
   const legend = h(
     "ul",
     { class: "st-mem-legend" },
-    lines.map((l, n) =>
+    lines.map((l) =>
       h(
         "li",
-        { style: `--mem: var(--mem-${n % LINES})`, class: l.policy === selected ? "is-selected" : null },
+        { style: `--mem: var(--mem-${l.hue})`, class: l.policy === selected ? "is-selected" : null },
         h("span", { class: "st-mem-swatch", "aria-hidden": "true" }),
         `${l.label}: peak ${formatBytes(l.peak_bytes)}, ${l.recomputed} equation${l.recomputed === 1 ? "" : "s"} recomputed`,
       ),
+    ),
+    pending.map((name) =>
+      h("li", { class: "st-muted", "data-testid": "memory-pending", "aria-busy": "true" }, `${name}: computing…`),
     ),
   );
   return h(

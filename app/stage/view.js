@@ -37,7 +37,8 @@ function residualVars(model, pv) {
 /**
  * Build the record's view. `timeline` registers what each step reveals and which elements
  * belong to which event; `onLink` is handed to the policy cards.
- * @returns {{nodes: Element[], trace, wrap: HTMLElement, panes, table, resChips, resList, edges}}
+ * @returns {{nodes: Element[], policies: HTMLElement | null, memory: HTMLElement | null, trace,
+ *            wrap: HTMLElement, panes, table, resChips, resList, edges}}
  */
 export function buildView(model, timeline, onLink) {
   const reveal = timeline.reveal;
@@ -69,14 +70,12 @@ export function buildView(model, timeline, onLink) {
   }
   const residuals = known && unknown ? renderResidualList(model, reveal) : null;
   const edges = model.edges.length ? new EdgeLayer(wrap, paneWrap, model, panes, reveal) : null;
-  const policies = Array.isArray(model.record.policies)
-    ? renderCheckpoint(model.record, { onLink, animated: true })
-    : null;
-  const memoryLines = model.record.memory ?? [];
-  const memory = memoryLines.length ? renderMemory(memoryLines, model.record.selected ?? "") : null;
+  const { policies, memory } = policyNodes(model.record, onLink);
   const nodes = [policies, renderLegend(model.mode), trace.el, wrap, residuals?.el, memory, table.el];
   return {
     nodes: nodes.filter(Boolean),
+    policies,
+    memory,
     trace,
     wrap,
     panes,
@@ -85,6 +84,25 @@ export function buildView(model, timeline, onLink) {
     resList: residuals?.list,
     edges,
   };
+}
+
+/** The policy cards (checkpoint) and the memory chart (grad, checkpoint) of a record. */
+function policyNodes(record, onLink) {
+  const policies = Array.isArray(record.policies) ? renderCheckpoint(record, { onLink, animated: true }) : null;
+  const lines = record.memory ?? [];
+  const memory = lines.length ? renderMemory(lines, record.selected ?? "", record.pending_policies ?? []) : null;
+  return { policies, memory };
+}
+
+/** Draw the cards and the memory chart of `record` in place of the view's: the same split
+ *  with more policies answered, everything else of the view left as it is. */
+export function renewPolicies(view, record, onLink) {
+  const next = policyNodes(record, onLink);
+  for (const part of /** @type {const} */ (["policies", "memory"])) {
+    if (!view[part] || !next[part]) continue; // a checkpoint record has both, from its first answer
+    view[part].replaceWith(next[part]);
+    view[part] = next[part];
+  }
 }
 
 /** How far down the page the stage's sticky controls reach (rows above it are hidden). */

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -24,10 +24,13 @@ from .programs import program_record
 from .record import (
     DEFAULT_POLICY,
     POLICY_NAMES,
+    POLICY_ROWS,
     RECORD_VERSION,
     TANGENT_MARK,
     CheckpointRecord,
     GradRecord,
+    Policy,
+    PolicyAnswer,
     SavedResidual,
 )
 from .requests import (
@@ -190,35 +193,71 @@ def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
     return getattr(pols, name)
 
 
-def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
-               policy: str = DEFAULT_POLICY) -> CheckpointRecord:
-    """The same function under each policy: what may be a residual, what is recomputed."""
+class _Loaded(NamedTuple):
+    """What every checkpoint answer starts from."""
+    lf: Any  # the user's function, loaded
+    values: list
+    params: list[str]
+    argnums: list[int]
+    args: list[dict]  # flagged as grad reads them
+    traced: Any  # the function traced, every input known
+    names: list[str]  # the checkpoint_name names in it
+
+
+def _load_checkpoint(source: str, args: Sequence[dict], fn: str | None) -> _Loaded:
     lf, values, params = load_request(source, fn, args)
     argnums = _argnums(params, args, values)
-    args = _flagged(args, argnums)
     closed = trace_user(lf.fn, values, [True] * len(values))
     names = sorted({e.params["name"] for e in closed.jaxpr.eqns
                     if e.primitive is ad_checkpoint.name_p})
-    _policy(policy, names)  # an unknown name is the user's error, reported before the work
-    rows = []
-    for pname in ["no checkpoint", *POLICY_NAMES]:
-        fun = lf.fn if pname == "no checkpoint" else ad_checkpoint.checkpoint(
-            lf.fn, policy=_policy(pname, names))
-        label = (f"{pname}({', '.join(repr(n) for n in names)})"
-                 if pname.startswith("save_") else pname)
-        rec = _autodiff_record(fun, params, values, argnums, pname, label)
-        rows.append({"name": pname, "label": label,
-                     "residual_count": len(rec["saved_residuals"]),
-                     "residual_bytes": rec["saved_bytes"],
-                     "recomputed": rec["recomputed"],
-                     "saved_residuals": rec["saved_residuals"],
-                     "panes": rec["panes"], "record": rec if pname == policy else None,
-                     "memory": rec["memory"]})
-    selected = next(r["record"] for r in rows if r["name"] == policy)
-    return {"version": RECORD_VERSION, "mode": "checkpoint", "fn": lf.name,
-            "args": args_record(params, args, values),
-            "traced": program_record(closed.jaxpr)[0], "names": names,
-            "policies": [{k: v for k, v in r.items() if k not in ("record", "memory")}
-                         for r in rows],
-            "selected": policy, **selected,
-            "memory": [line for r in rows for line in r["memory"]]}
+    return _Loaded(lf, values, params, argnums, _flagged(args, argnums), closed, names)
+
+
+def _policy_label(name: str, names: Sequence[str]) -> str:
+    return (f"{name}({', '.join(repr(n) for n in names)})" if name.startswith("save_")
+            else name)
+
+
+def _policy_record(ld: _Loaded, name: str) -> tuple[Policy, dict]:
+    """One policy's card and its whole record (split, panes, backward, memory line)."""
+    fun = ld.lf.fn if name == "no checkpoint" else ad_checkpoint.checkpoint(
+        ld.lf.fn, policy=_policy(name, ld.names))
+    label = _policy_label(name, ld.names)
+    rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label)
+    card: Policy = {"name": name, "label": label,
+                    "residual_count": len(rec["saved_residuals"]),
+                    "residual_bytes": rec["saved_bytes"], "recomputed": rec["recomputed"],
+                    "saved_residuals": rec["saved_residuals"], "panes": rec["panes"]}
+    return card, rec
+
+
+def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
+               policy: str = DEFAULT_POLICY, only_selected: bool = False) -> CheckpointRecord:
+    """The same function under each policy: what may be a residual, what is recomputed.
+
+    only_selected: the selected policy's card and split alone, fast for an edit; the other
+    policies are named in `pending_policies`, each answered later by `checkpoint_policy`."""
+    ld = _load_checkpoint(source, args, fn)
+    _policy(policy, ld.names)  # an unknown name is the user's error, reported before the work
+    wanted = [policy] if only_selected else POLICY_ROWS
+    cards, memory, selected = [], [], {}
+    for name in wanted:
+        card, rec = _policy_record(ld, name)
+        cards.append(card)
+        memory += rec["memory"]
+        if name == policy:
+            selected = rec
+    return {"version": RECORD_VERSION, "mode": "checkpoint", "fn": ld.lf.name,
+            "args": args_record(ld.params, ld.args, ld.values),
+            "traced": program_record(ld.traced.jaxpr)[0], "names": ld.names,
+            "policies": cards, "selected": policy,
+            "pending_policies": [n for n in POLICY_ROWS if n not in wanted],
+            **selected, "memory": memory}
+
+
+def checkpoint_policy(source: str, args: Sequence[dict], fn: str | None = None,
+                      policy: str = DEFAULT_POLICY) -> PolicyAnswer:
+    """One policy's card and memory line, for a checkpoint record asked with only_selected
+    (`policy` is one of its pending_policies)."""
+    card, rec = _policy_record(_load_checkpoint(source, args, fn), policy)
+    return {"policy": card, "memory": rec["memory"][0]}

@@ -12,10 +12,11 @@ import traceback
 from typing import Any
 
 from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
-from .modes import as_json, run
+from .modes import as_json, checkpoint_policy, run
 from .sandbox import user_lineno
 
-ENTRY_POINTS = {"pe_engine.explain.run": run}
+ENTRY_POINTS = {"pe_engine.explain.run": run,
+                "pe_engine.explain.checkpoint_policy": checkpoint_policy}
 
 
 def _failure(exc: BaseException) -> dict:

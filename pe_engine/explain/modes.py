@@ -1,7 +1,8 @@
 """The worker's entry point: one record per request, for the mode asked for."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -21,28 +22,44 @@ MODES: dict[str, Callable[..., dict]] = {
 }
 
 
-def run(mode: str, **kwargs: Any) -> dict:
-    """The worker's entry point: a record, or {"error": ...} located in the user's code.
-
-    Every request starts from the same state and leaves none behind: the sandbox's
+@contextmanager
+def _fresh_request() -> Iterator[None]:
+    """Every request starts from the same state and leaves none behind: the sandbox's
     per-request state is reset and `jax.config` is restored, whatever the code did."""
-    try:
-        fn = MODES[mode]
-    except KeyError:
-        return {"error": make_error("mode", f"unknown mode {mode!r}"[:100], None)}
     flags = dict(core.config.values)
     sandbox.reset()
     try:
-        with core.observing(PageCaps()):
-            record = fn(**kwargs)
-        return {"memory": [], **record, "jax_snippet": jax_snippet.snippet(
-            mode, record, kwargs["source"], kwargs["args"])}
-    except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
-        return {"error": engine_error(e)}
+        yield
     finally:
         core.config.values.clear()
         core.config.values.update(flags)
         sandbox.reset()
+
+
+def run(mode: str, **kwargs: Any) -> dict:
+    """The worker's entry point: a record, or {"error": ...} located in the user's code."""
+    try:
+        fn = MODES[mode]
+    except KeyError:
+        return {"error": make_error("mode", f"unknown mode {mode!r}"[:100], None)}
+    try:
+        with _fresh_request():
+            with core.observing(PageCaps()):
+                record = fn(**kwargs)
+            return {"memory": [], **record, "jax_snippet": jax_snippet.snippet(
+                mode, record, kwargs["source"], kwargs["args"])}
+    except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
+        return {"error": engine_error(e)}
+
+
+def checkpoint_policy(**kwargs: Any) -> dict:
+    """The worker's second entry point: one pending policy of a checkpoint record asked with
+    only_selected (a PolicyAnswer), or {"error": ...}."""
+    try:
+        with _fresh_request(), core.observing(PageCaps()):
+            return autodiff.checkpoint_policy(**kwargs)
+    except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
+        return {"error": engine_error(e)}
 
 
 def as_json(record: dict) -> dict:

@@ -15,6 +15,8 @@ POLICY_NAMES = ["everything_saveable", "nothing_saveable", "dots_saveable",
                 "dots_with_no_batch_dims_saveable", "save_only_these_names",
                 "save_any_names_but_these"]
 DEFAULT_POLICY = "nothing_saveable"
+# The policies a checkpoint record compares, one card each, in the page's order.
+POLICY_ROWS = ["no checkpoint", *POLICY_NAMES]
 # A tangent input is named after its primal with a combining dot above: x -> ẋ.
 TANGENT_MARK = "\u0307"
 
@@ -285,8 +287,18 @@ class CheckpointRecord(SplitRecord):
     saved_bytes: int
     recomputed: int
     names: list[str]
-    policies: list[Policy]
+    policies: list[Policy]  # in POLICY_ROWS order; only the selected one while others pend
     selected: str
+    # The policies not answered yet (asked with only_selected), in POLICY_ROWS order: each
+    # comes from checkpoint_policy as a PolicyAnswer. [] when the record is complete.
+    pending_policies: list[str]
+
+
+class PolicyAnswer(TypedDict):
+    """One more policy of a checkpoint record asked with only_selected: its card and its
+    memory line (an answer of pe_engine.explain.checkpoint_policy)."""
+    policy: Policy
+    memory: MemoryLine
 
 
 class InterpretersRecord(RecordBase):

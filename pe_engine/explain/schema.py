@@ -68,9 +68,11 @@ def object_schema(td: type, defs: dict[str, dict]) -> dict:
 
 def record_schema() -> dict:
     """The schema of every answer `pe_engine.explain.run` gives: a record of one of the
-    modes, or an error. `answer_definition` names the one an answer must match."""
+    modes, or an error. `answer_definition` names the one an answer must match. Its $defs
+    also hold PolicyAnswer, what `pe_engine.explain.checkpoint_policy` gives (or an error)."""
     defs: dict[str, dict] = {}
     refs = [json_type(td, defs) for td in [*record.RECORDS.values(), record.ErrorRecord]]
+    json_type(record.PolicyAnswer, defs)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "An answer of pe_engine.explain.run",
             "anyOf": refs, "$defs": dict(sorted(defs.items()))}
@@ -117,7 +119,7 @@ def jsdoc_typedefs() -> str:
         for a in get_args(t):
             visit(a)
 
-    for td in [*record.RECORDS.values(), record.ErrorRecord]:
+    for td in [*record.RECORDS.values(), record.ErrorRecord, record.PolicyAnswer]:
         visit(td)
     blocks = []
     for name, td in seen.items():

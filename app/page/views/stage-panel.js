@@ -2,6 +2,8 @@
 // record; or, if that module cannot load, the programs as plain text. It also carries the
 // linked highlighting between the editor and the stage.
 
+import { sameSplit } from "../pending-policies.js";
+
 /** Printed programs of a record, whatever its mode: the known and unknown panes, the program. */
 export function programsOf(rec) {
   if (!rec) return { known: null, unknown: null, program: null };
@@ -78,7 +80,9 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
     render(prev, next) {
       panel.classList.toggle("is-waiting", next.waiting);
       if (next.record === prev.record || !next.record) return;
-      if (stage) stage.setRecord(next.record, next.doc.step !== null ? { step: next.doc.step } : {});
+      // more checkpoint policies answered: the split drawn stays, not drawn (nor diffed) again
+      if (stage && sameSplit(prev.record, next.record)) stage.setPolicies(next.record);
+      else if (stage) stage.setRecord(next.record, next.doc.step !== null ? { step: next.doc.step } : {});
       else fallbackDraw(root, next.record);
       document.dispatchEvent(new CustomEvent("pe:record", { detail: { record: next.record, key: next.recordKey } }));
     },

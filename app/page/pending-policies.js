@@ -1,0 +1,58 @@
+// Checkpoint's selected policy first (issue 14): an edit asks the engine for the selected
+// policy's card and split alone (only_selected), and the page draws that at once; the other
+// policies' cards are asked one at a time afterwards (pe_engine.explain.checkpoint_policy)
+// and merged into the record here. Pure: no DOM, no engine.
+
+import { POLICY_ROWS } from "../contract/record.js";
+
+/** @typedef {import("../contract/record.js").CheckpointRecord} CheckpointRecord */
+/** @typedef {import("../contract/record.js").PolicyAnswer} PolicyAnswer */
+
+/** The request an edit sends first: a checkpoint request asks for its selected policy alone. */
+export function firstRequest(req) {
+  return req.mode === "checkpoint" ? { mode: req.mode, kwargs: { ...req.kwargs, only_selected: true } } : req;
+}
+
+/** The policies a record still waits for ([] for a complete record, or another mode's). */
+export function pendingOf(record) {
+  return Array.isArray(record?.pending_policies) ? record.pending_policies : [];
+}
+
+/** The kwargs of pe_engine.explain.checkpoint_policy for one pending policy of `req`. */
+export function policyKwargs(req, policy) {
+  return { ...req.kwargs, policy };
+}
+
+/**
+ * `record` with one more policy: its card and its memory line in POLICY_ROWS order, the
+ * policy no longer pending. Everything else, the selected policy's split above all, is kept as
+ * it is (the same objects: see sameSplit).
+ * @param {CheckpointRecord} record @param {PolicyAnswer} answer
+ * @returns {CheckpointRecord}
+ */
+export function withPolicy(record, answer) {
+  const name = answer.policy.name;
+  const rank = (n) => POLICY_ROWS.indexOf(n);
+  const at = record.policies.filter((p) => rank(p.name) < rank(name)).length;
+  const policies = [...record.policies];
+  const memory = [...record.memory];
+  policies.splice(at, 0, answer.policy);
+  memory.splice(at, 0, answer.memory);
+  return { ...record, policies, memory, pending_policies: record.pending_policies.filter((p) => p !== name) };
+}
+
+/**
+ * Whether `next` is `prev` with more policies merged in (withPolicy), so the split drawn for
+ * `prev` stands and only the cards and the memory lines change. A fresh answer never is, even
+ * one equal to it: its split is made of new objects.
+ * @param {any} prev @param {any} next
+ */
+export function sameSplit(prev, next) {
+  return (
+    prev?.mode === "checkpoint" &&
+    next?.mode === "checkpoint" &&
+    prev.events === next.events &&
+    prev.panes === next.panes &&
+    prev.residuals === next.residuals
+  );
+}

@@ -1,0 +1,128 @@
+"""Checkpoint's selected policy first (issue 14): an edit in checkpoint mode draws the selected
+policy's card and split at once, the other cards as placeholders; they are filled in one by one
+afterwards, the split left as it was drawn; and the next edit drops the follow-ups still to come.
+
+Driven through window.explainer against the built site and the engine running in the browser.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from pe_engine import explain
+from pe_engine.explain.record import POLICY_ROWS
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = next(e for e in json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+               if e["id"] == "checkpoint-dots")
+sys.path.insert(0, str(ROOT / "tools"))
+import precompute  # noqa: E402
+
+# Every change of the stage's cards, and whether the split's panes are still the element drawn
+# with the first answer (the stage was not rebuilt for the cards that came after).
+WATCH = """() => {
+  const stage = document.getElementById('stage');
+  const log = (window.__cards = []);
+  let first = null;
+  new MutationObserver(() => {
+    const names = (id) =>
+      [...stage.querySelectorAll(`[data-testid=${id}]`)].map((c) => c.dataset.policy);
+    const cards = names('policy-card');
+    const pending = names('policy-pending');
+    const panes = stage.querySelector('[data-testid=panes]');
+    if (pending.length && !first) first = panes;
+    const last = log.at(-1);
+    const same = last && last.cards.join() === cards.join();
+    if (same && last.pending.join() === pending.join()) return;
+    log.push({cards, pending, samePanes: panes === first, step: window.explainer.state().step,
+              memory: stage.querySelectorAll('[data-testid=memory-line]').length});
+  }).observe(stage, {subtree: true, childList: true});
+}"""
+# Every engine call the page makes: its entry point, the policy and the source asked.
+CALLS = """() => {
+  const engine = window.peEngine;
+  const call = engine.call;
+  window.__calls = [];
+  engine.call = (fn, kw, opts) => {
+    window.__calls.push([fn, kw.policy ?? null, kw.source ?? null]);
+    return call(fn, kw, opts);
+  };
+}"""
+
+
+def _cards(record: dict) -> list[dict]:
+    """A record's policy cards without their programs (those print function addresses)."""
+    return [{k: v for k, v in p.items() if k != "panes"} for p in record["policies"]]
+
+
+def _cpython(code: str) -> dict:
+    req, = precompute.page_requests([{**EXAMPLE, "code": code}])
+    return explain.as_json(explain.run(req["mode"], **req["kwargs"]))
+
+
+def test_an_edit_draws_the_selected_policy_first_then_every_card(opened):
+    pg = opened
+    pg.evaluate("(id) => window.explainer.loadExample(id)", EXAMPLE["id"])
+    pg.evaluate(WATCH)
+    code = EXAMPLE["code"] + "\n# edited\n"
+    s = pg.evaluate("(c) => window.explainer.setSource(c)", code)
+    assert s["error"] is None
+    log = pg.evaluate("() => window.__cards")
+    selected = EXAMPLE["policy"]
+    # first: the selected card alone with its split drawn, the others held in their places
+    assert log[0]["cards"] == [selected]
+    assert log[0]["pending"] == [p for p in POLICY_ROWS if p != selected]
+    assert log[0]["memory"] == 1 and log[0]["step"] == s["stepCount"]
+    # then one more card at a time, in the page's order, the split never drawn again
+    assert [len(e["pending"]) for e in log] == list(range(len(POLICY_ROWS) - 1, -1, -1))
+    assert all(e["samePanes"] and e["step"] == s["stepCount"] for e in log)
+    last = log[-1]
+    assert last["cards"] == POLICY_ROWS and last["memory"] == len(POLICY_ROWS)
+    # settled() waited for them all: the record is the whole one CPython gives
+    rec = pg.evaluate("() => window.explainer.record()")
+    assert rec["pending_policies"] == []
+    assert _cards(rec) == _cards(_cpython(code))
+    assert [m["policy"] for m in rec["memory"]] == POLICY_ROWS
+    assert pg.is_hidden("[data-testid=diff-summary]")
+
+
+def test_an_edit_during_the_follow_ups_drops_them(opened):
+    pg = opened
+    pg.evaluate("(id) => window.explainer.loadExample(id)", EXAMPLE["id"])
+    pg.evaluate(WATCH)
+    pg.evaluate(CALLS)
+    first = EXAMPLE["code"] + "\n# first\n"
+    # every line one lower: the saved residuals' lines tell the two records apart
+    second = "# second\n" + EXAMPLE["code"]
+    s = pg.evaluate("""async ([a, b]) => {
+        window.explainer.setSource(a);
+        // the first edit's selected card is drawn, its follow-ups under way: edit again
+        await new Promise((resolve) => {
+          const poll = () => document.querySelector('#stage [data-testid=policy-pending]')
+            ? resolve() : setTimeout(poll, 0);
+          poll();
+        });
+        return window.explainer.setSource(b);
+    }""", [first, second])
+    assert s["error"] is None and s["source"] == second
+    calls = pg.evaluate("() => window.__calls")
+    follow_ups = [(policy, src) for fn, policy, src in calls
+                  if fn == "pe_engine.explain.checkpoint_policy"]
+    # the first edit's follow-ups stopped (one may have been under way), the second's all ran
+    stale = [p for p, src in follow_ups if src == first]
+    assert len(stale) <= 1, stale
+    assert sorted(p for p, src in follow_ups if src == second) == sorted(
+        p for p in POLICY_ROWS if p != EXAMPLE["policy"])
+    # and what the stale one brought never landed: the record is the second edit's, whole
+    rec = pg.evaluate("() => window.explainer.record()")
+    assert rec["pending_policies"] == []
+    want = _cpython(second)
+    assert _cards(rec) == _cards(want) != _cards(_cpython(first))
+    assert rec["memory"] == want["memory"]
+    log = pg.evaluate("() => window.__cards")
+    assert log[-1]["cards"] == POLICY_ROWS and not log[-1]["pending"]
