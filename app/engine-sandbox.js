@@ -33,9 +33,11 @@ async function fetchChecked(path, sha256, init) {
   return bytes;
 }
 
-// The engine's files, fetched once per page (they outlive restarts): the manifest and the two
-// scripts at once (their paths are fixed; their hashes are checked when the manifest is here),
-// then every file the manifest lists (index.html preloads them, so they are on their way).
+// The engine's files, fetched for each engine: the manifest and the two scripts at once (their
+// paths are fixed; their hashes are checked when the manifest is here), then every file the
+// manifest lists (index.html preloads them, so the first engine finds them on their way; a
+// restarted one reads them again from the HTTP or service-worker cache). Each engine's bytes
+// are moved to it, never copied: 10 MB of copies would hold up the page's main thread.
 let bundle = null;
 function engineBundle() {
   if (bundle) return bundle;
@@ -79,6 +81,7 @@ function frameDocument(frameScript, scriptHash) {
 // A new engine: the sandboxed frame, the port to it, and the files sent through the port.
 export async function spawnEngine(onMessage) {
   const { manifest, scripts, files } = engineBundle();
+  bundle = null; // this engine's: its bytes are moved to it
   const [frameScript, workerSource] = await scripts;
   const { bytes: manifestBytes } = await manifest;
   const scriptHash = `sha256-${base64(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(frameScript)))}`;
@@ -98,12 +101,8 @@ export async function spawnEngine(onMessage) {
   await loaded;
   iframe.contentWindow.postMessage({ cmd: "init", workerSource }, "*", [channel.port2]);
   const port = channel.port1;
-  // Each file goes over as soon as it is here and checked (a copy: the page keeps its bytes
-  // for the next engine, should this one be torn down).
-  const send = (name, bytes) => {
-    const copy = bytes.slice(0);
-    port.postMessage({ cmd: "file", name, bytes: copy }, [copy]);
-  };
+  // Each file goes over as soon as it is here and checked, moved (transferred), not copied.
+  const send = (name, bytes) => port.postMessage({ cmd: "file", name, bytes }, [bytes]);
   send("manifest.json", manifestBytes);
   const byName = await files;
   for (const [name, p] of Object.entries(byName)) {

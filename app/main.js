@@ -250,29 +250,16 @@ document.documentElement.dataset.firstFrame = firstAnswer ? "precomputed" : "wai
 runner.schedule(0);
 
 // Every example in every mode, answered at build time (tools/precompute.py): taken in after
-// the first frame, one record per idle slice (each is checked against the contract), so a
-// switch of example or mode never waits for Python.
-const idle = window.requestIdleCallback ?? ((cb) => setTimeout(cb, 1));
+// the first frame (each is checked against the contract when first used), so a switch of
+// example or mode never waits for Python.
 fetch(new URL("../precomputed-examples.json", import.meta.url), { cache: "no-cache", priority: "low" })
   .then((r) => (r.ok ? r.json() : null))
   .then((more) => {
-    const entries = Object.entries(more?.records ?? {});
-    const next = () => {
-      const entry = entries.shift();
-      if (!entry) {
-        document.documentElement.dataset.examplesPrecomputed = "ready";
-        return;
-      }
-      if (!answerProblems(entry[1]).length) {
-        runner.seed(...entry);
-        // a link to an example opened before these records came: its answer is here now
-        const [key, answer] = entry;
-        if (key === requestKey(requestFor(state.doc)) && state.recordKey !== key) {
-          dispatch({ type: "answer", answer, key });
-        }
-      }
-      idle(next);
-    };
-    idle(next);
+    for (const [key, answer] of Object.entries(more?.records ?? {})) runner.seed(key, answer);
+    document.documentElement.dataset.examplesPrecomputed = "ready";
+    // a link to an example opened before these records came: its answer is here now
+    const key = requestKey(requestFor(state.doc));
+    const answer = state.recordKey !== key ? runner.cached(key) : null;
+    if (answer) dispatch({ type: "answer", answer, key });
   })
   .catch(() => {});

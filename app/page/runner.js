@@ -4,6 +4,7 @@
 // its other policies are then asked one per idle slice and merged in, each merge another
 // answer for the same key (pending-policies.js), until the next change of request stops them.
 
+import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
 import { parseSignature, requestFor, requestKey } from "../state.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
@@ -18,6 +19,18 @@ const FOLLOW_UP_WAIT_MS = 500; // a follow-up waits at most this long for an idl
  */
 export function createRunner({ engine, getState, dispatch }) {
   const cache = new Map(); // request key -> the engine's answer (record or {error})
+  // request key -> a record answered at build time, checked against the contract when first
+  // used (checking all of them at load would keep the main thread busy for nothing)
+  const seeded = new Map();
+  /** The answer at hand for key: one cached, or a seeded record that keeps the contract. */
+  function known(key) {
+    if (cache.has(key) || !seeded.has(key)) return cache.get(key);
+    const rec = seeded.get(key);
+    seeded.delete(key);
+    if (answerProblems(rec).length) return undefined; // a broken build: the engine is asked
+    cache.set(key, rec);
+    return rec;
+  }
   let timer = 0;
   let inflight = false;
   let rerun = false;
@@ -86,7 +99,7 @@ export function createRunner({ engine, getState, dispatch }) {
       notifyIdle();
       return;
     }
-    const answer = cache.get(key) ?? (await ask(firstRequest(req), key));
+    const answer = known(key) ?? (await ask(firstRequest(req), key));
     if (rerun) {
       rerun = false;
       if (requestKey(requestFor(getState().doc)) !== key) {
@@ -152,8 +165,8 @@ export function createRunner({ engine, getState, dispatch }) {
   return {
     schedule,
     whenIdle,
-    /** An answer known before any call (the precomputed first frame). */
-    seed: (key, answer) => cache.set(key, answer),
-    cached: (key) => cache.get(key) ?? null,
+    /** A record answered before any call (precomputed at build time). */
+    seed: (key, answer) => seeded.set(key, answer),
+    cached: (key) => known(key) ?? null,
   };
 }

@@ -3,6 +3,7 @@
 // Events are matched by what they are (primitive, source line, and which occurrence of that
 // pair), not by printed names, which shift with every edit.
 
+import { h } from "./dom.js";
 import { badgeRole } from "./panes.js";
 
 const eventKeys = (model) => {
@@ -89,4 +90,15 @@ export function markDiff(view, model, diff, { onGone }) {
     for (const el of marked) delete el.dataset.diff;
     for (const el of goneEls) el?.remove();
   };
+}
+
+/** The chip of a residual the last split had and this one does not, for the residual list. */
+export function goneChip(r) {
+  return h(
+    "li",
+    { class: "st-rchip st-rchip--gone is-on", "data-testid": "residual-gone", "data-diff": "gone" },
+    h("span", { class: "st-rtag" }, r.label),
+    h("code", null, `${r.known_name} → ${r.unknown_name}`),
+    h("span", { class: "st-muted" }, `${r.aval}: gone`),
+  );
 }

@@ -19,7 +19,7 @@
 
 import { renderCheckpoint } from "./checkpoint.js";
 import { createControls } from "./controls.js";
-import { diffModels, markDiff } from "./diff.js";
+import { diffModels, goneChip, markDiff } from "./diff.js";
 import { h } from "./dom.js";
 import { createFlights } from "./flight.js";
 import { createHighlighter, linkOf } from "./highlight.js";
@@ -72,10 +72,7 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
   // The first frame the build drew into the HTML (tools/prerender.mjs) with this same code
   // stays on screen until the first record, which draws the same DOM over it in one task.
   let prerendered = root.dataset.prerendered != null;
-  if (!prerendered) {
-    root.dataset.mode = "empty";
-    root.dataset.kind = "empty";
-  }
+  if (!prerendered) Object.assign(root.dataset, { mode: "empty", kind: "empty" });
   const staleNote = h("p", { class: "st-stale-note", hidden: true });
   const diffNote = h("p", {
     class: "st-diff-note",
@@ -283,13 +280,7 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     if (!diff) return;
     clearDiff = markDiff(view, model, diff, {
       onGone: (r) => {
-        const gone = h(
-          "li",
-          { class: "st-rchip st-rchip--gone is-on", "data-testid": "residual-gone", "data-diff": "gone" },
-          h("span", { class: "st-rtag" }, r.label),
-          h("code", null, `${r.known_name} → ${r.unknown_name}`),
-          h("span", { class: "st-muted" }, `${r.aval}: gone`),
-        );
+        const gone = goneChip(r);
         view.resList?.append(gone);
         return gone;
       },

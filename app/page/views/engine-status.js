@@ -11,6 +11,7 @@ export function showEngineStatus(el, engine) {
     if (state === "ready" && info.timings) text += ` in ${(info.timings.bootMs / 1000).toFixed(1)} s`;
     if (state === "error" && info.error) text += `: ${info.error.message}`;
     el.textContent = text;
+    el.title = text; // a narrow screen cuts the line short (static/style.css)
   };
   engine.onState(show);
   show(engine.state, engine.info);
