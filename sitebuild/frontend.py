@@ -15,22 +15,25 @@ PAGE_INPUTS = ["index.html", "app", "static"]
 SW_TEMPLATE = "app/sw.js"  # written to dist/sw.js by site.write_service_worker, not copied as is
 
 
-def ensure_node_modules() -> Path:
-    """.cache/npm-<hash of package.json and the lock>/ with node_modules installed."""
-    lock_bytes = (ROOT / "package-lock.json").read_bytes()
-    key = sha256_bytes((ROOT / "package.json").read_bytes() + b"\0" + lock_bytes)[:16]
+def ensure_node_modules(src: Path = ROOT) -> Path:
+    """.cache/npm-<hash of package.json and the lock>/ with node_modules installed, for the
+    package.json in `src` (the page's by default; bench/lighthouse/ has its own)."""
+    lock_bytes = (src / "package-lock.json").read_bytes()
+    key = sha256_bytes((src / "package.json").read_bytes() + b"\0" + lock_bytes)[:16]
     folder = CACHE / f"npm-{key}"
     done = folder / ".installed"
     if not done.exists():
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
-        shutil.copy2(ROOT / "package.json", folder / "package.json")
-        shutil.copy2(ROOT / "package-lock.json", folder / "package-lock.json")
+        shutil.copy2(src / "package.json", folder / "package.json")
+        shutil.copy2(src / "package-lock.json", folder / "package-lock.json")
         # --ignore-scripts: esbuild's binary comes from its platform optionalDependency
         run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline",
              "--loglevel=error"], cwd=folder)
         done.write_text("ok\n")
+    if src != ROOT:
+        return folder
     cm = json.loads((folder / "node_modules/codemirror/package.json").read_text())
     if cm.get("version") != CODEMIRROR_VERSION:
         raise BuildError(f"node_modules has codemirror {cm.get('version')}, "

@@ -121,9 +121,13 @@ def write_meta_csp(out: Path) -> None:
 
 def write_preloads(out: Path, files: dict[str, dict]) -> None:
     """<link rel=preload> for every file the engine needs, largest first, in the page's head:
-    the engine client fetches them (crossorigin: the same mode and credentials as fetch)."""
+    the engine client fetches them (crossorigin: the same mode and credentials as fetch).
+    fetchpriority=low: on a slow link 10 MB at the default (high) priority took every HTTP/1.1
+    connection and the page never painted (Lighthouse, devtools throttling: no first paint in
+    45 s; 4.2 s with low)."""
     paths = sorted((f["path"] for f in files.values()), key=lambda p: -(out / p).stat().st_size)
-    links = "\n  ".join(f'<link rel="preload" href="{p}" as="fetch" crossorigin>' for p in paths)
+    link = '<link rel="preload" href="{}" as="fetch" crossorigin fetchpriority="low">'
+    links = "\n  ".join(link.format(p) for p in paths)
     _fill(out / "index.html", "<!-- engine preloads -->", links)
 
 
