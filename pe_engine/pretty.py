@@ -12,7 +12,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Primitive, Var, gc_paused
+from .core import (
+    ClosedJaxpr,
+    DropVar,
+    Jaxpr,
+    JaxprEqn,
+    Literal,
+    Primitive,
+    Var,
+    dtype_name,
+    gc_paused,
+)
 
 WIDTH = 80
 
@@ -213,10 +223,8 @@ def pp_param_value(v: Any, ctx: PpContext) -> Any:
         # JAX's pp_jaxprs: the jaxprs one per line (or all on one), no commas between.
         return Group(concat(Nest(2, concat(Text("("), Brk(""), join(
             Brk(" "), [pp_param_value(j, ctx) for j in v]))), Brk(""), Text(")")))
-    if isinstance(v, np.dtype):
-        return Text(v.name)
-    if isinstance(v, type) and issubclass(v, np.generic):
-        return Text(np.dtype(v).name)
+    if isinstance(v, np.dtype) or isinstance(v, type) and issubclass(v, np.generic):
+        return Text(dtype_name(v))
     # Object addresses change from run to run; JAX masks them, digit for digit, so that
     # printouts compare. Addresses are 12 hex digits on 64-bit hosts but fewer in wasm:
     # mask to the 64-bit width so the page prints what JAX prints on a workstation.

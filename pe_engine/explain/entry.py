@@ -12,7 +12,7 @@ import traceback
 from typing import Any
 
 from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
-from .modes import as_json, checkpoint_policy, run
+from .modes import checkpoint_policy, json_scalar, run
 from .sandbox import user_lineno
 
 ENTRY_POINTS = {"pe_engine.explain.run": run,
@@ -39,7 +39,8 @@ def call(name: str, kwargs_json: str) -> str:
         kwargs = json.loads(kwargs_json)
         if not isinstance(kwargs, dict):
             raise TypeError("the request must be a JSON object")
-        text = json.dumps({"ok": True, "result": as_json(fn(**kwargs))}, allow_nan=False)
+        text = json.dumps({"ok": True, "result": fn(**kwargs)}, allow_nan=False,
+                          default=json_scalar)
         if len(text) > MAX_RECORD_CHARS:
             raise MemoryError(f"the answer has {len(text)} characters, over the page's limit "
                               f"of {MAX_RECORD_CHARS}")

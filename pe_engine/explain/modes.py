@@ -1,6 +1,7 @@
 """The worker's entry point: one record per request, for the mode asked for."""
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -62,14 +63,14 @@ def checkpoint_policy(**kwargs: Any) -> dict:
         return {"error": engine_error(e)}
 
 
+def json_scalar(x: Any) -> Any:
+    """json.dumps' `default`: records are plain data already; numpy scalars sneak in only
+    through bugs (a walk over the whole record to find them cost more than the dump)."""
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(f"{type(x).__name__} is not JSON data")
+
+
 def as_json(record: dict) -> dict:
-    """Records are plain data already; numpy scalars sneak in only through bugs."""
-    def fix(x: Any) -> Any:
-        if isinstance(x, dict):
-            return {k: fix(v) for k, v in x.items()}
-        if isinstance(x, (list, tuple)):
-            return [fix(v) for v in x]
-        if isinstance(x, np.generic):
-            return x.item()
-        return x
-    return fix(record)
+    """The record as JSON data (tuples as lists, numpy scalars as Python's)."""
+    return json.loads(json.dumps(record, default=json_scalar))
