@@ -100,9 +100,30 @@ export function renewPolicies(view, record, onLink) {
   const next = policyNodes(record, onLink);
   for (const part of /** @type {const} */ (["policies", "memory"])) {
     if (!view[part] || !next[part]) continue; // a checkpoint record has both, from its first answer
+    const focus = carryOver(view[part], next[part]);
     view[part].replaceWith(next[part]);
     view[part] = next[part];
+    focus?.focus({ preventScroll: true });
   }
+}
+
+/** What the reader did in a card drawn anew, carried to the new card of the same policy: its
+ *  programs stay open; returns the control to focus once it is in place (if one had it). */
+function carryOver(from, to) {
+  const twin = (el, sel) => {
+    const card = el.closest("[data-policy]");
+    const name = card?.getAttribute("data-policy");
+    const next = name != null ? to.querySelector(`[data-policy="${CSS.escape(name)}"]`) : null;
+    return next?.querySelectorAll(sel)[[...card.querySelectorAll(sel)].indexOf(el)] ?? null;
+  };
+  for (const d of from.querySelectorAll("details[open]")) {
+    const t = twin(d, "details");
+    if (t) /** @type {HTMLDetailsElement} */ (t).open = true;
+  }
+  const focused = document.activeElement;
+  return focused && from.contains(focused)
+    ? /** @type {HTMLElement | null} */ (twin(focused, "button, summary, [tabindex]"))
+    : null;
 }
 
 /** How far down the page the stage's sticky controls reach (rows above it are hidden). */

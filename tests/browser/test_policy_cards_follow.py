@@ -126,3 +126,37 @@ def test_an_edit_during_the_follow_ups_drops_them(opened):
     assert rec["memory"] == want["memory"]
     log = pg.evaluate("() => window.__cards")
     assert log[-1]["cards"] == POLICY_ROWS and not log[-1]["pending"]
+
+
+# The follow-ups wait until the test lets them go: the reader acts on the first answer's card.
+HOLD = """() => {
+  const engine = window.peEngine;
+  const call = engine.call;
+  let release;
+  window.__release = new Promise((r) => { release = r; });
+  window.__letGo = () => release();
+  engine.call = async (fn, kw, opts) => {
+    if (fn.endsWith('checkpoint_policy')) await window.__release;
+    return call(fn, kw, opts);
+  };
+}"""
+
+
+def test_a_card_opened_before_the_others_arrive_stays_open_and_focused(opened):
+    pg = opened
+    pg.evaluate("(id) => window.explainer.loadExample(id)", EXAMPLE["id"])
+    pg.evaluate(HOLD)
+    pg.evaluate("(c) => { window.__done = window.explainer.setSource(c); }",
+                EXAMPLE["code"] + "\n# held\n")
+    card = f'#stage [data-testid=policy-card][data-policy="{EXAMPLE["policy"]}"]'
+    pg.wait_for_selector("#stage [data-testid=policy-pending]")
+    pg.click(f"{card} summary")
+    assert pg.evaluate(f"() => document.querySelector('{card} details').open")
+    pg.evaluate("() => window.__letGo()")
+    pg.evaluate("() => window.__done")
+    assert pg.locator("#stage [data-testid=policy-pending]").count() == 0
+    # a new card element, the reader's opened programs and focus carried over to it
+    assert pg.evaluate(f"() => document.querySelector('{card} details').open")
+    assert pg.evaluate(f"() => document.activeElement === document.querySelector('{card} summary')")
+    opened_cards = pg.locator("#stage [data-testid=policy-card] details[open]")
+    assert opened_cards.count() == 1
