@@ -167,10 +167,16 @@ export function createEditor(parent, { doc = "", onChange, onCursorLine, onHover
     view,
     getDoc: () => view.state.doc.toString(),
     setDoc(text) {
-      if (text === view.state.doc.toString()) return;
+      const old = view.state.doc.toString();
+      if (text === old) return;
+      // only the span that differs: the rest keeps its parse, its lines and the reader's place
+      let from = 0;
+      while (from < old.length && from < text.length && old[from] === text[from]) from++;
+      let end = 0;
+      while (end < old.length - from && end < text.length - from && old.at(-1 - end) === text.at(-1 - end)) end++;
       silent = true;
       try {
-        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+        view.dispatch({ changes: { from, to: old.length - end, insert: text.slice(from, text.length - end) } });
       } finally {
         silent = false;
       }

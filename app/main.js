@@ -25,7 +25,7 @@ import { createNotice } from "./page/views/notice.js";
 import { showEngineStatus } from "./page/views/engine-status.js";
 import { mountThemeToggle } from "./page/views/theme.js";
 import { createErrorView } from "./page/views/error-box.js";
-import { createControls } from "./page/views/controls.js";
+import { controlElements, createControls } from "./page/views/controls.js";
 import { createStagePanel } from "./page/views/stage-panel.js";
 import { mountShare } from "./page/views/share.js";
 import { createMaskExplorer } from "./page/views/mask-explorer.js";
@@ -179,18 +179,7 @@ for (const [testid, focus] of Object.entries(skipTargets)) {
     focus();
   });
 }
-const controls = createControls(
-  {
-    modes: $("#modes"),
-    examples: $('[data-testid="examples"]'),
-    blurb: $("#mode-blurb"),
-    inputs: $('[data-testid="inputs"]'),
-    inputsNote: $('[data-testid="inputs-note"]'),
-  },
-  examples,
-  getState,
-  dispatch,
-);
+const controls = createControls(controlElements($), examples, getState, dispatch);
 const errorView = createErrorView({
   box: $('[data-testid="error"]'),
   badge: $('[data-testid="stale"]'),

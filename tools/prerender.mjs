@@ -84,7 +84,7 @@ const precomputed = JSON.parse(readFileSync(join(dist, "precomputed.json"), "utf
 const { defaultExample } = await import(at("app", "examples.js"));
 const { requestFor, requestKey, stateFromExample } = await import(at("app", "state.js"));
 const { initialPageState, update } = await import(at("app", "page", "update.js"));
-const { createControls } = await import(at("app", "page", "views", "controls.js"));
+const { controlElements, createControls } = await import(at("app", "page", "views", "controls.js"));
 const { createInstantiate } = await import(at("app", "page", "views", "instantiate.js"));
 const { createStage } = await import(at("app", "stage", "index.js"));
 
@@ -104,34 +104,14 @@ const $ = (sel) => {
 };
 const nothing = () => {};
 
-createControls(
-  {
-    modes: $("#modes"),
-    examples: $('[data-testid="examples"]'),
-    blurb: $("#mode-blurb"),
-    inputs: $('[data-testid="inputs"]'),
-    inputsNote: $('[data-testid="inputs-note"]'),
-  },
-  examples,
-  () => state,
-  nothing,
-)(state);
-createInstantiate($('[data-testid="instantiate"]'), { getState: () => state, dispatch: nothing })(state);
-for (const sel of [
-  "#modes",
-  '[data-testid="examples"]',
-  "#mode-blurb",
-  '[data-testid="inputs"]',
-  '[data-testid="inputs-note"]',
-  '[data-testid="instantiate"]',
-  '[data-testid="editor"]',
-]) {
-  $(sel).dataset.prerendered = "";
-}
+const els = controlElements($);
+createControls(els, examples, () => state, nothing)(state);
+const bar = $('[data-testid="instantiate"]');
+createInstantiate(bar, { getState: () => state, dispatch: nothing })(state);
+for (const el of [...Object.values(els), bar, $('[data-testid="editor"]')]) el.dataset.prerendered = "";
 const root = $("#stage");
 createStage(root).setRecord(record);
 root.dataset.prerendered = key;
-$("#stage-panel").classList.remove("is-waiting");
 
 // the code, where CodeMirror mounts (app/editor.js replaces it)
 const code = document.createElement("pre");

@@ -10,6 +10,18 @@ import { parseSignature, stateFromExample } from "../../state.js";
 const NO_ARGNUMS = /^choose at least one input to differentiate/;
 
 /**
+ * The page's elements the controls draw into (the page's, and the build's first frame's).
+ * @param {(sel: string) => any} $ querySelector of the page's document
+ */
+export const controlElements = ($) => ({
+  modes: $("#modes"),
+  examples: $('[data-testid="examples"]'),
+  blurb: $("#mode-blurb"),
+  inputs: $('[data-testid="inputs"]'),
+  inputsNote: $('[data-testid="inputs-note"]'),
+});
+
+/**
  * @param {{modes: Element, examples: HTMLSelectElement, blurb: Element, inputs: Element,
  *          inputsNote: Element}} els
  * @param {any} examples examples.json
