@@ -120,10 +120,10 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : 0);
     // the reader is watching (play, buttons, keys): the page follows the equation too
     const page = source === "play" || source === "user" || source === "key";
-    if (source === "record" && next === model.total) {
-      // a new split shown whole: both programs from their first line, the edges between them
-      if (view) view.wrap.scrollTop = 0;
-    } else if (next > 0 && next !== prev) {
+    // a new split shown whole stays at its first lines: its scroller is new, at the top (and
+    // reading its layout now would only lay the page out twice)
+    const wholeNew = source === "record" && next === model.total;
+    if (!wholeNew && next > 0 && next !== prev) {
       if (anim) {
         keepInView(view, model, next - 1, page); // the flight needs the target on screen now
         flights.fly(view, model, next - 1, player.speed);

@@ -18,7 +18,9 @@
 export function createRoving(container, { items, lane = null, onActivate = null }) {
   container.dataset.stageKeys = "off";
   let current = null;
-  const shown = () => items().filter((el) => el.classList.contains("is-on") && el.getClientRects().length);
+  // checkVisibility needs the style only: getClientRects would lay the page out before its frame
+  const rendered = (el) => (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+  const shown = () => items().filter((el) => el.classList.contains("is-on") && rendered(el));
 
   /** Make `el` the group's tab stop (without moving focus). */
   function point(el) {
