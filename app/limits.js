@@ -17,6 +17,9 @@ export const BOOT_TIMEOUT_MS = 120_000;
 export const MAX_ANSWER_CHARS = 8_100_000;
 // Typing in the editor or a value field runs the engine this long after the last key.
 export const EDIT_DEBOUNCE_MS = 250;
+// The mask explorer asks for every mask of the function once the edits have paused this
+// long (its call would otherwise hold the engine while the reader types on).
+export const MASKS_QUIET_MS = 400;
 // The address bar follows edits this long after the last one.
 export const URL_DEBOUNCE_MS = 1_000;
 // A notice that is not sticky hides after this long.

@@ -107,3 +107,27 @@ def test_the_opening_states_masks_are_precomputed(page, site):
     page.wait_for_function("() => document.querySelectorAll('[data-testid=mask-cell]').length"
                            " === 4", timeout=30_000)
     assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"
+
+
+def test_edits_in_quick_succession_ask_for_the_last_masks_only(page, site, wait_engine_ready):
+    """The grid's call waits for the edits to pause: while the reader edits on, the engine is
+    not held by grids nobody will see."""
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    page.evaluate("""() => { const e = window.peEngine; const call = e.call.bind(e);
+        window.__modes = [];
+        e.call = (fn, kw, o) => { window.__modes.push(kw.mode); return call(fn, kw, o); }; }""")
+    page.evaluate("""async ([code, values]) => {
+        await window.explainer.setSource(code);
+        for (const [k, v] of Object.entries(values)) await window.explainer.setValue(k, v);
+        window.__modes.length = 0;
+        for (let i = 0; i < 3; i++) {  // a reader's pauses, shorter than the grid waits for
+            await window.explainer.setSource(code + `# ${i}\\n`);
+            await new Promise((r) => setTimeout(r, 150));
+        }
+    }""", [CODE, VALUES])
+    page.wait_for_function("""() => document.querySelectorAll('[data-testid=mask-cell]').length
+        === 8 && !document.querySelector('[data-testid=mask-explorer]').classList
+        .contains('is-updating')""", timeout=60_000)
+    modes = page.evaluate("() => window.__modes")
+    assert modes.count("split") == 3 and modes.count("masks") == 1, modes
+    assert modes[-1] == "masks"

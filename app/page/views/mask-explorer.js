@@ -7,7 +7,7 @@
 // function without an error, and takes only the answer to its latest request.
 
 import { askEngine } from "../../engine-answers.js";
-import { SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
+import { MASKS_QUIET_MS, SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
 import { masksRequest, parseSignature, requestKey } from "../../state.js";
 import { formatBytes } from "../../stage/dom.js";
 
@@ -55,7 +55,12 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
       root.classList.remove("is-updating");
       return;
     }
-    const answer = cached(key) ?? (await askEngine(engine, request, { timeoutMs: SECTION_CALL_TIMEOUT_MS })).answer;
+    let answer = cached(key);
+    if (!answer) {
+      await new Promise((resolve) => setTimeout(resolve, MASKS_QUIET_MS));
+      if (key !== wanted) return; // the reader edited on: this grid is dropped unasked
+      answer = (await askEngine(engine, request, { timeoutMs: SECTION_CALL_TIMEOUT_MS })).answer;
+    }
     if (key !== wanted) return;
     if ("error" in answer) {
       shown = null;
