@@ -7,10 +7,19 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.browser.conftest import ROOT
 
-PRECOMPUTED = json.loads((ROOT / "dist" / "precomputed.json").read_text())
-DEFAULT = PRECOMPUTED["records"][PRECOMPUTED["first"]]
+EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())
+DEFAULT_CODE = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])["code"]
+
+
+@pytest.fixture(scope="module")
+def first(site) -> tuple[str, dict]:
+    """The build's first frame: its request key and record (dist/precomputed.json)."""
+    pre = json.loads((ROOT / "dist" / "precomputed.json").read_text())
+    return pre["first"], pre["records"][pre["first"]]
 
 # What layout decides (the edges' geometry, sizes measured by observers) is not the view's:
 # everything else of the stage's DOM must be the same, attribute for attribute.
@@ -51,7 +60,7 @@ def _held_back(browser, **ctx_args):
     return ctx
 
 
-def test_the_split_is_in_the_html(browser, site):
+def test_the_split_is_in_the_html(browser, site, first):
     """With scripts off, the stage shows the default split: every equation of both panes,
     the residual list, the timeline at its end, and the code where the editor mounts."""
     ctx = browser.new_context(java_script_enabled=False, viewport={"width": 1440, "height": 900})
@@ -59,15 +68,16 @@ def test_the_split_is_in_the_html(browser, site):
     try:
         page.goto(site)
         stage = page.locator("#stage")
-        assert stage.get_attribute("data-prerendered") == PRECOMPUTED["first"]
-        for pane in DEFAULT["panes"]:
+        key, record = first
+        assert stage.get_attribute("data-prerendered") == key
+        for pane in record["panes"]:
             shown = page.locator(f'[data-testid=eqn][data-pane="{pane["id"]}"] .st-eqn-text')
             assert shown.all_text_contents() == pane["program"]["eqns"]
             assert shown.first.is_visible()
-        assert page.locator("[data-testid=residual-chip]").count() == len(DEFAULT["residuals"])
-        assert page.get_attribute("[data-testid=timeline]", "value") == str(len(DEFAULT["events"]))
+        assert page.locator("[data-testid=residual-chip]").count() == len(record["residuals"])
+        assert page.get_attribute("[data-testid=timeline]", "value") == str(len(record["events"]))
         code = page.text_content(".editor-prerender")
-        assert code.rstrip("\n") == PRECOMPUTED_CODE().rstrip("\n")
+        assert code.rstrip("\n") == DEFAULT_CODE.rstrip("\n")
         assert page.get_attribute("[data-testid=mode-split]", "aria-selected") == "true"
         # edges wait for layout: hidden, never drawn at the panes' corner
         assert page.locator(".st-edges").evaluate("e => getComputedStyle(e).visibility") == "hidden"
@@ -75,12 +85,7 @@ def test_the_split_is_in_the_html(browser, site):
         ctx.close()
 
 
-def PRECOMPUTED_CODE() -> str:  # noqa: N802 - the default example's code, as the page has it
-    examples = json.loads((ROOT / "app" / "examples.json").read_text())
-    return next(e for e in examples["examples"] if e["id"] == examples["default"])["code"]
-
-
-def test_the_page_draws_the_same_dom_over_it(browser, site):
+def test_the_page_draws_the_same_dom_over_it(browser, site, first):
     """The modules take the frame over: the DOM they draw from the same record is the
     build's, but for layout; then the edges are measured and drawn."""
     ctx = _held_back(browser, viewport={"width": 1440, "height": 900})
@@ -101,7 +106,7 @@ def test_the_page_draws_the_same_dom_over_it(browser, site):
         edges = page.locator(".st-edges")
         assert edges.evaluate("e => getComputedStyle(e).visibility") == "visible"
         # the inputs and the mode tabs were drawn over, not added beside
-        assert page.locator("[data-testid=inputs] .input-row").count() == len(DEFAULT["args"])
+        assert page.locator("[data-testid=inputs] .input-row").count() == len(first[1]["args"])
         assert page.locator("[data-testid=mode-split]").count() == 1
         assert page.locator("[data-testid=editor] .editor-prerender").count() == 0
     finally:
@@ -129,8 +134,7 @@ def _frame_hidden(browser, url: str, storage: dict | None = None) -> bool:
 def test_another_state_never_shows_the_default_frame(browser, site):
     """A link to another example, or a state the reader saved: the build's frame is hidden
     from the first paint (the head script decides), and replaced once the page draws its own."""
-    other = next(e for e in json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
-                 if e["mode"] == "grad")
+    other = next(e for e in EXAMPLES["examples"] if e["mode"] == "grad")
     ctx = _held_back(browser)
     page = ctx.new_page()
     try:
