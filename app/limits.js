@@ -17,6 +17,9 @@ export const BOOT_TIMEOUT_MS = 120_000;
 export const MAX_ANSWER_CHARS = 8_100_000;
 // Typing in the editor or a value field runs the engine this long after the last key.
 export const EDIT_DEBOUNCE_MS = 250;
+// Checkpoint's other policies are asked one per idle slice, each waiting at most this long
+// for one (app/page/runner.js).
+export const FOLLOW_UP_WAIT_MS = 500;
 // The mask explorer asks for every mask of the function once the edits have paused this
 // long (its call would otherwise hold the engine while the reader types on).
 export const MASKS_QUIET_MS = 400;

@@ -12,6 +12,7 @@ import { MAX_LINK_CHARS, MAX_LINK_CODE_CHARS } from "./limits.js";
 
 export const MODES = ["split", "jit", "grad", "checkpoint"];
 export const HASH_PREFIX = "v1.";
+// app/first-frame-init.js reads it too (a classic script, it cannot import this module)
 const STORAGE_KEY = "pe-explainer.state.v1";
 
 export class PermalinkError extends Error {

@@ -3,9 +3,9 @@
 // its record's request key). The page takes it over, or drops it when it opens another state.
 
 /**
+ * Keep the HTML's frame if it is the opening state's (the stage keeps it until its first
+ * record draws the same DOM), else empty the stage; either way the page's views take over.
  * @param {string} key the request key of the state the page opens
- * @returns {boolean} whether the HTML's frame is that state's (the stage keeps it until its
- *   first record draws the same DOM)
  */
 export function adoptFirstFrame(key) {
   const stage = document.getElementById("stage");
@@ -18,5 +18,4 @@ export function adoptFirstFrame(key) {
     if (el !== stage) delete (/** @type {HTMLElement} */ (el).dataset.prerendered);
   }
   delete document.documentElement.dataset.prerender;
-  return own;
 }

@@ -6,12 +6,12 @@
 
 import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
+import { FOLLOW_UP_WAIT_MS } from "../limits.js";
 import { parseSignature, requestFor, requestKey } from "../state.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
 
 const idle = window.requestIdleCallback ?? ((cb) => setTimeout(cb, 1));
 const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
-const FOLLOW_UP_WAIT_MS = 500; // a follow-up waits at most this long for an idle slice
 
 /**
  * @param {{engine: any, getState: () => import("./update.js").PageState,
