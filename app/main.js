@@ -226,7 +226,7 @@ if (state.record) stagePanel.render({ ...state, record: null }, state); // answe
 // The first frame: every opening request's record, answered at build time. One that breaks
 // the contract is left out (the engine is asked instead).
 const opened = Object.entries(precomputed?.records ?? {}).filter(([, rec]) => !answerProblems(rec).length);
-for (const [key, rec] of opened) runner.seed(key, rec);
+for (const [key, rec] of opened) runner.seed(key, rec, true);
 maskExplorer(state); // after the seeds: the opening state's masks are among them
 // the explainer's sections below the tool (app/sections/), following the record drawn above
 initSections({ engine, explainer: window.explainer, precomputed: Object.fromEntries(opened) });

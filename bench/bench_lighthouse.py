@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_page import table  # noqa: E402
 
+from sitebuild import server  # noqa: E402
 from sitebuild.frontend import ensure_node_modules  # noqa: E402
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
@@ -84,19 +84,6 @@ def run_once(url: str, method: str, out: Path) -> dict:
     return fig
 
 
-def serve() -> tuple[subprocess.Popen, str]:
-    """`build.py serve` on a free port (what a reader's browser gets) -> (process, URL)."""
-    proc = subprocess.Popen([sys.executable, "-u", str(ROOT / "build.py"), "serve", "--port", "0",
-                             "--quiet"], cwd=ROOT, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, text=True)
-    for line in proc.stdout:
-        m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-        if m:
-            return proc, m.group(1)
-    proc.kill()
-    raise RuntimeError("build.py serve did not start")
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=3)
@@ -109,15 +96,14 @@ def main(argv: list[str] | None = None) -> int:
           f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     methods = ["simulate", *(["devtools"] if opts.devtools else [])]
     results: dict[str, list[dict]] = {}
-    server, url = serve()
+    proc, url = server.spawn("--quiet")
     try:
         with tempfile.TemporaryDirectory(prefix="bench-lh-") as tmp:
             for method in methods:
                 results[method] = [run_once(url, method, Path(tmp) / f"{method}-{i}.json")
                                    for i in range(opts.runs)]
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop(proc)
     rows = []
     for method, runs in results.items():
         def med(k: str, runs: list[dict] = runs) -> float | None:

@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import http.server
 import os
+import re
+import subprocess
+import sys
+import time
+from typing import IO
 
-from .common import DIST
+from .common import DIST, ROOT
 from .headers import MIME_TYPES, frame_script_sha256, headers_for
 
 
@@ -58,3 +63,31 @@ def serve(port: int, quiet: bool) -> None:
         pass
     finally:
         server.server_close()
+
+
+def spawn(*args: str, stderr: IO | None = None,
+          timeout: float = 60) -> tuple[subprocess.Popen, str]:
+    """`build.py serve --port 0 [args]` in a child process, as the browser tests and the
+    benchmarks serve the site: the process and its URL, once it listens."""
+    proc = subprocess.Popen(
+        [sys.executable, "-u", str(ROOT / "build.py"), "serve", "--port", "0", *args],
+        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, text=True)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        if m:
+            return proc, m.group(1)
+    stop(proc)
+    raise RuntimeError("build.py serve did not start")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """End a spawned server (killed if it does not stop within 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -5,15 +5,14 @@ Skips (cleanly) only when Playwright or /usr/bin/chromium is missing. Never `pla
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from sitebuild import server
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,29 +43,14 @@ def site(tmp_path_factory):
                    stdin=subprocess.DEVNULL)
     log = tmp_path_factory.mktemp("server") / "access.log"
     with open(log, "wb") as err:
-        proc = subprocess.Popen(
-            [sys.executable, "-u", str(ROOT / "build.py"), "serve", "--port", "0"],
-            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, text=True)
+        try:
+            proc, url = server.spawn(stderr=err)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e}; log: {log.read_text()[-2000:]}") from None
     try:
-        url = None
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-            if m:
-                url = m.group(1)
-                break
-        if url is None:
-            raise RuntimeError(f"build.py serve did not start; log: {log.read_text()[-2000:]}")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        server.stop(proc)
 
 
 @pytest.fixture(scope="session")
