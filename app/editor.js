@@ -92,6 +92,7 @@ const theme = EditorView.theme({
 export function createEditor(parent, { doc = "", onChange, onCursorLine, onHoverLine, onRun, readOnly = false } = {}) {
   let lastCursorLine = null;
   let silent = false; // setDoc() from the page is not a user edit
+  let shownError = { doc: null, key: "[null,null]" }; // what setError marked last
 
   parent.replaceChildren(); // the code the build drew there for the first frame (tools/prerender.mjs)
   const view = new EditorView({
@@ -185,14 +186,18 @@ export function createEditor(parent, { doc = "", onChange, onCursorLine, onHover
     setError(err) {
       const doc = view.state.doc;
       const line = err && Number.isInteger(err.line) && err.line >= 1 && err.line <= doc.lines ? err.line : null;
+      // the page asks on every update, and each dispatch costs the editor a measure cycle: an
+      // unchanged mark is left alone (a mark on the same line of another text is redrawn)
+      const key = JSON.stringify([line, err?.message ?? null]);
+      if (key === shownError.key && (line === null || doc === shownError.doc)) return;
+      shownError = { doc, key };
       const diagnostics = [];
       if (err && line !== null) {
         const l = doc.line(line);
         const indent = /^\s*/.exec(l.text)[0].length;
         diagnostics.push({ from: l.from + indent, to: l.to, severity: "error", message: err.message });
       }
-      view.dispatch(setDiagnostics(view.state, diagnostics));
-      view.dispatch({ effects: setErrorLine.of(line) });
+      view.dispatch(setDiagnostics(view.state, diagnostics), { effects: setErrorLine.of(line) });
     },
     errorLine: () => view.state.field(errorLineField).line,
     /** Highlight a line the stage points at (null clears). */

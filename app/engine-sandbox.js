@@ -35,12 +35,14 @@ async function fetchChecked(path, sha256, init) {
 
 // The engine's files, fetched for each engine: the manifest and the two scripts at once (their
 // paths are fixed; their hashes are checked when the manifest is here), then every file the
-// manifest lists (index.html preloads them, so the first engine finds them on their way; a
-// restarted one reads them again from the HTTP or service-worker cache). Each engine's bytes
-// are moved to it, never copied: 10 MB of copies would hold up the page's main thread.
+// manifest lists (the head asks for them once the page has painted, app/engine-preloads.js, so
+// the first engine finds them on their way; a restarted one reads them again from the HTTP or
+// service-worker cache). Each engine's bytes are moved to it, never copied: 10 MB of copies
+// would hold up the page's main thread.
 let bundle = null;
 function engineBundle() {
   if (bundle) return bundle;
+  document.getElementById("engine-preloads")?.remove(); // not asked for yet: fetched here first
   const manifest = fetchChecked("manifest.json", null).then((bytes) => ({
     bytes,
     data: JSON.parse(new TextDecoder().decode(bytes)),

@@ -127,7 +127,7 @@ def load_build():
 
 def start_server(build, directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     class H(build.Handler):
-        frame_hash = build.frame_script_sha256(build.DIST)  # the CSP's hash of the engine frame
+        script_hashes = build.inline_script_hashes(build.DIST)  # what the CSP allows inline
 
         def __init__(self, *a, **k):
             http.server.SimpleHTTPRequestHandler.__init__(self, *a, directory=str(directory), **k)

@@ -3,26 +3,40 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
+from collections.abc import Sequence
 from pathlib import Path
 
 FRAME_SCRIPT = "app/engine-frame.js"  # inline in the engine's sandboxed frame, allowed by hash
 FRAME_ANCESTORS = "*"
+INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 
 
-def frame_script_sha256(site: Path) -> str:
-    """The base64 sha256 a CSP names the engine frame's inline script by."""
-    digest = hashlib.sha256((site / FRAME_SCRIPT).read_bytes()).digest()
-    return base64.b64encode(digest).decode()
+def _sha256(data: bytes) -> str:
+    return base64.b64encode(hashlib.sha256(data).digest()).decode()
 
-def content_security_policy(frame_script_sha256: str, *, meta: bool = False) -> str:
+
+def inline_script_hashes(site: Path) -> tuple[str, ...]:
+    """The base64 sha256s a CSP names the site's inline scripts by: the engine frame's
+    script, and every inline <script> of the site's index.html (the build inlines the small
+    classic head scripts so that the first paint waits for no script fetch; the source tree
+    has none)."""
+    page = site / "index.html"
+    inline = INLINE_SCRIPT.findall(page.read_text()) if page.exists() else []
+    return (_sha256((site / FRAME_SCRIPT).read_bytes()),
+            *(_sha256(body.encode()) for body in inline))
+
+
+def content_security_policy(script_hashes: Sequence[str], *, meta: bool = False) -> str:
     """The page's CSP. The engine's sandboxed frame (app/engine-frame.js, inline in an
-    <iframe srcdoc>) inherits it, and its worker is a blob: URL, so the page allows that one
-    script by its hash and blob: workers and scripts; the frame adds its own, stricter policy
-    (no network at all). A <meta> CSP cannot carry frame-ancestors, so the meta form leaves it
-    out."""
+    <iframe srcdoc>) inherits it, and its worker is a blob: URL, so the page allows that
+    script and its own inline head scripts by their hashes, and blob: workers and scripts;
+    the frame adds its own, stricter policy (no network at all). A <meta> CSP cannot carry
+    frame-ancestors, so the meta form leaves it out."""
+    allowed = " ".join(f"'sha256-{h}'" for h in script_hashes)
     directives = [
         "default-src 'self'",
-        f"script-src 'self' 'wasm-unsafe-eval' 'sha256-{frame_script_sha256}' blob:",
+        f"script-src 'self' 'wasm-unsafe-eval' {allowed} blob:",
         "worker-src 'self' blob:",
         "connect-src 'self'",
         "img-src 'self' data:",
@@ -42,12 +56,12 @@ def content_security_policy(frame_script_sha256: str, *, meta: bool = False) -> 
     return "; ".join(directives)
 
 
-def common_headers(frame_script_sha256: str) -> dict[str, str]:
+def common_headers(script_hashes: Sequence[str]) -> dict[str, str]:
     return {
         "Cross-Origin-Opener-Policy": "same-origin",
         "Cross-Origin-Embedder-Policy": "require-corp",
         "Cross-Origin-Resource-Policy": "same-origin",
-        "Content-Security-Policy": content_security_policy(frame_script_sha256),
+        "Content-Security-Policy": content_security_policy(script_hashes),
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "no-referrer",
     }
@@ -89,15 +103,15 @@ def cache_control(relpath: str) -> str:
     return CACHE_REVALIDATE
 
 
-def headers_for(relpath: str, frame_script_sha256: str) -> dict[str, str]:
-    return {**common_headers(frame_script_sha256), "Cache-Control": cache_control(relpath)}
+def headers_for(relpath: str, script_hashes: Sequence[str]) -> dict[str, str]:
+    return {**common_headers(script_hashes), "Cache-Control": cache_control(relpath)}
 
 
-def write_headers_file(out: Path, frame_script_sha256: str, base: str = "/") -> None:
+def write_headers_file(out: Path, script_hashes: Sequence[str], base: str = "/") -> None:
     """dist/_headers (Netlify/Cloudflare Pages format): paths are site-absolute, so a site
     published under a sub-path (`build.py --base /docs/pe/`) gets rules under that path."""
     lines = ["# Written by build.py: the headers `python3 build.py serve` sends.", f"{base}*"]
-    lines += [f"  {k}: {v}" for k, v in common_headers(frame_script_sha256).items()]
+    lines += [f"  {k}: {v}" for k, v in common_headers(script_hashes).items()]
     for f in sorted(out.rglob("*")):
         if f.is_file() and f.name != "_headers":
             rel = f.relative_to(out).as_posix()

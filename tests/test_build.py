@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from sitebuild import cli, common, engine_wheel, headers, pyodide
+from sitebuild import cli, common, engine_wheel, headers, pyodide, site
 
 ROOT = common.ROOT
 
@@ -115,13 +115,13 @@ def test_headers_file_matches_server(tmp_path):
     (tmp_path / "pyodide").mkdir()
     (tmp_path / "pyodide" / "numpy-2.0.2-x.whl").write_bytes(b"")
     (tmp_path / "index.html").write_text("")
-    headers.write_headers_file(tmp_path, "HASH")
+    headers.write_headers_file(tmp_path, ("HASH",))
     text = (tmp_path / "_headers").read_text()
-    assert f"Content-Security-Policy: {headers.content_security_policy('HASH')}" in text
+    assert f"Content-Security-Policy: {headers.content_security_policy(('HASH',))}" in text
     immutable = "Cache-Control: public, max-age=31536000, immutable"
     assert f"/pyodide/numpy-2.0.2-x.whl\n  {immutable}" in text
     assert "/index.html\n  Cache-Control: no-cache" in text
-    assert headers.headers_for("pyodide/pyodide.asm.wasm", "HASH")["Cache-Control"] == "no-cache"
+    assert headers.headers_for("pyodide/pyodide.asm.wasm", ("HASH",))["Cache-Control"] == "no-cache"
     assert json.dumps(headers.MIME_TYPES)  # sanity: plain data
     assert headers.MIME_TYPES[".wasm"] == "application/wasm"
 
@@ -130,16 +130,42 @@ def test_csp_allows_the_engine_frame_by_its_hash_and_nothing_inline():
     """The page's CSP names the frame script by the sha256 of app/engine-frame.js, allows
     blob: workers and scripts (the frame's worker) but neither inline script nor eval, and
     the <meta> copy differs only by frame-ancestors (which a meta CSP cannot carry)."""
-    h = headers.frame_script_sha256(ROOT)
+    hashes = headers.inline_script_hashes(ROOT)  # the source page has no inline script
     want = base64.b64encode(hashlib.sha256((ROOT / "app/engine-frame.js").read_bytes()).digest())
-    assert h == want.decode()
-    csp = dict(d.split(" ", 1) for d in headers.content_security_policy(h).split("; "))
-    assert csp["script-src"] == f"'self' 'wasm-unsafe-eval' 'sha256-{h}' blob:"
+    assert hashes == (want.decode(),)
+    csp = dict(d.split(" ", 1) for d in headers.content_security_policy(hashes).split("; "))
+    assert csp["script-src"] == f"'self' 'wasm-unsafe-eval' 'sha256-{hashes[0]}' blob:"
     assert "'unsafe-inline'" not in csp["script-src"].split()
     assert "'unsafe-eval'" not in csp["script-src"].split()
     assert csp["connect-src"] == "'self'" and csp["frame-ancestors"] == "*"
-    meta = headers.content_security_policy(h, meta=True)
-    assert meta + "; frame-ancestors *" == headers.content_security_policy(h)
+    meta = headers.content_security_policy(hashes, meta=True)
+    assert meta + "; frame-ancestors *" == headers.content_security_policy(hashes)
+
+
+def test_head_scripts_are_inlined_and_allowed_by_hash(tmp_path):
+    """The build writes the head's classic scripts into index.html (no fetch before the first
+    paint), drops their files, and the CSP names each inline body by its hash."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "engine-frame.js").write_text("frame();\n")
+    (tmp_path / "app" / "a.js").write_text("a();\n")
+    (tmp_path / "app" / "b.js").write_text("b();\n")
+    (tmp_path / "index.html").write_text(
+        '<head><script src="app/a.js"></script>\n<script src="app/b.js"></script>\n'
+        '<script type="module" src="app/main.js"></script></head>')
+    site.inline_classic_scripts(tmp_path)
+    html = (tmp_path / "index.html").read_text()
+    assert '<script>a();\n</script>\n<script>b();\n</script>' in html
+    assert '<script type="module" src="app/main.js"></script>' in html
+    assert not (tmp_path / "app" / "a.js").exists() and not (tmp_path / "app" / "b.js").exists()
+    sha = [base64.b64encode(hashlib.sha256(t).digest()).decode()
+           for t in (b"frame();\n", b"a();\n", b"b();\n")]
+    assert headers.inline_script_hashes(tmp_path) == tuple(sha)
+    script_src = headers.content_security_policy(sha).split("; ")[1]
+    assert all(f"'sha256-{h}'" in script_src.split() for h in sha)
+    (tmp_path / "app" / "c.js").write_text("if (a </script> b) {}")
+    (tmp_path / "index.html").write_text('<script src="app/c.js"></script>')
+    with pytest.raises(common.BuildError, match="cannot be inlined"):
+        site.inline_classic_scripts(tmp_path)
 
 
 def test_headers_file_under_a_base_path(tmp_path):
@@ -147,7 +173,7 @@ def test_headers_file_under_a_base_path(tmp_path):
     (tmp_path / "index.html").write_text("")
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "main.js").write_text("")
-    headers.write_headers_file(tmp_path, "HASH", "/docs/pe/")
+    headers.write_headers_file(tmp_path, ("HASH",), "/docs/pe/")
     rules = [line for line in (tmp_path / "_headers").read_text().splitlines()
              if line and not line.startswith(("#", " "))]
     assert rules == ["/docs/pe/*", "/docs/pe/app/main.js", "/docs/pe/index.html", "/docs/pe/"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild.headers import content_security_policy, frame_script_sha256
+from sitebuild.headers import content_security_policy, inline_script_hashes
 
 pytestmark = pytest.mark.browser
 
@@ -164,7 +164,7 @@ def test_served_headers(site, path, ctype):
     assert h["Cross-Origin-Embedder-Policy"] == "require-corp"
     # the same policy on every file, naming the built frame script by its hash
     assert h["Content-Security-Policy"] == content_security_policy(
-        frame_script_sha256(Path(__file__).resolve().parents[2] / "dist"))
+        inline_script_hashes(Path(__file__).resolve().parents[2] / "dist"))
     assert h["Cache-Control"] == "no-cache"
 
 
@@ -209,3 +209,32 @@ def test_a_tampered_engine_file_stops_the_boot(page, site):
     text = page.text_content("[data-testid=engine]")
     assert "sha256 mismatch" in text and "pyodide.asm.wasm" in text, text
     assert page.locator("iframe[data-testid=engine-frame]").count() == 0  # torn down
+
+
+def test_engine_files_are_preloaded_after_the_first_paint_once_and_gzipped(page, site,
+                                                                          wait_engine_ready):
+    """The head's inline script asks for the engine's files once the page has rendered its
+    first frame; the engine client's fetches then take those responses (one request per file,
+    not two), and the server sends the wasm gzipped, as static hosts do."""
+    # registered before the page's scripts: it runs first in the first frame's callbacks
+    page.add_init_script("requestAnimationFrame(() => { window.__firstFrame = performance.now() })")
+    page.goto(site)
+    wait_engine_ready(page)
+    manifest = json.load(urllib.request.urlopen(site + "manifest.json", timeout=10))
+    got = page.evaluate("""(paths) => {
+        const paint = window.__firstFrame;
+        const res = performance.getEntriesByType('resource');
+        return {paint, template: document.getElementById('engine-preloads') !== null,
+                files: paths.map((p) => res.filter((r) => r.name.endsWith('/' + p)).map((r) =>
+                    ({start: r.startTime, initiator: r.initiatorType,
+                      encoded: r.encodedBodySize, decoded: r.decodedBodySize})))};
+    }""", [f["path"] for f in manifest["engine_files"].values()])
+    assert not got["template"]
+    for path, entries in zip([f["path"] for f in manifest["engine_files"].values()],
+                             got["files"]):
+        assert len(entries) == 1, (path, entries)
+        assert entries[0]["initiator"] == "link", (path, entries)
+        assert entries[0]["start"] >= got["paint"], (path, entries, got["paint"])
+        if path.endswith(".wasm"):
+            assert entries[0]["encoded"] < entries[0]["decoded"] / 2, entries
+    assert page.evaluate("window.__cspViolations") == []

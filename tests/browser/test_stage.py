@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sitebuild.common import ROOT as SITE_ROOT
-from sitebuild.headers import common_headers, frame_script_sha256
+from sitebuild.headers import common_headers, inline_script_hashes
 from tests.fixtures.make_records import make_records, write_records
 
 pytestmark = pytest.mark.browser
@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 def _site_headers() -> dict[str, str]:
     """The headers build.py serves the site with (CSP above all)."""
-    return common_headers(frame_script_sha256(SITE_ROOT))
+    return common_headers(inline_script_hashes(SITE_ROOT))
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
