@@ -476,8 +476,9 @@ def main(argv: list[str] | None = None) -> int:
             rows.append([r["example"], kind, str(len(vals)), pct(vals, 50), pct(vals, 95),
                          max(vals), pct(api, 50), str(r["errors"]) if kind == "edit" else ""])
     all_vals = [v for r in edits for v in r["edits"] + r["toggles"]]
-    rows.append(["all examples", "both", str(len(all_vals)), pct(all_vals, 50),
-                 pct(all_vals, 95), max(all_vals), None, ""])
+    if all_vals:  # --edits 0 times loads alone
+        rows.append(["all examples", "both", str(len(all_vals)), pct(all_vals, 50),
+                     pct(all_vals, 95), max(all_vals), None, ""])
     table("Edit/toggle to the new split drawn (ms; target p95 < 50)",
           ["example", "kind", "n", "p50", "p95", "max", "api p50", "errors"], rows)
 
