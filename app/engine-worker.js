@@ -140,6 +140,10 @@ async function boot(interruptBuffer) {
     );
     versions.pyodide = pyodide.version;
     versions.build = manifest.build_hash;
+    // What booting made (numpy, the engine, the standard library: some 30,000 objects) lives
+    // as long as the worker: out of the cyclic collector's sight, whose full passes then no
+    // longer walk it. A grad answer's p95 went from 16 to 13 ms (p50 12).
+    pyodide.runPython("import gc\ngc.freeze()");
     mark("verify");
 
     // Booted: nothing else is ever fetched (the frame's CSP forbids it in any case).

@@ -170,3 +170,35 @@ def test_odd_sources_are_user_errors(source, words, line):
     rec = explain.run("split", source=source, args=ONE)
     assert rec["error"]["type"] in ("syntax", "runtime"), rec
     assert words in rec["error"]["message"] and rec["error"]["lineno"] == line
+
+
+def test_a_request_again_with_the_same_source_starts_fresh():
+    """The compiled code is kept between requests (a toggle asks again with the same source),
+    but every request runs it in a new namespace: state one request leaves in the user's
+    globals never reaches the next, and each answer loads its own function object."""
+    src = ("calls = []\n"
+           "def f(x):\n"
+           "    calls.append(1)\n"
+           "    return x * len(calls)\n")
+    a, b = load_function(src), load_function(src)
+    assert a.fn is not b.fn
+    assert a.fn(2.0) == 2.0 and b.fn(2.0) == 2.0  # b's list did not see a's call
+    first = run(src, header="")
+    again = run(src, header="")
+    assert first == again
+    # a failing source keeps failing, at its line, however often it is asked
+    for _ in range(2):
+        with pytest.raises(UserCodeError) as e:
+            load_function("def f(x):\n    return x +\n")
+        assert e.value.lineno == 2
+
+
+def test_parsed_values_are_fresh_arrays():
+    """Input values are parsed once per text, but each request gets its own array: one
+    request writing into its input cannot change the next request's."""
+    from pe_engine.explain.values import parse_value
+
+    a = parse_value("[1.0, 2.0]")
+    a[0] = 99.0
+    assert parse_value("[1.0, 2.0]").tolist() == [1.0, 2.0]
+    assert parse_value(" [1.0, 2.0] ").tolist() == [1.0, 2.0]

@@ -9,6 +9,7 @@ mode's body. Where the page shows an internal split, the body uses JAX's own int
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -139,6 +140,7 @@ def _prints(record: dict, variables: Sequence[str], first: int = 0) -> str:
                    for pid, var in zip(ids, variables))
 
 
+@functools.lru_cache(maxsize=32)
 def _value(text: str) -> str:
     """An input as the page parses it (values.parse_value): a plain scalar stays a Python
     scalar; an array holds the dtype the page gave it (float32, int32 or bool)."""
@@ -153,19 +155,26 @@ def _value(text: str) -> str:
     return f"np.asarray({text}, dtype=np.{value.dtype.name})"
 
 
-def snippet(mode: str, record: dict, source: str, args: Sequence[dict]) -> str:
-    """The snippet of `record`, made from the request it answers."""
-    needed, body = BODIES[mode]
-    tree = ast.parse(source)
+@functools.lru_cache(maxsize=16)
+def _imports_and_code(source: str) -> tuple[tuple[str, ...], str]:
+    """The user's import statements, and the code without them (kept: a toggle or a value
+    asks again with the same source, and ast.parse is slow under Pyodide)."""
     lines = source.splitlines()
     imports, drop = [], set()
-    for node in tree.body:
+    for node in ast.parse(source).body:
         if isinstance(node, ast.Import | ast.ImportFrom):
             imports.append(ast.unparse(node))
             drop.update(range(node.lineno - 1, node.end_lineno))
-    # The snippet's own imports first: a name the user's imports bind again is theirs.
-    imports = list(dict.fromkeys([*(_IMPORTS[n] for n in needed), *imports]))
     code = "\n".join(line for i, line in enumerate(lines) if i not in drop).strip("\n")
+    return tuple(imports), code
+
+
+def snippet(mode: str, record: dict, source: str, args: Sequence[dict]) -> str:
+    """The snippet of `record`, made from the request it answers."""
+    needed, body = BODIES[mode]
+    user_imports, code = _imports_and_code(source)
+    # The snippet's own imports first: a name the user's imports bind again is theirs.
+    imports = list(dict.fromkeys([*(_IMPORTS[n] for n in needed), *user_imports]))
     inputs = "".join(f"    {_value(str(a.get('value', '')))},\n" for a in args)
     return ("\n".join(imports) + "\n\n" + code + "\n\n\n"
             f"f = {record['fn']}\nargs = [\n{inputs}]\n" + body(args, record))

@@ -21,6 +21,7 @@ import functools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 import pe_engine
@@ -108,8 +109,12 @@ class LoadedFunction:
     lineno: int
 
 
-def load_function(source: str, name: str | None = None) -> LoadedFunction:
-    """Run the user's definitions; return the named function, or the last one defined."""
+@functools.lru_cache(maxsize=16)
+def _compiled(source: str, name: str | None) -> tuple[CodeType, str, tuple[str, ...], int]:
+    """The user's definitions checked, guarded and compiled, and the traced function's name,
+    parameters and line. Kept for the next requests: a toggle, a value or a mode asks again
+    with the same source, and parsing and compiling are the slowest steps of a request under
+    Pyodide (about half of a grad answer). Failures are not kept: they raise again."""
     tree = check_source(source)
     defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
     if not defs:
@@ -122,15 +127,21 @@ def load_function(source: str, name: str | None = None) -> LoadedFunction:
     if args.vararg or args.kwarg or args.kwonlyargs:
         raise UserCodeError("The traced function must take plain positional parameters",
                             target.lineno, "restricted")
-    params = [a.arg for a in args.posonlyargs + args.args]
+    params = tuple(a.arg for a in args.posonlyargs + args.args)
     code = compile(insert_guards(tree), USER_FILENAME, "exec")
+    return code, target.name, params, target.lineno
+
+
+def load_function(source: str, name: str | None = None) -> LoadedFunction:
+    """Run the user's definitions; return the named function, or the last one defined."""
+    code, fname, params, lineno = _compiled(source, name)
     namespace: dict[str, Any] = {"__builtins__": _builtins(), "__name__": "user",
                                  **guards.GUARDS}
     try:
         exec(code, namespace)  # noqa: S102 - checked and guarded above
     except Exception as e:  # noqa: BLE001 - reported at the user's line
         raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e), error_kind(e)) from None
-    return LoadedFunction(namespace[target.name], target.name, params, target.lineno)
+    return LoadedFunction(namespace[fname], fname, list(params), lineno)
 
 
 def error_kind(exc: BaseException, default: str = "runtime") -> str:

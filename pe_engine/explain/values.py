@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,14 @@ def parse_value(text: str) -> Any:
     `f(2.0)`; arrays hold float32 or int32, as JAX stores them without x64.
     Anything else raises ValueParseError saying what is wrong.
     """
-    text = text.strip()
+    value = _parsed(text.strip())
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(text: str) -> Any:
+    """parse_value's work, kept: every request parses every input again, mostly the same
+    text, and ast.parse is slow under Pyodide. Failures are not kept."""
     if not text:
         raise ValueParseError("empty value: write a number or a nested list, e.g. [0.5, 1.0]")
     if len(text) > MAX_VALUE_TEXT:
