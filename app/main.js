@@ -215,6 +215,13 @@ function render(prev, next, change) {
 // ------------------------------------------------------------------------------------------
 // start: controls, first frame (precomputed), stage, then runs as the engine answers
 
+// The start in several tasks, so that a key or a tap is answered between them (the stage on
+// screen is the build's meanwhile): one task of it all held the main thread for 50 ms.
+function yieldToMain() {
+  const scheduler = /** @type {any} */ (globalThis).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 adoptFirstFrame(requestKey(requestFor(state.doc)));
 controls(state);
 const [precomputed, panel] = await Promise.all([
@@ -228,8 +235,10 @@ if (state.record) stagePanel.render({ ...state, record: null }, state); // answe
 const opened = Object.entries(precomputed?.records ?? {}).filter(([, rec]) => !answerProblems(rec).length);
 for (const [key, rec] of opened) runner.seed(key, rec, true);
 maskExplorer(state); // after the seeds: the opening state's masks are among them
+await yieldToMain();
 // the explainer's sections below the tool (app/sections/), following the record drawn above
 initSections({ engine, explainer: window.explainer, precomputed: Object.fromEntries(opened) });
+await yieldToMain();
 
 const firstKey = requestKey(requestFor(state.doc));
 const firstAnswer = runner.cached(firstKey);
