@@ -23,6 +23,9 @@ export const FOLLOW_UP_WAIT_MS = 500;
 // The mask explorer asks for every mask of the function once the edits have paused this
 // long (its call would otherwise hold the engine while the reader types on).
 export const MASKS_QUIET_MS = 400;
+// A link to a section keeps it at the top while the page above it changes height (a demo
+// drawn once near the viewport) for this long, unless the reader scrolls.
+export const SECTION_LANDING_MS = 3_000;
 // The address bar follows edits this long after the last one.
 export const URL_DEBOUNCE_MS = 1_000;
 // A notice that is not sticky hides after this long.

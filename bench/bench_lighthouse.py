@@ -9,12 +9,12 @@ figure over the runs. Timings are printed, never asserted.
                                                      # (simulated throttling)
     python3 bench/bench_lighthouse.py --runs 5 --devtools   # also with applied throttling
 
-Two throttling methods, because they disagree on this page. Lighthouse's default ('simulate',
-Lantern) replays the page's network graph on a slow 4G model and counts every request that
-started before the largest paint as on that paint's path: the engine's 10 MB, which the page
-asks for from its <head> so that Python is ready soon, then weigh on LCP and speed index
-although the text painted first does not wait for them. 'devtools' applies the same network
-and CPU limits to a real load and measures what happens.
+Two throttling methods, because they can disagree. Lighthouse's default ('simulate', Lantern)
+replays the page's network graph on a slow 4G model and counts every request that finished
+before the largest paint (on this machine's fast link) as on that paint's path: that is why the
+engine's 10 MB are asked for once the first frame is rendered (app/engine-preloads.js), not
+earlier. 'devtools' applies the same network and CPU limits to a real load and measures what
+happens.
 """
 from __future__ import annotations
 

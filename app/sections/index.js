@@ -10,7 +10,7 @@
 // cached by request key, starting with the answers the build precomputed for the page's
 // opening state (dist/precomputed.json, tools/precompute.py).
 import { askEngine, errorAnswer } from "../engine-answers.js";
-import { SECTION_CALL_TIMEOUT_MS } from "../limits.js";
+import { SECTION_CALL_TIMEOUT_MS, SECTION_LANDING_MS } from "../limits.js";
 import { requestKey } from "../state.js";
 
 // Each demo's module is imported when its section first comes near the viewport: none of
@@ -39,8 +39,41 @@ if (sectionFor(location.hash)) {
   history.replaceState(history.state, "", location.pathname + location.search);
 }
 window.addEventListener("hashchange", (e) => {
-  if (sectionFor(location.hash)) e.stopImmediatePropagation();
+  const target = sectionFor(location.hash);
+  if (!target) return;
+  e.stopImmediatePropagation();
+  landOn(target);
 });
+
+// A link to a section (opened, or a FAQ link clicked) lands on it, and again whenever the page
+// changes height in the next seconds (the first frame drawn; a demo, drawn only once near the
+// viewport, starting in the section above), until the reader does anything or the page is
+// scrolled by anything else. Before, a link to #checkpoint at 360 px wide ended 474 px below
+// its section: the demo above it grew.
+const READER_INPUT = ["wheel", "touchstart", "keydown", "mousedown"];
+function landOn(target) {
+  let landedAt = NaN;
+  const land = () => {
+    target.scrollIntoView({ block: "start" });
+    landedAt = scrollY;
+  };
+  const heights = new ResizeObserver(land); // its first call, at once, lands
+  const done = () => {
+    heights.disconnect();
+    removeEventListener("scroll", scrolled);
+    for (const ev of READER_INPUT) removeEventListener(ev, done);
+    clearTimeout(timer);
+  };
+  // the browser's own corrections (scroll anchoring) come before the height change is seen,
+  // and the landing that follows puts landedAt there too
+  const scrolled = () => {
+    if (Math.abs(scrollY - landedAt) > 1) done();
+  };
+  heights.observe(document.body);
+  addEventListener("scroll", scrolled, { passive: true });
+  for (const ev of READER_INPUT) addEventListener(ev, done, { passive: true });
+  const timer = setTimeout(done, SECTION_LANDING_MS);
+}
 
 const keyOf = (mode, kwargs) => requestKey({ mode, kwargs });
 
@@ -197,26 +230,10 @@ export function initSections({ engine, explainer, precomputed = {}, root = docum
   engine.onState(() => {
     for (const d of demos) d.demo?.onEngineState?.();
   });
-  // A deep link (#residuals) lands on its section, again once the first frame above has
-  // been drawn (it changes the height of the page), unless the reader has moved since.
+  // A deep link (#residuals) is put back in the address bar, and lands on its section.
   if (openingAnchor && !location.hash) {
     history.replaceState(history.state, "", location.pathname + location.search + openingAnchor);
-    const target = sectionFor(openingAnchor);
-    let moved = false;
-    const stop = () => {
-      moved = true;
-    };
-    for (const ev of ["wheel", "touchstart", "keydown", "mousedown"])
-      addEventListener(ev, stop, { once: true, passive: true });
-    const land = () => {
-      if (!moved) target.scrollIntoView({ block: "start" });
-    };
-    land();
-    let n = 0;
-    ctx.onMain(() => {
-      if (n++ < 2) requestAnimationFrame(() => requestAnimationFrame(land));
-    });
-    setTimeout(land, 400);
+    landOn(sectionFor(openingAnchor));
   }
   window.explainerSections = {
     ctx,

@@ -137,6 +137,29 @@ def test_faq_link_scrolls_without_a_permalink_warning(page, site, wait_engine_re
     assert page.evaluate("() => window.explainer.state().source").startswith("import jax")
 
 
+def test_a_section_link_stays_on_its_section_while_the_demos_above_grow(browser, site):
+    """On a phone, a link to a section lands on it and stays there: the demo of the section
+    above starts once near the viewport and grows by hundreds of pixels (474 at 360 px wide,
+    which once left #checkpoint that far down the screen). Opened with the anchor, and
+    clicked from the FAQ."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 780}, service_workers="block")
+    page = ctx.new_page()
+    top = "(a) => Math.round(document.getElementById(a).getBoundingClientRect().top)"
+    try:
+        open_at(page, site, "checkpoint")
+        wait(page, "document.querySelector('[data-demo=residuals] .demo-loading') === null")
+        page.wait_for_timeout(800)
+        assert abs(page.evaluate(top, "checkpoint")) <= 16
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.click("[data-testid=faq] a[href='#variables']")
+        wait(page, "location.hash === '#variables'")
+        wait(page, "document.querySelector('[data-demo=folding] .demo-loading') === null")
+        page.wait_for_timeout(800)
+        assert abs(page.evaluate(top, "variables")) <= 16
+    finally:
+        ctx.close()
+
+
 def test_rule_demo_judges_each_equation_and_follows_the_editor(page, site, wait_engine_ready):
     open_at(page, site, "rule", wait_engine_ready)
     wait(page, "document.querySelectorAll('[data-testid=rule-list] li').length === 2")
