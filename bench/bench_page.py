@@ -9,6 +9,7 @@ never asserted (the targets are in the table's last column, for reading).
     python3 bench/bench_page.py --quick         # CI smoke run: 1 load each, 3 edits, 1 s of play
     python3 bench/bench_page.py --runs 9 --edits 40 --json out.json
     python3 bench/bench_page.py --runs 1 --edits 12 --mode checkpoint   # one mode's edits
+    python3 bench/bench_page.py --runs 3 --edits 0 --network fast4g     # cold loads, 20 Mbit/s
 
 What is measured (all ms since navigation start unless said otherwise):
   fcp        first contentful paint (PerformanceObserver 'paint')
@@ -230,13 +231,26 @@ def wait_baseline(page) -> dict:
     return {"fcp": marks.get("fcp"), "ready": b["ready"], "phases": b["marks"]}
 
 
-def cold_load(browser, url: str, kind: str, sizes: bool = False) -> dict:
+# --network: cold loads over an emulated link (DevTools' throttling, which the workers'
+# requests go through too), since on loopback every file is there at once
+NETWORKS = {
+    "cable": {"latency": 20, "downloadThroughput": 50e6 / 8, "uploadThroughput": 10e6 / 8},
+    "fast4g": {"latency": 60, "downloadThroughput": 20e6 / 8, "uploadThroughput": 5e6 / 8},
+}
+
+
+def cold_load(browser, url: str, kind: str, sizes: bool = False,
+              network: dict | None = None) -> dict:
     ctx = browser.new_context(service_workers="block")
     ctx.add_init_script(INIT_SCRIPT)
     finished = []
     if sizes:
         ctx.on("requestfinished", lambda r: finished.append(r))
     page = ctx.new_page()
+    if network:
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, **network})
     try:
         page.goto(url)
         out = wait_page_ready(page) if kind == "page" else wait_baseline(page)
@@ -371,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every figure here")
     ap.add_argument("--no-build", action="store_true", help="use dist/ as it is")
     ap.add_argument("--mode", help="time edits only on the examples of this mode (e.g. checkpoint)")
+    ap.add_argument("--network", choices=sorted(NETWORKS),
+                    help="cold loads over an emulated link: cable (50 Mbit/s, 20 ms) or fast4g "
+                         "(20 Mbit/s, 60 ms); loopback by default")
     opts = ap.parse_args(argv)
     if opts.quick:
         opts.runs, opts.edits, opts.fps_seconds = 1, 3, 1.0
@@ -386,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     print(f"# bench_page: {opts.runs} loads per variant, {opts.edits} edits per example; "
           f"{os.cpu_count()} CPUs, load average at start {load[0]:.2f} {load[1]:.2f} "
-          f"{load[2]:.2f}")
+          f"{load[2]:.2f}; cold loads over {opts.network or 'loopback'}")
     out: dict = {"runs": opts.runs, "edits": opts.edits, "load_start": load}
 
     with tempfile.TemporaryDirectory(prefix="bench-page-") as tmpdir:
@@ -400,8 +417,9 @@ def main(argv: list[str] | None = None) -> int:
                                             args=CHROMIUM_ARGS)
                 cold_page, cold_base = [], []
                 for i in range(opts.runs):  # interleaved, so both see the same load
-                    cold_page.append(cold_load(browser, site, "page", sizes=(i == 0)))
-                    cold_base.append(cold_load(browser, base, "baseline"))
+                    net = NETWORKS.get(opts.network)
+                    cold_page.append(cold_load(browser, site, "page", sizes=(i == 0), network=net))
+                    cold_base.append(cold_load(browser, base, "baseline", network=net))
                 # edits, toggles and animation on one booted page
                 ctx = browser.new_context(service_workers="block",
                                           viewport={"width": 1440, "height": 900})
