@@ -183,3 +183,50 @@ def test_base_must_be_a_path(capsys):
     with pytest.raises(SystemExit):
         cli.main(["--base", "docs/pe"])
     assert "--base must start and end with '/'" in capsys.readouterr().err
+
+
+def test_dev_server_sends_gzip_as_static_hosts_do(tmp_path):
+    """`build.py serve` gzips text, scripts and wasm for a browser that accepts it, answers a
+    revalidation by entity tag with 304, and sends compressed archives as they are."""
+    import gzip
+    import http.server
+    import threading
+    import urllib.request
+
+    from sitebuild import server
+
+    (tmp_path / "app.js").write_text("console.log('x');\n" * 200)
+    (tmp_path / "w.whl").write_bytes(b"PK" * 500)
+
+    class H(server.Handler):
+        def __init__(self, *a, **k):
+            http.server.SimpleHTTPRequestHandler.__init__(self, *a, directory=str(tmp_path), **k)
+
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{srv.server_address[1]}/"
+
+    def get(path, **headers):
+        try:
+            with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers)) as r:
+                return r.status, dict(r.headers), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, dict(e.headers), b""
+    try:
+        status, h, body = get("app.js", **{"Accept-Encoding": "gzip, br"})
+        assert status == 200 and h["Content-Encoding"] == "gzip"
+        assert gzip.decompress(body) == (tmp_path / "app.js").read_bytes()
+        assert int(h["Content-Length"]) == len(body) < (tmp_path / "app.js").stat().st_size
+        assert "Content-Security-Policy" in h  # the site's headers still come with it
+        status, _, _ = get("app.js", **{"Accept-Encoding": "gzip", "If-None-Match": h["ETag"]})
+        assert status == 304
+        status, h, body = get("app.js")
+        assert status == 200 and "Content-Encoding" not in h
+        assert body == (tmp_path / "app.js").read_bytes()
+        status, h, body = get("w.whl", **{"Accept-Encoding": "gzip"})
+        assert "Content-Encoding" not in h and body == b"PK" * 500
+    finally:
+        srv.shutdown()
