@@ -416,8 +416,8 @@ def main(argv: list[str] | None = None) -> int:
                 browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                             args=CHROMIUM_ARGS)
                 cold_page, cold_base = [], []
+                net = NETWORKS.get(opts.network)
                 for i in range(opts.runs):  # interleaved, so both see the same load
-                    net = NETWORKS.get(opts.network)
                     cold_page.append(cold_load(browser, site, "page", sizes=(i == 0), network=net))
                     cold_base.append(cold_load(browser, base, "baseline", network=net))
                 # edits, toggles and animation on one booted page

@@ -11,6 +11,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from . import engine_wheel, frontend, import_cache, pyodide
@@ -70,7 +71,7 @@ def prerender_first_frame(out: Path) -> None:
     run(["node", str(ROOT / "tools" / "prerender.mjs"), str(out), str(node_modules)], cwd=ROOT)
 
 
-def write_service_worker(out: Path, build_hash: str) -> int:
+def write_service_worker(out: Path, build_hash: str, script_hashes: Sequence[str]) -> int:
     """dist/sw.js: app/sw.js with BUILD and FILES ({path: sha256}) filled in. The list is
     every file of the build but those in SW_SKIP and the license texts; the service worker
     serves a cached file only if its bytes still have that hash. sw.js goes next to
@@ -79,7 +80,7 @@ def write_service_worker(out: Path, build_hash: str) -> int:
     files = sorted(f.relative_to(out).as_posix() for f in out.rglob("*") if f.is_file())
     hashes = {f: sha256_file(out / f) for f in files
               if f not in SW_SKIP and not f.endswith(".LICENSES.txt")}
-    page_headers = {k: v for k, v in common_headers(inline_script_hashes(out)).items()
+    page_headers = {k: v for k, v in common_headers(script_hashes).items()
                     if k in ("Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy",
                              "Content-Security-Policy")}
     for old, new in (('const BUILD = "dev";', f"const BUILD = {json.dumps(build_hash)};"),
@@ -136,10 +137,10 @@ def inline_classic_scripts(out: Path) -> None:
     page.write_text(html)
 
 
-def write_meta_csp(out: Path) -> None:
+def write_meta_csp(out: Path, script_hashes: Sequence[str]) -> None:
     """index.html carries the CSP too, for hosts that ignore _headers."""
     marker = '<meta http-equiv="Content-Security-Policy" content="">'
-    csp = content_security_policy(inline_script_hashes(out), meta=True)
+    csp = content_security_policy(script_hashes, meta=True)
     _fill(out / "index.html", marker, marker.replace('content=""', f'content="{csp}"'))
 
 
@@ -193,7 +194,8 @@ def build(base: str = "/") -> None:
         precompute_first_frame(tmp)
         prerender_first_frame(tmp)
         inline_classic_scripts(tmp)
-        write_meta_csp(tmp)
+        script_hashes = inline_script_hashes(tmp)  # the meta CSP, sw.js and _headers agree
+        write_meta_csp(tmp, script_hashes)
         files = engine_files(tmp, wheel, pyodide_wheels, cache_zip)
         write_preloads(tmp, files)
         manifest = {
@@ -208,9 +210,9 @@ def build(base: str = "/") -> None:
             "pyodide_packages": pyodide_wheels,
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-        n_cached = write_service_worker(tmp, manifest["build_hash"])
+        n_cached = write_service_worker(tmp, manifest["build_hash"], script_hashes)
         log(f"sw.js: build {manifest['build_hash']}, {n_cached} files to cache")
-        write_headers_file(tmp, inline_script_hashes(tmp), base)
+        write_headers_file(tmp, script_hashes, base)
         for p in [tmp, *tmp.rglob("*")]:
             p.chmod(0o755 if p.is_dir() else 0o644)
         swap_into_place(tmp)
