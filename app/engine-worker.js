@@ -1,8 +1,9 @@
-// The engine worker: boots Pyodide, loads numpy, unpacks the engine wheel, answers calls into
-// Python. A classic worker started from a blob: URL inside the engine's sandboxed frame
-// (engine-frame.js), so it has an opaque origin and, by the frame's CSP, no network at all:
-// every file Pyodide asks for comes from the page, which fetched it from the site and checked
-// its sha256 against manifest.json. `fetch` and `importScripts` are mapped onto those files.
+// The engine worker: boots Pyodide from a heap made at build time, loads numpy, unpacks the
+// engine wheel, answers calls into Python. A classic worker started from a blob: URL inside the
+// engine's sandboxed frame (engine-frame.js), so it has an opaque origin and, by the frame's
+// CSP, no network at all: every file Pyodide asks for comes from the page, which fetched it
+// from the site and checked its sha256 against manifest.json. `fetch` and `importScripts` are
+// mapped onto those files.
 //
 // Messages in (through the frame):
 //   {cmd: 'init', interruptBuffer: SharedArrayBuffer | null}    first, once
@@ -86,6 +87,20 @@ async function scriptURL(name) {
   return URL.createObjectURL(new Blob([await fileNamed(name)], { type: "text/javascript" }));
 }
 
+// The heap of a booted Pyodide (sitebuild/heap_snapshot.py) comes as gzip of the heap XOR the
+// wasm's data segment, placed where instantiation puts it: undone with the wasm's own bytes.
+async function bootedHeap({ path, heap_at: at, wasm_segment: [start, length] }) {
+  const [packed, wasm] = await Promise.all([fileNamed(baseName(path)), fileNamed("pyodide.asm.wasm")]);
+  const unzipped = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const heap = new Uint8Array(await new Response(unzipped).arrayBuffer());
+  if (at + length > heap.length || start + length > wasm.byteLength) {
+    throw new Error("the heap snapshot does not fit pyodide.asm.wasm");
+  }
+  const segment = new Uint8Array(wasm, start, length);
+  for (let i = 0; i < length; i++) heap[at + i] ^= segment[i];
+  return heap;
+}
+
 async function boot(interruptBuffer) {
   const progress = (stage) => self.postMessage({ type: "progress", stage });
   try {
@@ -102,7 +117,12 @@ async function boot(interruptBuffer) {
       realImportScripts(...urls.map((u) => (baseName(u) === "pyodide.asm.js" ? asm : u)));
 
     progress("loadPyodide");
-    pyodide = await loadPyodide({ indexURL: INDEX_URL });
+    const manifest = JSON.parse(new TextDecoder().decode(await fileNamed("manifest.json")));
+    // Started from the heap of a Pyodide booted at build time, not by initialising Python
+    pyodide = await loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: bootedHeap(manifest.heap_snapshot) });
+    // That heap's random module was seeded at build time: reseeded here from this browser's
+    // entropy, so that readers do not share one sequence
+    pyodide.runPython("import random\nrandom.seed()");
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     mark("loadPyodide");
 
@@ -117,7 +137,6 @@ async function boot(interruptBuffer) {
     mark("packages");
 
     progress("engine");
-    const manifest = JSON.parse(new TextDecoder().decode(await fileNamed("manifest.json")));
     const wheel = await fileNamed(baseName(manifest.engine_wheel));
     const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
     pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import engine_wheel, frontend, import_cache, pyodide
+from . import engine_wheel, frontend, heap_snapshot, import_cache, pyodide
 from .common import CACHE, DIST, ENGINE_PKG, ROOT, BuildError, iter_files, log, run, sha256_file
 from .headers import (
     FRAME_SCRIPT,
@@ -94,11 +94,12 @@ def write_service_worker(out: Path, build_hash: str, script_hashes: Sequence[str
 
 
 def engine_files(out: Path, wheel: str, pyodide_wheels: list[str],
-                 cache_zip: str | None) -> dict[str, dict]:
+                 cache_zip: str | None, heap: str) -> dict[str, dict]:
     """What the page sends the engine's sandboxed worker, by the name Pyodide asks for it:
     path and sha256 (the page checks each file before handing it over)."""
     paths = [f"pyodide/{n}" for n in (*pyodide.PYODIDE_CORE, *pyodide_wheels)
-             if n != "package.json"] + [f"wheels/{wheel}"] + ([cache_zip] if cache_zip else [])
+             if n != "package.json"]
+    paths += [f"wheels/{wheel}", heap] + ([cache_zip] if cache_zip else [])
     return {p.rsplit("/", 1)[1]: {"path": p, "sha256": sha256_file(out / p)} for p in paths}
 
 
@@ -189,6 +190,7 @@ def build(base: str = "/") -> None:
         wheel = engine_wheel.build_engine_wheel(tmp, engine_wheel.compile_engine_pyc(tmp))
         cache_zip = import_cache.build_import_cache(
             tmp, tmp / "wheels" / wheel, [tmp / "pyodide" / n for n in pyodide_wheels])
+        heap = heap_snapshot.build_heap_snapshot(tmp)
         frontend.copy_page(tmp)
         frontend.build_cm6(tmp)
         precompute_first_frame(tmp)
@@ -196,12 +198,13 @@ def build(base: str = "/") -> None:
         inline_classic_scripts(tmp)
         script_hashes = inline_script_hashes(tmp)  # the meta CSP, sw.js and _headers agree
         write_meta_csp(tmp, script_hashes)
-        files = engine_files(tmp, wheel, pyodide_wheels, cache_zip)
+        files = engine_files(tmp, wheel, pyodide_wheels, cache_zip, heap["path"])
         write_preloads(tmp, files)
         manifest = {
             "engine_wheel": f"wheels/{wheel}",
             "engine_files": files,
             "import_cache": cache_zip,
+            "heap_snapshot": heap,
             "engine_scripts": engine_scripts(tmp),
             "build_hash": tree_hash(tmp),
             "input_hash": inputs,

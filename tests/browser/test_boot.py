@@ -1,6 +1,7 @@
 """The page boots Pyodide + the engine in a worker, answers calls, survives runaways."""
 from __future__ import annotations
 
+import ast
 import json
 import urllib.request
 from pathlib import Path
@@ -209,6 +210,31 @@ def test_a_tampered_engine_file_stops_the_boot(page, site):
     text = page.text_content("[data-testid=engine]")
     assert "sha256 mismatch" in text and "pyodide.asm.wasm" in text, text
     assert page.locator("iframe[data-testid=engine-frame]").count() == 0  # torn down
+
+
+def test_the_engine_starts_from_the_builds_heap_and_reseeds_random(browser, page, site,
+                                                                  wait_engine_ready):
+    """The worker starts Python from the heap a build-time Pyodide left (pyodide-heap.bin),
+    not by initialising it: two readers' engines share that heap's str hash secret (Pyodide
+    booted from scratch draws a new one each time), but not its random sequence, which the
+    worker reseeds from the browser's entropy."""
+    probe = "repr((hash('residual'), __import__('random').random(), __import__('time').tzname))"
+    seen = []
+    other = browser.new_context(service_workers="block")
+    try:
+        for pg in (page, other.new_page()):
+            pg.goto(site)
+            wait_engine_ready(pg)
+            seen.append(pg.workers[0].evaluate(f"pyodide.runPython({probe!r})"))
+    finally:
+        other.close()
+    (hash_a, random_a, tz_a), (hash_b, random_b, tz_b) = map(ast.literal_eval, seen)
+    assert hash_a == hash_b, seen
+    assert random_a != random_b, seen
+    assert tz_a == tz_b == ("UTC", "UTC"), seen
+    manifest = json.load(urllib.request.urlopen(site + "manifest.json", timeout=10))
+    assert manifest["heap_snapshot"]["path"] == "wheels/pyodide-heap.bin"
+    assert any(u.endswith("/wheels/pyodide-heap.bin") for u in page.requests)
 
 
 def test_engine_files_are_preloaded_after_the_first_paint_once_and_gzipped(page, site,
