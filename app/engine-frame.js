@@ -2,8 +2,8 @@
 // srcdoc=...> (engine-client.js), so its origin is opaque: no cookies, storage, caches or
 // service worker of the site, and a CSP with no network. It starts the engine worker from
 // source text the page sends (a classic blob worker: module workers from blob: URLs do not
-// start in an opaque origin in Chromium), holds its interrupt buffer, and relays messages
-// between the worker and the page's MessagePort. What the worker says is passed on as data;
+// start in an opaque origin in Chromium), hands it the port its files arrive on, holds its
+// interrupt buffer, and relays messages between the worker and the page's MessagePort. What the worker says is passed on as data;
 // the page checks every message. The page allows this script by its sha256 (the CSP).
 "use strict";
 (() => {
@@ -18,7 +18,7 @@
     report({ type: "csp", violation: { directive: e.effectiveDirective, blockedURI: e.blockedURI } });
   });
 
-  function start(workerSource) {
+  function start(workerSource, files) {
     const sab = self.crossOriginIsolated && typeof SharedArrayBuffer === "function" ? new SharedArrayBuffer(4) : null;
     interrupt = sab ? new Int32Array(sab) : null;
     const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
@@ -30,7 +30,7 @@
       e.preventDefault();
       report({ type: "worker-error", message: String(e.message || "the engine worker failed") });
     };
-    worker.postMessage({ cmd: "init", interruptBuffer: sab });
+    worker.postMessage({ cmd: "init", interruptBuffer: sab, files }, [files]);
     report({ type: "frame", interruptible: Boolean(sab) });
   }
 
@@ -42,8 +42,6 @@
     } else if (msg.cmd === "call") {
       if (interrupt) Atomics.store(interrupt, 0, 0);
       worker.postMessage({ cmd: "call", id: msg.id, fn: msg.fn, kwargs: msg.kwargs });
-    } else if (msg.cmd === "file") {
-      worker.postMessage({ cmd: "file", name: msg.name, bytes: msg.bytes }, [msg.bytes]);
     } else if (msg.cmd === "terminate") {
       worker.terminate();
       worker = null;
@@ -51,10 +49,11 @@
   }
 
   addEventListener("message", (e) => {
-    // Once, from the page that made this frame: the port and the worker's source text.
-    if (port || e.source !== parent || !e.data || e.data.cmd !== "init" || !e.ports[0]) return;
+    // Once, from the page that made this frame: its port, the files' port and the worker's
+    // source text.
+    if (port || e.source !== parent || !e.data || e.data.cmd !== "init" || e.ports.length !== 2) return;
     port = e.ports[0];
     port.onmessage = fromPage;
-    start(String(e.data.workerSource));
+    start(String(e.data.workerSource), e.ports[1]);
   });
 })();

@@ -4,12 +4,14 @@
 // Code in a permalink is written by someone else, so the worker that runs it is walled off from
 // the site: it lives in an <iframe sandbox="allow-scripts" srcdoc> whose origin is opaque (no
 // cookies, localStorage, IndexedDB, Cache Storage or service worker of the site) and whose CSP
-// allows no network at all. The page fetches every file the engine needs (through the service
-// worker's cache when there is one), checks each against the sha256 in manifest.json, and
-// hands the bytes over; the frame's script (engine-frame.js, allowed by its sha256) starts the
-// worker from source text and relays messages through a MessagePort. What comes back is data:
-// only known shapes are read, and answers are capped.
+// allows no network at all. A worker of the page's origin (engine-fetch-worker.js) fetches
+// every file the engine needs (through the service worker's cache when there is one), checks
+// each against the sha256 in manifest.json, and moves the bytes to the engine's worker over a
+// port of their own; the frame's script (engine-frame.js, allowed by its sha256) starts that
+// worker from source text and relays the page's messages through another port. What comes back
+// is data: only known shapes are read, and answers are capped.
 import { MAX_ANSWER_CHARS } from "./limits.js";
+import { sha256Hex } from "./sha256.js";
 
 const SITE = new URL("../", import.meta.url);
 const FRAME_SCRIPT = "app/engine-frame.js";
@@ -20,47 +22,26 @@ const WORKER_SCRIPT = "app/engine-worker.js";
 const FATAL_JS =
   /fatal|Maximum call stack size exceeded|can no longer be used|memory access out of bounds|unreachable|Aborted/i;
 
-const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
 const base64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf)));
 
-async function fetchChecked(path, sha256, init) {
-  const r = await fetch(new URL(path, SITE), init);
+async function fetchBytes(path) {
+  const r = await fetch(new URL(path, SITE));
   if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
-  const bytes = await r.arrayBuffer();
-  const got = hex(await crypto.subtle.digest("SHA-256", bytes));
-  if (sha256 && got !== sha256)
-    throw new Error(`sha256 mismatch for ${path}: got ${got}, manifest.json says ${sha256}`);
-  return bytes;
+  return r.arrayBuffer();
 }
 
-// The engine's files, fetched for each engine: the manifest and the two scripts at once (their
-// paths are fixed; their hashes are checked when the manifest is here), then every file the
-// manifest lists (the head asks for them once the page has painted, app/engine-preloads.js, so
-// the first engine finds them on their way; a restarted one reads them again from the HTTP or
-// service-worker cache). Each engine's bytes are moved to it, never copied: 10 MB of copies
-// would hold up the page's main thread.
-let bundle = null;
-function engineBundle() {
-  if (bundle) return bundle;
-  document.getElementById("engine-preloads")?.remove(); // not asked for yet: fetched here first
-  const manifest = fetchChecked("manifest.json", null).then((bytes) => ({
-    bytes,
-    data: JSON.parse(new TextDecoder().decode(bytes)),
-  }));
-  const script = (key, path) =>
-    Promise.all([fetchChecked(path, null), manifest]).then(async ([bytes, { data }]) => {
-      const want = data.engine_scripts[key];
-      const got = hex(await crypto.subtle.digest("SHA-256", bytes));
-      if (want.path !== path || got !== want.sha256) throw new Error(`sha256 mismatch for ${path}`);
-      return new TextDecoder().decode(bytes);
-    });
-  const scripts = Promise.all([script("frame", FRAME_SCRIPT), script("worker", WORKER_SCRIPT)]);
-  const files = manifest.then(({ data }) =>
-    Object.fromEntries(Object.entries(data.engine_files).map(([name, f]) => [name, fetchChecked(f.path, f.sha256)])),
-  );
-  bundle = { manifest, scripts, files };
-  for (const p of [manifest, scripts, files]) p.catch(() => {}); // awaited where used
-  return bundle;
+// The worker that fetches and checks the engine's files (engine-fetch-worker.js): the one the
+// head's script started once the page had painted (app/engine-preloads.js), or a new one, for
+// an engine that starts first or is restarted (the HTTP or service-worker cache has the files).
+function fileFetcher(manifest) {
+  document.getElementById("engine-files")?.remove(); // not asked for yet: fetched here
+  const early = window.engineFetcher;
+  window.engineFetcher = undefined;
+  if (early) return early;
+  const worker = new Worker(new URL("./engine-fetch-worker.js", import.meta.url), { type: "module" });
+  const urls = Object.values(manifest.engine_files).map((f) => new URL(f.path, SITE).href);
+  worker.postMessage({ cmd: "fetch", urls });
+  return worker;
 }
 
 // The frame's document: its CSP allows only the frame script (by hash) and what Pyodide needs
@@ -81,14 +62,30 @@ function frameDocument(frameScript, scriptHash) {
 }
 
 // A new engine: the sandboxed frame, the port to it, and the files sent through the port.
+// A new engine: its sandboxed frame and worker, given manifest.json (from here) and the files
+// it lists, moved straight from the fetching worker to the engine's over a port of their own:
+// the page's main thread never holds them. The frame's and worker's scripts are checked
+// against the manifest first.
 export async function spawnEngine(onMessage) {
-  const { manifest, scripts, files } = engineBundle();
-  bundle = null; // this engine's: its bytes are moved to it
-  const [frameScript, workerSource] = await scripts;
-  const { bytes: manifestBytes } = await manifest;
+  const manifestBytes = fetchBytes("manifest.json");
+  const manifest = manifestBytes.then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+  const fetcher = manifest.then(fileFetcher);
+  fetcher.catch(() => {}); // awaited below, once the frame is up
+  const script = async (key, path) => {
+    const [bytes, { engine_scripts: scripts }] = await Promise.all([fetchBytes(path), manifest]);
+    if (scripts[key].path !== path || (await sha256Hex(bytes)) !== scripts[key].sha256) {
+      throw new Error(`sha256 mismatch for ${path}`);
+    }
+    return new TextDecoder().decode(bytes);
+  };
+  const [frameScript, workerSource] = await Promise.all([
+    script("frame", FRAME_SCRIPT),
+    script("worker", WORKER_SCRIPT),
+  ]);
   const scriptHash = `sha256-${base64(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(frameScript)))}`;
-  const channel = new MessageChannel();
-  channel.port1.onmessage = (e) => onMessage(e.data);
+  const control = new MessageChannel();
+  const files = new MessageChannel();
+  control.port1.onmessage = (e) => onMessage(e.data);
   const iframe = document.createElement("iframe");
   iframe.setAttribute("sandbox", "allow-scripts");
   iframe.setAttribute("allow", "cross-origin-isolated *");
@@ -101,19 +98,20 @@ export async function spawnEngine(onMessage) {
   const loaded = new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
   document.body.append(iframe);
   await loaded;
-  iframe.contentWindow.postMessage({ cmd: "init", workerSource }, "*", [channel.port2]);
-  const port = channel.port1;
-  // Each file goes over as soon as it is here and checked, moved (transferred), not copied.
-  const send = (name, bytes) => port.postMessage({ cmd: "file", name, bytes }, [bytes]);
-  send("manifest.json", manifestBytes);
-  const byName = await files;
-  for (const [name, p] of Object.entries(byName)) {
-    p.then(
-      (bytes) => send(name, bytes),
-      (err) => onMessage({ type: "boot-error", error: { type: "FetchError", message: String(err.message) } }),
-    );
-  }
-  return { iframe, port };
+  iframe.contentWindow.postMessage({ cmd: "init", workerSource }, "*", [control.port2, files.port2]);
+  const bytes = await manifestBytes;
+  files.port1.postMessage({ cmd: "file", name: "manifest.json", bytes }, [bytes]);
+  const worker = await fetcher;
+  worker.onmessage = ({ data }) =>
+    onMessage({ type: "boot-error", error: { type: "FetchError", message: String(data?.error) } });
+  const wanted = Object.entries((await manifest).engine_files).map(([name, f]) => ({
+    url: new URL(f.path, SITE).href,
+    path: f.path,
+    name,
+    sha256: f.sha256,
+  }));
+  worker.postMessage({ cmd: "deliver", port: files.port1, files: wanted }, [files.port1]);
+  return { iframe, port: control.port1 };
 }
 
 // What the frame relays is untrusted: only these shapes are read, and only these fields.

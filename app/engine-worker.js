@@ -1,14 +1,14 @@
 // The engine worker: boots Pyodide from a heap made at build time, loads numpy, unpacks the
 // engine wheel, answers calls into Python. A classic worker started from a blob: URL inside the
 // engine's sandboxed frame (engine-frame.js), so it has an opaque origin and, by the frame's
-// CSP, no network at all: every file Pyodide asks for comes from the page, which fetched it
-// from the site and checked its sha256 against manifest.json. `fetch` and `importScripts` are
-// mapped onto those files.
+// CSP, no network at all: every file Pyodide asks for comes over a port from the page's fetch
+// worker (engine-fetch-worker.js), which fetched it from the site and checked its sha256
+// against manifest.json. `fetch` and `importScripts` are mapped onto those files.
 //
 // Messages in (through the frame):
-//   {cmd: 'init', interruptBuffer: SharedArrayBuffer | null}    first, once
-//   {cmd: 'file', name, bytes: ArrayBuffer}                      each engine file, as it arrives
+//   {cmd: 'init', interruptBuffer: SharedArrayBuffer | null, files: MessagePort}   first, once
 //   {cmd: 'call', id, fn, kwargs}                                after 'ready'
+// On the files port: {cmd: 'file', name, bytes: ArrayBuffer}, each engine file as it arrives
 // Messages out (relayed to the page, which checks each one):
 //   {type: 'progress', stage}   {type: 'ready', timings, versions}   {type: 'boot-error', error}
 //   {type: 'csp', violation}    {id, text}: the JSON answer of pe_engine.explain.entry.call
@@ -39,12 +39,18 @@ self.addEventListener("securitypolicyviolation", (e) => {
   self.postMessage({ type: "csp", violation: { directive: e.effectiveDirective, blockedURI: e.blockedURI } });
 });
 
-self.onmessage = async (event) => {
+function fileArrived(event) {
   const msg = event.data || {};
   if (msg.cmd === "file" && typeof msg.name === "string" && msg.bytes instanceof ArrayBuffer) {
     fileNamed(msg.name);
     arrived.get(msg.name)?.(msg.bytes);
-  } else if (msg.cmd === "init" && !booted) {
+  }
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data || {};
+  if (msg.cmd === "init" && !booted && msg.files instanceof MessagePort) {
+    msg.files.onmessage = fileArrived;
     booted = boot(msg.interruptBuffer ? new Int32Array(msg.interruptBuffer) : null);
     booted.catch(() => {}); // reported via 'boot-error'; calls see the rejection themselves
   } else if (msg.cmd === "call") {

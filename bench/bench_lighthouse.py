@@ -54,6 +54,9 @@ def lighthouse_bin() -> Path:
     return folder / "node_modules" / ".bin" / "lighthouse"
 
 
+ATTEMPTS = 3
+
+
 def _quoted(flag: str) -> str:
     """A Chromium flag as Lighthouse's --chrome-flags splits them: a value with spaces in
     single quotes after its '='."""
@@ -67,8 +70,17 @@ def run_once(url: str, method: str, out: Path) -> dict:
     cmd = [str(lighthouse_bin()), url, "--quiet", "--output=json", f"--output-path={out}",
            "--only-categories=performance", f"--throttling-method={method}",
            "--chrome-flags=" + " ".join(_quoted(f) for f in flags)]
-    subprocess.run(cmd, check=True, stdin=subprocess.DEVNULL, timeout=600,
-                   env={**os.environ, "CHROME_PATH": CHROMIUM})
+    # Lighthouse sometimes loses the trace's navigation start (NO_NAVSTART, seen with Chromium
+    # 156): that run is repeated, and said so, rather than the whole benchmark lost
+    for attempt in range(1, ATTEMPTS + 1):
+        done = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=600,
+                              env={**os.environ, "CHROME_PATH": CHROMIUM})
+        if done.returncode == 0:
+            break
+        print(f"# {out.stem}: Lighthouse failed (exit {done.returncode}), attempt {attempt} "
+              f"of {ATTEMPTS}", flush=True)
+    else:
+        raise SystemExit(f"Lighthouse failed {ATTEMPTS} times on {url}")
     report = json.loads(out.read_text())
     score = report["categories"]["performance"]["score"]
     fig = {"score": None if score is None else 100 * score}

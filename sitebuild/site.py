@@ -145,18 +145,15 @@ def write_meta_csp(out: Path, script_hashes: Sequence[str]) -> None:
     _fill(out / "index.html", marker, marker.replace('content=""', f'content="{csp}"'))
 
 
-def write_preloads(out: Path, files: dict[str, dict]) -> None:
-    """<link rel=preload> for every file the engine needs, largest first, inside the head's
-    <template id="engine-preloads">: app/engine-preloads.js adds them once the page has
-    painted. crossorigin: the same mode and credentials as the engine client's fetch.
-    fetchpriority=low: on a slow link 10 MB at the default (high) priority took every HTTP/1.1
+def write_engine_list(out: Path, files: dict[str, dict]) -> None:
+    """Every file the engine needs, largest first, in the head's <meta id="engine-files">:
+    app/engine-preloads.js has a worker fetch them once the page has painted. The worker asks
+    at low priority: on a slow link 10 MB at the default (high) priority took every HTTP/1.1
     connection and the page never painted (Lighthouse, devtools throttling: no first paint in
     45 s; 4.2 s with low)."""
     paths = sorted((f["path"] for f in files.values()), key=lambda p: -(out / p).stat().st_size)
-    link = '<link rel="preload" href="{}" as="fetch" crossorigin fetchpriority="low">'
-    links = "".join(f"\n    {link.format(p)}" for p in paths)
-    _fill(out / "index.html", "<!-- engine preloads -->",
-          f'<template id="engine-preloads">{links}\n  </template>')
+    _fill(out / "index.html", "<!-- engine files -->",
+          f'<meta id="engine-files" name="engine-files" content="{" ".join(paths)}">')
 
 
 def tree_hash(folder: Path) -> str:
@@ -199,7 +196,7 @@ def build(base: str = "/") -> None:
         script_hashes = inline_script_hashes(tmp)  # the meta CSP, sw.js and _headers agree
         write_meta_csp(tmp, script_hashes)
         files = engine_files(tmp, wheel, pyodide_wheels, cache_zip, heap["path"])
-        write_preloads(tmp, files)
+        write_engine_list(tmp, files)
         manifest = {
             "engine_wheel": f"wheels/{wheel}",
             "engine_files": files,

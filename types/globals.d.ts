@@ -10,4 +10,6 @@ interface Window {
   stageRenderMs: number;
   __bootErrors: any[];
   __cspViolations: any[];
+  // the worker fetching the engine's files, started by the head's script (engine-preloads.js)
+  engineFetcher?: Worker;
 }
