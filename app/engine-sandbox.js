@@ -4,14 +4,13 @@
 // Code in a permalink is written by someone else, so the worker that runs it is walled off from
 // the site: it lives in an <iframe sandbox="allow-scripts" srcdoc> whose origin is opaque (no
 // cookies, localStorage, IndexedDB, Cache Storage or service worker of the site) and whose CSP
-// allows no network at all. A worker of the page's origin (engine-fetch-worker.js) fetches
+// allows no network at all. A worker of the page's origin (started by app/engine-fetch.js) fetches
 // every file the engine needs (through the service worker's cache when there is one), checks
 // each against the sha256 in manifest.json, and moves the bytes to the engine's worker over a
 // port of their own; the frame's script (engine-frame.js, allowed by its sha256) starts that
 // worker from source text and relays the page's messages through another port. What comes back
 // is data: only known shapes are read, and answers are capped.
 import { MAX_ANSWER_CHARS } from "./limits.js";
-import { sha256Hex } from "./sha256.js";
 
 const SITE = new URL("../", import.meta.url);
 const FRAME_SCRIPT = "app/engine-frame.js";
@@ -22,6 +21,7 @@ const WORKER_SCRIPT = "app/engine-worker.js";
 const FATAL_JS =
   /fatal|Maximum call stack size exceeded|can no longer be used|memory access out of bounds|unreachable|Aborted/i;
 
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
 const base64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf)));
 
 async function fetchBytes(path) {
@@ -30,18 +30,15 @@ async function fetchBytes(path) {
   return r.arrayBuffer();
 }
 
-// The worker that fetches and checks the engine's files (engine-fetch-worker.js): the one the
-// head's script started once the page had painted (app/engine-preloads.js), or a new one, for
-// an engine that starts first or is restarted (the HTTP or service-worker cache has the files).
+// The worker that fetches and checks the engine's files (app/engine-fetch.js): the one the
+// head's script started once the page had painted, or a new one, for an engine that starts
+// first or is restarted (the HTTP or service-worker cache has the files by then).
 function fileFetcher(manifest) {
   document.getElementById("engine-files")?.remove(); // not asked for yet: fetched here
   const early = window.engineFetcher;
   window.engineFetcher = undefined;
   if (early) return early;
-  const worker = new Worker(new URL("./engine-fetch-worker.js", import.meta.url), { type: "module" });
-  const urls = Object.values(manifest.engine_files).map((f) => new URL(f.path, SITE).href);
-  worker.postMessage({ cmd: "fetch", urls });
-  return worker;
+  return window.startEngineFetcher(Object.values(manifest.engine_files).map((f) => new URL(f.path, SITE).href));
 }
 
 // The frame's document: its CSP allows only the frame script (by hash) and what Pyodide needs
@@ -73,7 +70,7 @@ export async function spawnEngine(onMessage) {
   fetcher.catch(() => {}); // awaited below, once the frame is up
   const script = async (key, path) => {
     const [bytes, { engine_scripts: scripts }] = await Promise.all([fetchBytes(path), manifest]);
-    if (scripts[key].path !== path || (await sha256Hex(bytes)) !== scripts[key].sha256) {
+    if (scripts[key].path !== path || hex(await crypto.subtle.digest("SHA-256", bytes)) !== scripts[key].sha256) {
       throw new Error(`sha256 mismatch for ${path}`);
     }
     return new TextDecoder().decode(bytes);

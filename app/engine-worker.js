@@ -2,7 +2,7 @@
 // engine wheel, answers calls into Python. A classic worker started from a blob: URL inside the
 // engine's sandboxed frame (engine-frame.js), so it has an opaque origin and, by the frame's
 // CSP, no network at all: every file Pyodide asks for comes over a port from the page's fetch
-// worker (engine-fetch-worker.js), which fetched it from the site and checked its sha256
+// worker (app/engine-fetch.js), which fetched it from the site and checked its sha256
 // against manifest.json. `fetch` and `importScripts` are mapped onto those files.
 //
 // Messages in (through the frame):

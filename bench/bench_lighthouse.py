@@ -12,7 +12,7 @@ figure over the runs. Timings are printed, never asserted.
 Two throttling methods, because they can disagree. Lighthouse's default ('simulate', Lantern)
 replays the page's network graph on a slow 4G model and counts every request that finished
 before the largest paint (on this machine's fast link) as on that paint's path: that is why the
-engine's 10 MB are asked for once the first frame is rendered (app/engine-preloads.js), not
+engine's 10 MB are asked for once the first frame is rendered (app/engine-fetch.js), not
 earlier. 'devtools' applies the same network and CPU limits to a real load and measures what
 happens.
 """

@@ -10,6 +10,7 @@ interface Window {
   stageRenderMs: number;
   __bootErrors: any[];
   __cspViolations: any[];
-  // the worker fetching the engine's files, started by the head's script (engine-preloads.js)
+  // the worker fetching the engine's files, and how to start one (app/engine-fetch.js)
   engineFetcher?: Worker;
+  startEngineFetcher: (urls: string[]) => Worker;
 }
