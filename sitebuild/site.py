@@ -145,10 +145,10 @@ def write_meta_csp(out: Path, script_hashes: Sequence[str]) -> None:
     _fill(out / "index.html", marker, marker.replace('content=""', f'content="{csp}"'))
 
 
-# What the engine worker's boot reads first, in that order: HTTP/1.1 gives a site six
-# connections, and a file asked for seventh waits for one of them to finish
-BOOT_ORDER = ("pyodide.asm.js", "pyodide.asm.wasm", heap_snapshot.NAME, "python_stdlib.zip",
-              "pyodide-lock.json")
+# What the engine worker's boot reads first, in that order (the worker fetching them runs four
+# downloads at once, app/engine-fetch.js: a file asked for fifth waits for one to finish)
+BOOT_ORDER = ("pyodide.mjs", "pyodide.asm.js", "pyodide-lock.json", "pyodide.asm.wasm",
+              heap_snapshot.NAME, "python_stdlib.zip")
 
 
 def write_engine_list(out: Path, files: dict[str, dict]) -> None:
