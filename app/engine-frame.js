@@ -3,8 +3,9 @@
 // service worker of the site, and a CSP with no network. It starts the engine worker from
 // source text the page sends (a classic blob worker: module workers from blob: URLs do not
 // start in an opaque origin in Chromium), hands it the port its files arrive on, holds its
-// interrupt buffer, and relays messages between the worker and the page's MessagePort. What the worker says is passed on as data;
-// the page checks every message. The page allows this script by its sha256 (the CSP).
+// interrupt buffer, and relays messages between the worker and the page's MessagePort. What
+// the worker says is passed on as data; the page checks every message. The page allows this
+// script by its sha256 (the CSP).
 "use strict";
 (() => {
   let port = null;

@@ -4,12 +4,12 @@
 // Code in a permalink is written by someone else, so the worker that runs it is walled off from
 // the site: it lives in an <iframe sandbox="allow-scripts" srcdoc> whose origin is opaque (no
 // cookies, localStorage, IndexedDB, Cache Storage or service worker of the site) and whose CSP
-// allows no network at all. A worker of the page's origin (started by app/engine-fetch.js) fetches
-// every file the engine needs (through the service worker's cache when there is one), checks
-// each against the sha256 in manifest.json, and moves the bytes to the engine's worker over a
-// port of their own; the frame's script (engine-frame.js, allowed by its sha256) starts that
-// worker from source text and relays the page's messages through another port. What comes back
-// is data: only known shapes are read, and answers are capped.
+// allows no network at all. A worker of the page's origin (started by app/engine-fetch.js)
+// fetches every file the engine needs (through the service worker's cache when there is one),
+// checks each against the sha256 in manifest.json, and moves the bytes to the engine's worker
+// over a port of their own; the frame's script (engine-frame.js, allowed by its sha256) starts
+// that worker from source text and relays the page's messages through another port. What comes
+// back is data: only known shapes are read, and answers are capped.
 import { MAX_ANSWER_CHARS } from "./limits.js";
 
 const SITE = new URL("../", import.meta.url);
@@ -58,7 +58,6 @@ function frameDocument(frameScript, scriptHash) {
   );
 }
 
-// A new engine: the sandboxed frame, the port to it, and the files sent through the port.
 // A new engine: its sandboxed frame and worker, given manifest.json (from here) and the files
 // it lists, moved straight from the fetching worker to the engine's over a port of their own:
 // the page's main thread never holds them. The frame's and worker's scripts are checked
