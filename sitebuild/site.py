@@ -96,7 +96,8 @@ def write_service_worker(out: Path, build_hash: str, script_hashes: Sequence[str
 def engine_files(out: Path, wheel: str, pyodide_wheels: list[str],
                  cache_zip: str | None, heap: str) -> dict[str, dict]:
     """What the page sends the engine's sandboxed worker, by the name Pyodide asks for it:
-    path and sha256 (the page checks each file before handing it over)."""
+    path and sha256 (the page's fetch worker, app/engine-fetch.js, checks each file before
+    handing it over)."""
     paths = [f"pyodide/{n}" for n in (*pyodide.PYODIDE_CORE, *pyodide_wheels)
              if n != "package.json"]
     paths += [f"wheels/{wheel}", heap] + ([cache_zip] if cache_zip else [])
