@@ -32,7 +32,9 @@
     function (e) {
       var t = /** @type {any} */ (e.target);
       if (t && t !== window && (t.tagName === "SCRIPT" || t.tagName === "LINK")) {
-        fail("could not load " + (t.src || t.href));
+        // a file asked for after the start (CodeMirror's parts: app/editor-slot.js) is the
+        // page's to report: the engine is not concerned
+        if (!t.hasAttribute("data-after-start")) fail("could not load " + (t.src || t.href));
       } else if (document.documentElement.dataset.app !== "started") {
         fail((e.message || "script error") + (e.filename ? " (" + e.filename + ")" : ""));
       }

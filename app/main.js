@@ -13,7 +13,8 @@ import { answerProblems } from "./contract/validate.js";
 import { CALL_TIMEOUT_MS, EDIT_DEBOUNCE_MS, INTERRUPT_GRACE_MS } from "./limits.js";
 import { requestFor, requestKey } from "./state.js";
 import { loadExamples } from "./examples.js";
-import { createEditor } from "./editor.js";
+import { createEditorSlot } from "./editor-slot.js";
+import { yieldToMain } from "./main-thread.js";
 import { initSections } from "./sections/index.js";
 import { changesRequest, initialPageState, update } from "./page/update.js";
 import { createRunner } from "./page/runner.js";
@@ -157,7 +158,7 @@ if (embedMode) {
 
 let hoverLine = null;
 let cursorLine = null;
-const editor = createEditor($('[data-testid="editor"]'), {
+const editor = createEditorSlot($('[data-testid="editor"]'), {
   doc: state.doc.code,
   onChange: (code) => dispatch({ type: "code", code, from: "editor", run: "debounced" }),
   onCursorLine(line) {
@@ -166,10 +167,15 @@ const editor = createEditor($('[data-testid="editor"]'), {
   },
   onHoverLine(line) {
     hoverLine = line;
-    stagePanel?.highlight(line !== null ? line : cursorLine !== null && editor.view.hasFocus ? cursorLine : null);
+    stagePanel?.highlight(line !== null ? line : cursorLine !== null && editor.hasFocus() ? cursorLine : null);
   },
   onRun: () => runner.schedule(0),
   readOnly: embedMode === "read",
+  onFail: () =>
+    notice("The code editor could not be loaded (the network?): reload the page to edit the code.", {
+      kind: "warning",
+      sticky: true,
+    }),
 });
 // Skip links move focus, not only the scroll: into the editor, or onto the stage's programs.
 const skipTargets = { "skip-editor": () => editor.focus(), "skip-stage": () => stagePanel?.focus() };
@@ -215,13 +221,8 @@ function render(prev, next, change) {
 // ------------------------------------------------------------------------------------------
 // start: controls, first frame (precomputed), stage, then runs as the engine answers
 
-// The start in several tasks, so that a key or a tap is answered between them (the stage on
-// screen is the build's meanwhile): one task of it all held the main thread for 50 ms.
-function yieldToMain() {
-  const scheduler = /** @type {any} */ (globalThis).scheduler;
-  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
-}
-
+// The start in several tasks (yieldToMain), the stage on screen being the build's meanwhile:
+// one task of it all held the main thread for 50 ms.
 adoptFirstFrame(requestKey(requestFor(state.doc)));
 controls(state);
 const [precomputed, panel] = await Promise.all([
@@ -246,6 +247,10 @@ if (firstAnswer) dispatch({ type: "answer", answer: firstAnswer, key: firstKey }
 else dispatch({ type: "waiting", on: true });
 document.documentElement.dataset.firstFrame = firstAnswer ? "precomputed" : "waiting";
 runner.schedule(0);
+// CodeMirror, once the first frame is drawn: in idle time (or at once if the reader reaches
+// for the code first: app/editor-slot.js)
+const whenIdle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 0));
+whenIdle(() => editor.mount().catch(() => {}), { timeout: 1000 });
 
 // Every example in every mode, answered at build time (tools/precompute.py): taken in after
 // the first frame (each is checked against the contract when first used), so a switch of

@@ -4,7 +4,8 @@ What goes into dist/ (built in a temporary folder and renamed into place, so dis
 half-built):
 
     index.html, app/, static/        the page (copied; app/vendor/cm6-entry.js is a build input)
-    app/vendor/cm6.js                CodeMirror 6 as one ES module, bundled by esbuild from npm
+    app/vendor/cm6*.js               CodeMirror 6 bundled by esbuild from npm: cm6.js (what
+                                     app/editor.js imports), its parts and their shared chunks
     pyodide/                         Pyodide core files (npm tarball) plus the numpy wheel (from
                                      a donor wheel on PyPI), checked against the sha256 in the
                                      npm pyodide-lock.json

@@ -3,6 +3,7 @@ esbuild with its third-party licenses, and the page's own files."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,17 @@ from .common import CACHE, ROOT, BuildError, iter_files, log, run, sha256_bytes
 CODEMIRROR_VERSION = "6.0.2"  # codemirror@6.65.x is CodeMirror 5 under a 6.x number: never that
 CM6_ENTRY = "app/vendor/cm6-entry.js"
 CM6_OUT = "app/vendor/cm6.js"
+# CodeMirror in parts the page evaluates one task each (app/editor-slot.js imports
+# app/vendor/cm6-<part>.js in this order, then app/editor.js): as one module, its evaluation
+# held a 2-core machine's main thread for 70 ms. A package of CM6_ENTRY's exports belongs to
+# one part; the code parts share goes into chunks.
+CM6_PARTS = {
+    "state": ["@codemirror/state"],
+    "view": ["@codemirror/view"],
+    "language": ["@codemirror/language", "@lezer/highlight"],
+    "python": ["@codemirror/lang-python"],
+    "setup": ["codemirror", "@codemirror/lint", "@codemirror/commands"],
+}
 PAGE_INPUTS = ["index.html", "app", "static"]
 SW_TEMPLATE = "app/sw.js"  # written to dist/sw.js by site.write_service_worker, not copied as is
 
@@ -72,16 +84,42 @@ def bundled_packages(metafile: Path) -> set[Path]:
     return pkgs
 
 
+def cm6_part_entries(facade: str) -> dict[str, str]:
+    """The facade's `export {...} from "<package>";` statements, grouped into CM6_PARTS: the
+    text of each part's entry module, in CM6_PARTS's order."""
+    found = re.findall(r'export\s*\{[^}]*\}\s*from\s*"([^"]+)"\s*;', facade)
+    statements = re.findall(r'export\s*\{[^}]*\}\s*from\s*"[^"]+"\s*;', facade)
+    part_of = {pkg: part for part, pkgs in CM6_PARTS.items() for pkg in pkgs}
+    stray = sorted(set(found) - set(part_of))
+    if stray or not found:
+        raise BuildError(f"{CM6_ENTRY}: packages in no part of frontend.CM6_PARTS: {stray}"
+                         if stray else f"{CM6_ENTRY}: no `export {{...}} from` statements")
+    parts: dict[str, str] = {part: "" for part in CM6_PARTS}
+    for pkg, statement in zip(found, statements):
+        parts[part_of[pkg]] += statement + "\n"
+    return parts
+
+
 def build_cm6(out: Path) -> None:
+    """app/vendor/cm6.js (the facade app/editor.js imports) and its parts cm6-<part>.js, with
+    the code they share in chunk-*.js files (esbuild's code splitting)."""
     folder = ensure_node_modules()
-    entry = folder / "cm6-entry.js"  # bundle from inside the cache so bare imports resolve
-    shutil.copy2(ROOT / CM6_ENTRY, entry)
+    facade = (ROOT / CM6_ENTRY).read_text()
+    build_in = folder / "cm6-build"  # inside the cache so bare imports resolve
+    if build_in.exists():
+        shutil.rmtree(build_in)
+    build_in.mkdir()
+    (build_in / "cm6.js").write_text(facade)
+    for part, text in cm6_part_entries(facade).items():
+        (build_in / f"cm6-{part}.js").write_text(text)
     target = out / CM6_OUT
     target.parent.mkdir(parents=True, exist_ok=True)
     meta = folder / "cm6-meta.json"
-    run([str(esbuild_binary(folder)), "cm6-entry.js", "--bundle", "--format=esm", "--minify",
-         "--target=es2020", "--legal-comments=eof", f"--metafile={meta.name}",
-         f"--outfile={target}", "--log-level=warning"], cwd=folder)
+    entries = ["cm6.js", *(f"cm6-{part}.js" for part in CM6_PARTS)]
+    run([str(esbuild_binary(folder)), *(f"cm6-build/{e}" for e in entries), "--bundle",
+         "--splitting", "--format=esm", "--minify", "--target=es2020", "--legal-comments=eof",
+         f"--metafile={meta.name}", f"--outdir={target.parent}", "--chunk-names=cm6-chunk-[hash]",
+         "--log-level=warning"], cwd=folder)
     pkgs = bundled_packages(meta)
     notices = []
     for p in sorted(pkgs):
@@ -91,7 +129,9 @@ def build_cm6(out: Path) -> None:
         text = lic_files[0].read_text() if lic_files else f"License: {pj.get('license')}\n"
         notices.append(f"== {pj['name']}@{pj['version']} ==\n{text.strip()}\n")
     (target.parent / "cm6.LICENSES.txt").write_text("\n".join(notices))
-    log(f"{CM6_OUT}: {target.stat().st_size} B from {len(pkgs)} npm packages")
+    size = sum(f.stat().st_size for f in target.parent.glob("cm6*.js"))
+    log(f"{CM6_OUT}: {size} B in {len(list(target.parent.glob('cm6*.js')))} modules "
+        f"from {len(pkgs)} npm packages")
 
 
 def copy_page(out: Path) -> None:

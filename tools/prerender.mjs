@@ -87,6 +87,7 @@ const { initialPageState, update } = await import(at("app", "page", "update.js")
 const { controlElements, createControls } = await import(at("app", "page", "views", "controls.js"));
 const { createInstantiate } = await import(at("app", "page", "views", "instantiate.js"));
 const { createStage } = await import(at("app", "stage", "index.js"));
+const { drawPlainCode } = await import(at("app", "editor-slot.js"));
 
 const ex = defaultExample(examples);
 const doc = stateFromExample(ex);
@@ -113,17 +114,8 @@ const root = $("#stage");
 createStage(root).setRecord(record);
 root.dataset.prerendered = key;
 
-// the code, where CodeMirror mounts (app/editor.js replaces it)
-const code = document.createElement("pre");
-code.className = "editor-prerender";
-code.setAttribute("aria-hidden", "true");
-// one line per row, numbered as CodeMirror's gutter numbers them (a last "\n" opens a line)
-for (const line of doc.code.split("\n")) {
-  const row = document.createElement("span");
-  row.textContent = `${line}\n`;
-  code.append(row);
-}
-$('[data-testid="editor"]').append(code);
+// the code, where CodeMirror mounts (app/editor-slot.js draws it the same way until then)
+drawPlainCode($('[data-testid="editor"]'), doc.code);
 
 writeFileSync(htmlPath, document.toString());
 const eqns = root.querySelectorAll('[data-testid="eqn"]').length;

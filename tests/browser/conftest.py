@@ -106,10 +106,12 @@ def _wait_engine_ready(page, timeout_ms: int = BOOT_TIMEOUT_MS) -> dict:
 
 @pytest.fixture
 def opened(page, site, wait_engine_ready):
-    """The page at 1440 px with the engine ready and the opening split drawn."""
+    """The page at 1440 px with the engine ready, the opening split drawn and CodeMirror
+    mounted."""
     page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(site)
     page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     wait_engine_ready(page)
     page.evaluate("() => window.explainer.settled()")
+    page.wait_for_selector("[data-testid=editor] .cm-editor")  # CodeMirror: app/editor-slot.js
     return page
