@@ -7,3 +7,7 @@ export function yieldToMain() {
   const scheduler = /** @type {any} */ (globalThis).scheduler;
   return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/** Run `callback` when the main thread is idle (requestIdleCallback, where there is one). */
+export const onIdle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 1));
+export const cancelIdle = globalThis.cancelIdleCallback ?? clearTimeout;

@@ -9,9 +9,7 @@ import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
 import { FOLLOW_UP_WAIT_MS } from "../limits.js";
 import { parseSignature, requestFor, requestKey } from "../state.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
-
-const idle = window.requestIdleCallback ?? ((cb) => setTimeout(cb, 1));
-const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
+import { cancelIdle, onIdle } from "../main-thread.js";
 
 /**
  * @param {{engine: any, getState: () => import("./update.js").PageState,
@@ -122,7 +120,7 @@ export function createRunner({ engine, getState, dispatch }) {
     const run = { key, slice: 0 };
     following = run;
     const next = () => {
-      run.slice = idle(
+      run.slice = onIdle(
         async () => {
           run.slice = 0;
           const more = await askNextPolicy(req, run);

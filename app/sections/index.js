@@ -78,7 +78,7 @@ function landOn(target) {
 const keyOf = (mode, kwargs) => requestKey({ mode, kwargs });
 
 function createContext(engine, explainer, precomputed) {
-  const cache = new Map(Object.entries(precomputed));
+  const cache = new Map();
   const pending = new Map(); // key -> promise
   const listeners = new Set();
   let chain = Promise.resolve();
@@ -116,7 +116,8 @@ function createContext(engine, explainer, precomputed) {
       return ctx.main ? { source: ctx.main.kwargs.source, args: ctx.main.kwargs.args } : null;
     },
     cached(mode, kwargs) {
-      return cache.get(keyOf(mode, kwargs)) ?? null;
+      const key = keyOf(mode, kwargs);
+      return cache.get(key) ?? precomputed(key) ?? null;
     },
     /**
      * A record for (mode, kwargs): from the cache, or from the engine once the main view is
@@ -125,7 +126,8 @@ function createContext(engine, explainer, precomputed) {
      */
     request(mode, kwargs, { stillWanted = () => true } = {}) {
       const key = keyOf(mode, kwargs);
-      if (cache.has(key)) return Promise.resolve(cache.get(key));
+      const hit = ctx.cached(mode, kwargs);
+      if (hit) return Promise.resolve(hit);
       if (pending.has(key)) return pending.get(key);
       const p = new Promise((resolve) => {
         chain = chain.then(async () => {
@@ -159,10 +161,11 @@ function createContext(engine, explainer, precomputed) {
 }
 
 /**
- * @param {{engine: any, explainer: any, precomputed?: Record<string, object>,
- *          root?: Document | Element}} deps precomputed: answers by request key
+ * @param {{engine: any, explainer: any, precomputed?: (key: string) => object | null | undefined,
+ *          root?: Document | Element}} deps precomputed: the build's answer for a request key
+ *   (checked against the contract when first asked for), if it has one
  */
-export function initSections({ engine, explainer, precomputed = {}, root = document }) {
+export function initSections({ engine, explainer, precomputed = () => null, root = document }) {
   const ctx = createContext(engine, explainer, precomputed);
   /** @type {Array<{el: HTMLElement, load: () => Promise<Function>, demo: any, starting?: Promise<void>, visible: boolean, dirty: boolean}>} */
   const demos = [];

@@ -169,3 +169,30 @@ def test_another_state_never_shows_the_default_frame(browser, site):
         assert page.locator("#stage [data-testid=eqn]").first.is_visible()
     finally:
         ctx.close()
+
+
+def test_a_precomputed_record_that_breaks_the_contract_is_never_drawn(page, site, first,
+                                                                      wait_engine_ready):
+    """The build's records are checked when first used (not all at load): a broken one for
+    the opening state is left for the engine to answer, in the tool and in the demos."""
+    pre = json.loads((ROOT / "dist" / "precomputed.json").read_text())
+    key, record = first
+    pre["records"][key] = {**record, "mode": "no-such-mode"}
+    # the checkpoint demo's record too (a section's, asked through the same check)
+    demo = [k for k in pre["records"] if json.loads(k)[0] == "checkpoint"]
+    assert demo, "the build precomputes the checkpoint demo's record"
+    for k in demo:
+        pre["records"][k] = {**pre["records"][k], "policies": "not a list"}
+    page.route("**/precomputed.json", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(pre)))
+    page.goto(site)
+    page.wait_for_function("() => document.documentElement.dataset.firstFrame")
+    assert page.get_attribute("html", "data-first-frame") == "waiting"
+    wait_engine_ready(page)
+    st = page.evaluate("() => window.explainer.settled()")
+    assert st["error"] is None and st["recordMode"] == "split"
+    assert st["known"] and st["unknown"]
+    # the checkpoint demo, brought near the viewport, draws the engine's answer
+    page.locator("[data-demo=checkpoint]").scroll_into_view_if_needed()
+    page.wait_for_selector("[data-demo=checkpoint] [data-testid^=policy-card-]", timeout=120_000)
+    assert page.locator("[data-demo=checkpoint].is-updating").count() == 0
