@@ -7,6 +7,7 @@ newlines at the group's indentation.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -68,56 +69,104 @@ def join(sep: Any, docs: Sequence[Any]) -> Concat:
     return Concat(tuple(out))
 
 
-_FLAT, _BREAK = 0, 1
-
-
-def _fits(doc: Any, width: int) -> bool:
+def _flat(doc: Any, width: int) -> tuple[list[str], list[tuple[int, str]], int] | None:
+    """The document laid out flat: its texts in order, its Names with their offsets, and
+    its length; None when that is over `width` (the walk stops there)."""
+    if width < 0:
+        return None
+    texts: list[str] = []
+    names: list[tuple[int, str]] = []
+    n = 0
     agenda = [doc]
-    while agenda and width >= 0:
+    while agenda:
         d = agenda.pop()
         t = type(d)
-        if t is Text or t is Brk or t is Name:
-            width -= len(d.text)
-        elif t is Concat:
+        if t is Concat:
             agenda.extend(reversed(d.children))
-        else:  # Group or Nest: flat regardless
+        elif t is Group or t is Nest:  # flat regardless
             agenda.append(d.child)
-    return width >= 0
+        else:
+            text = d.text
+            if t is Name:
+                names.append((n, text))
+            n += len(text)
+            if n > width:
+                return None
+            texts.append(text)
+    return texts, names, n
+
+
+class _PartEnd(NamedTuple):
+    """Agenda marker: the part numbered `slot` is laid out up to here."""
+    slot: int
 
 
 def layout(doc: Any, width: int = WIDTH,
            names: list[tuple[int, int, str]] | None = None) -> str:
     """The document as text; every Name's (start, end, text) is appended to `names`."""
+    return layout_parts(doc, (), width, width, names)[0]
+
+
+def layout_parts(doc: Any, parts: Sequence[Any], part_width: int, width: int = WIDTH,
+                 names: list[tuple[int, int, str]] | None = None) -> tuple[str, list[str]]:
+    """layout(doc, width, names), and each of `parts` (documents inside doc) as
+    layout(part, part_width) would lay it out alone.
+
+    A part met breaking at the start of a line indented width - part_width lays out
+    alone as it does in place, its breaks' indentation less that much, so it is cut out of
+    the whole; a part met elsewhere is laid out again. The agenda holds what is laid out
+    breaking; a group that fits is laid out flat at once from the leaves its fitting test
+    collected, so nothing inside it is walked twice."""
     out: list[str] = []
     k = 0  # column
     pos = 0  # offset in the text
-    agenda = [(0, _BREAK, doc)]
+    indent = width - part_width
+    slot_of = {id(p): n for n, p in enumerate(parts)}
+    starts: dict[int, int] = {}  # part slot -> where in `out` it starts
+    part_texts: list[str | None] = [None] * len(parts)
+    brks: list[int] = []  # where in `out` the breaks are (each "\n" and indentation)
+    agenda: list[tuple[int, Any]] = [(0, doc)]
     while agenda:
-        i, m, d = agenda.pop()
+        i, d = agenda.pop()
         t = type(d)
-        if t is Text or t is Name:
+        if t is Concat:
+            if slot_of and i == indent == k and id(d) in slot_of:
+                slot = slot_of[id(d)]
+                starts[slot] = len(out)
+                agenda.append((i, _PartEnd(slot)))
+            agenda.extend([(i, c) for c in reversed(d.children)])
+        elif t is Group:
+            flat = _flat(d.child, width - k)
+            if flat is None:
+                agenda.append((i, d.child))
+                continue
+            texts_in, names_in, n = flat
+            if names is not None:
+                names.extend([(pos + at, pos + at + len(name), name) for at, name in names_in])
+            out.extend(texts_in)
+            k += n
+            pos += n
+        elif t is Nest:
+            agenda.append((i + d.n, d.child))
+        elif t is Brk:
+            brks.append(len(out))
+            out.append("\n" + " " * i)
+            k = i
+            pos += 1 + i
+        elif t is _PartEnd:
+            first = starts[d.slot]
+            piece = out[first:]
+            for j in brks[bisect_left(brks, first):]:
+                piece[j - first] = "\n" + out[j][1 + indent:]
+            part_texts[d.slot] = "".join(piece)
+        else:  # Text or Name
             if t is Name and names is not None:
                 names.append((pos, pos + len(d.text), d.text))
             out.append(d.text)
             k += len(d.text)
             pos += len(d.text)
-        elif t is Concat:
-            agenda.extend((i, m, c) for c in reversed(d.children))
-        elif t is Nest:
-            agenda.append((i + d.n, m, d.child))
-        elif t is Brk:
-            if m == _FLAT:
-                out.append(d.text)
-                k += len(d.text)
-                pos += len(d.text)
-            else:
-                out.append("\n" + " " * i)
-                k = i
-                pos += 1 + i
-        else:  # Group
-            mode = _FLAT if m == _FLAT or _fits(d.child, width - k) else _BREAK
-            agenda.append((i, mode, d.child))
-    return "".join(out)
+    return "".join(out), [layout(p, part_width) if text is None else text
+                          for p, text in zip(parts, part_texts)]
 
 
 # ---------------------------------------------------------------------------- names

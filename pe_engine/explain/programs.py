@@ -9,7 +9,7 @@ from ..core import Jaxpr, JaxprEqn, Var
 from ..pretty import (
     PpContext,
     jaxprs_in_params,
-    layout,
+    layout_parts,
     pp_atom,
     pp_toplevel_doc,
     toplevel_context,
@@ -23,7 +23,9 @@ def program_record(jaxpr: Jaxpr) -> tuple[Program, dict[Var, str]]:
     ctx = toplevel_context(jaxpr)
     eqn_docs: list = []
     spans: list[tuple[int, int, str]] = []
-    text = layout(pp_toplevel_doc(jaxpr, ctx, eqn_docs), names=spans)
+    # An equation laid out alone in 76 columns breaks as it does at indent 4 in 80.
+    text, eqns = layout_parts(pp_toplevel_doc(jaxpr, ctx, eqn_docs), eqn_docs, 76,
+                              names=spans)
     names = ctx.names
     # Inner jaxprs JAX prints once up front (`let inner = { ... } in`) come first.
     top = text.rfind("\n{ lambda ")
@@ -32,8 +34,6 @@ def program_record(jaxpr: Jaxpr) -> tuple[Program, dict[Var, str]]:
     def typed(vs: Sequence[Var]) -> str:
         return " ".join(f"{names[v]}:{v.aval.str_short(True)}" for v in vs)
 
-    # An equation laid out alone in 76 columns breaks as it does at indent 4 in 80.
-    eqns = [layout(d, 76) for d in eqn_docs]
     outs = ", ".join(pp_atom(v, ctx) for v in jaxpr.outvars)
     rec: Program = {
         "text": text,
