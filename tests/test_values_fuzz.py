@@ -84,3 +84,21 @@ def test_hostile_values_are_refused_with_a_message(text):
     with pytest.raises(ValueParseError) as e:
         parse_value(text)
     assert str(e.value)
+
+
+def _array2string(x: object) -> str:
+    """format_value as numpy's array2string writes it (the oracle of its direct path)."""
+    from pe_engine.explain.values import _fmt_float
+    with np.printoptions(threshold=12, edgeitems=2, formatter={"float_kind": _fmt_float}):
+        s = " ".join(np.array2string(np.asarray(x), separator=", ").split())
+    return s if len(s) <= 120 else s[:119] + "…"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([(), (1,), (5,), (12,), (13,), (2, 3), (3, 4), (4, 4), (2, 2, 2)]),
+       st.sampled_from([np.float32, np.float64, np.float16]),
+       st.lists(st.floats(width=32), min_size=16, max_size=16))
+def test_small_float_arrays_print_as_array2string_does(shape, dtype, pool):
+    with np.errstate(over="ignore"):  # float16 holds what overflows as inf, still a value
+        v = np.resize(np.asarray(pool, dtype=dtype), shape)
+    assert format_value(v) == _array2string(v)

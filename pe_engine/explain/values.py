@@ -129,11 +129,31 @@ def _fmt_float(v: float) -> str:
     return g if any(c in g for c in ".eni") else g + ".0"
 
 
+_SUMMARY_THRESHOLD = 12  # more elements than this print summarized, edge items and "..."
+
+
 def format_value(x: Any, max_chars: int = 120) -> str:
     """A short numpy-style rendering of a known value."""
     arr = np.asarray(getattr(x, "val", x))
-    fmt = {"float_kind": _fmt_float}
-    with np.printoptions(threshold=12, edgeitems=2, formatter=fmt):
-        s = np.array2string(arr, separator=", ")
-    s = " ".join(s.split())
+    s = _small_floats(arr)
+    if s is None:
+        fmt = {"float_kind": _fmt_float}
+        with np.printoptions(threshold=_SUMMARY_THRESHOLD, edgeitems=2, formatter=fmt):
+            s = np.array2string(arr, separator=", ")
+        s = " ".join(s.split())
     return s if len(s) <= max_chars else s[:max_chars - 1] + "…"
+
+
+def _small_floats(arr: np.ndarray) -> str | None:
+    """What format_value's array2string prints for a float array of rank 2 at most that is
+    not summarized, written directly (array2string costs more than the rest of a value's
+    record); None for any other array. Once whitespace is collapsed, numpy's line wrapping
+    leaves no trace, and the formatter is given every element, as here."""
+    if arr.dtype.kind != "f" or not 0 < arr.size <= _SUMMARY_THRESHOLD or arr.ndim > 2:
+        return None
+    if arr.ndim == 0:
+        return _fmt_float(arr[()])
+    if arr.ndim == 1:
+        return "[" + ", ".join([_fmt_float(v) for v in arr]) + "]"
+    return "[" + ", ".join(["[" + ", ".join([_fmt_float(v) for v in row]) + "]"
+                            for row in arr]) + "]"
