@@ -256,13 +256,20 @@ def pp_name(a: Any, ctx: PpContext) -> Any:
     return Text(name) if name == "_" else Name(name)
 
 
+# The separators between variables: a list of them is a hot spot of printing.
+_SEPARATORS = {sep: concat(Text(sep), Group(Brk(" "))) for sep in ("", ",")}
+
+
 def pp_vars(vs: Sequence[Any], ctx: PpContext, sep: str = "", shapes: bool = False) -> Any:
-    if shapes:
-        items = [concat(pp_name(v, ctx), Text(f":{v.aval.str_short(short_dtypes=True)}"))
-                 for v in vs]
-    else:
-        items = [pp_name(v, ctx) for v in vs]
-    return Nest(2, Group(join(concat(Text(sep), Group(Brk(" "))), items)))
+    between = _SEPARATORS.get(sep) or concat(Text(sep), Group(Brk(" ")))
+    items: list[Any] = []
+    for v in vs:
+        if items:
+            items.append(between)
+        doc = pp_name(v, ctx)
+        items.append(Concat((doc, Text(":" + v.aval.str_short(short_dtypes=True))))
+                     if shapes else doc)
+    return Nest(2, Group(Concat(tuple(items))))
 
 
 def pp_param_value(v: Any, ctx: PpContext) -> Any:
@@ -277,7 +284,8 @@ def pp_param_value(v: Any, ctx: PpContext) -> Any:
     # Object addresses change from run to run; JAX masks them, digit for digit, so that
     # printouts compare. Addresses are 12 hex digits on 64-bit hosts but fewer in wasm:
     # mask to the 64-bit width so the page prints what JAX prints on a workstation.
-    return Text(_ADDRESS.sub(" at 0x" + "X" * 12, str(v)))
+    text = str(v)
+    return Text(_ADDRESS.sub(" at 0x" + "X" * 12, text) if " at 0x" in text else text)
 
 
 _ADDRESS = re.compile(r" at 0x([0-9a-fA-F]+)")
