@@ -70,12 +70,14 @@ def _count(n: int, one: str, many: str) -> str:
 class Split(NamedTuple):
     """A split's record fields, the two halves as programs for further work, and where
     each residual is: the known program's output that hands it over (None: a known input
-    passed on as it is), the unknown program's input that receives it."""
+    passed on as it is), the unknown program's input that receives it; and the printer's
+    name for each variable of the program split."""
     record: dict
     known: ClosedJaxpr
     unknown: ClosedJaxpr
     res_out_pos: list[int | None]
     res_in_pos: list[int]
+    names: dict[Var, str]
 
 
 def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str] | None,
@@ -200,7 +202,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         "residuals": residuals,
         "residual_bytes": sum(r["bytes"] for r in residuals),
         "events": events,
-    }, known, unknown, res_out_pos, [uj.invars.index(b) for b in shown.res_unknown])
+    }, known, unknown, res_out_pos, [uj.invars.index(b) for b in shown.res_unknown], names)
 
 
 CALL_TITLES = [("known", "Known (inner)"), ("unknown", "Unknown (inner)")]
@@ -229,7 +231,7 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
         "events": events,
         "panes": panes,
         "residuals": rec["residuals"],
-        "rounds": [_round(inner, r) for r in rounds],
+        "rounds": [_round(inner, r, sp.names) for r in rounds],
         "saved": sorted({r["producer"] for r in rec["residuals"] if r["producer"] is not None}),
         # In both halves and no call: run now and again in the unknown program (only a
         # policy's split, remat2's, copies a known equation there).
@@ -241,11 +243,11 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
     return opened
 
 
-def _round(inner: Inner, r: Round) -> CallRound:
+def _round(inner: Inner, r: Round, names: dict[Var, str]) -> CallRound:
     """One round of a loop's carry fixpoint, with why each carry that turned unknown did:
-    the body equation that computes it read an unknown value this round."""
+    the body equation that computes it read an unknown value this round (`names`: the
+    printer's names for the body's variables)."""
     body = inner.jaxpr.jaxpr
-    names = program_record(body)[1]
     ctx = NamesCtx(names)
     carries = slice(inner.carry_offset, inner.carry_offset + len(r.carry_out_unknowns))
     unknown_in = list(r.unknowns[carries])
