@@ -77,6 +77,33 @@ def test_edit_lands_on_the_final_split_and_marks_what_changed(opened):
     pg.click("[data-testid=play]")
 
 
+def test_an_edit_that_keeps_the_split_keeps_the_stage_as_the_reader_left_it(opened):
+    """A comment typed changes the source, not the split: the stage is not drawn again (its
+    step, its DOM and its marks stay); an edit that changes the program is drawn; so is the
+    same split after an error comes back unmarked."""
+    pg = opened
+    s = call(pg, "setSource", SHORT)
+    assert s["error"] is None and s["step"] > 2
+    call(pg, "setStep", 2)
+    pg.evaluate("() => { window.__eqn = document.querySelector('#stage [data-testid=eqn]'); }")
+    s = call(pg, "setSource", SHORT + "# a comment\n")
+    assert s["source"].endswith("# a comment\n") and s["error"] is None
+    assert s["step"] == 2
+    assert pg.evaluate("() => window.__eqn.isConnected")
+    # an error, then the same split again: no longer stale, still where the reader left it
+    s = call(pg, "setSource", SHORT.replace("jnp.cos(b)", "jnp.cos(b, b, b)"))
+    assert s["error"] is not None and s["stale"]
+    s = call(pg, "setSource", SHORT + "# a comment\n")
+    assert s["error"] is None and not s["stale"]
+    assert pg.get_attribute("#stage", "data-stale") is None
+    assert s["step"] == 2
+    # a changed program is drawn anew
+    pg.evaluate("() => { window.__eqn = document.querySelector('#stage [data-testid=eqn]'); }")
+    s = call(pg, "setSource", SHORT.replace("jnp.cos(b)", "jnp.tan(b)"))
+    assert "tan" in s["unknown"] + s["known"]
+    assert not pg.evaluate("() => window.__eqn.isConnected")
+
+
 def test_each_step_marks_its_source_line_in_its_colour(opened):
     pg = opened
     s = call(pg, "setSource", SHORT)

@@ -11,6 +11,9 @@ export function programsOf(rec) {
   return { known: pane("known"), unknown: pane("unknown"), program: rec.program?.text ?? null };
 }
 
+/** What the stage draws of a record, as text: all of it but the JAX snippet. */
+const splitText = (rec) => JSON.stringify({ ...rec, jax_snippet: null });
+
 /** The programs as text, when the stage module could not be loaded. */
 function fallbackDraw(root, rec) {
   const progs = programsOf(rec);
@@ -37,6 +40,16 @@ function fallbackDraw(root, rec) {
  */
 export async function createStagePanel({ root, panel, editor, dispatch }) {
   let stage = null;
+  let drawn = { record: null, text: null }; // the record the stage last drew, and its text
+  /** Whether `next` is the split drawn, answered for another source: a comment or a blank
+   *  line typed changes only the JAX snippet (it quotes the source). Not after an error (the
+   *  drawing is marked stale), nor for a checkpoint record (its policies come in parts). */
+  function sameAsDrawn(prev, next) {
+    if (!drawn.record || prev?.error || next.error || next.mode !== drawn.record.mode) return false;
+    if (next.mode === "checkpoint") return false;
+    drawn.text ??= splitText(drawn.record);
+    return splitText(next) === drawn.text;
+  }
   try {
     const mod = await import("../../stage/index.js");
     stage = mod.createStage(root, {
@@ -82,8 +95,12 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
       if (next.record === prev.record || !next.record) return;
       // more checkpoint policies answered: the split drawn stays, not drawn (nor diffed) again
       if (stage && sameSplit(prev.record, next.record)) stage.setPolicies(next.record);
-      else if (stage) stage.setRecord(next.record, next.doc.step !== null ? { step: next.doc.step } : {});
-      else fallbackDraw(root, next.record);
+      else if (stage && sameAsDrawn(prev.record, next.record)) {
+        // the split on screen, with its step and its opened calls, is this one
+      } else if (stage) {
+        stage.setRecord(next.record, next.doc.step !== null ? { step: next.doc.step } : {});
+        drawn = { record: next.record, text: null };
+      } else fallbackDraw(root, next.record);
       document.dispatchEvent(new CustomEvent("pe:record", { detail: { record: next.record, key: next.recordKey } }));
     },
   };
