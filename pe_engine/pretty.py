@@ -56,6 +56,16 @@ class Nest(NamedTuple):
     child: Any
 
 
+class Line(NamedTuple):
+    """A document known by its flat text: laid out as `text` (its variables' names at
+    `names`, (offset, name) pairs) where that fits, else as the document `doc()` makes,
+    whose flat text it is. An equation is one: most fit, and text is cheaper than a
+    document to build and to lay out."""
+    text: str
+    names: tuple
+    doc: Callable[[], Any]
+
+
 def concat(*docs: Any) -> Concat:
     return Concat(tuple(docs))
 
@@ -89,6 +99,8 @@ def _flat(doc: Any, width: int) -> tuple[list[str], list[tuple[int, str]], int] 
             text = d.text
             if t is Name:
                 names.append((n, text))
+            elif t is Line:
+                names.extend([(n + at, name) for at, name in d.names])
             n += len(text)
             if n > width:
                 return None
@@ -129,12 +141,21 @@ def layout_parts(doc: Any, parts: Sequence[Any], part_width: int, width: int = W
     while agenda:
         i, d = agenda.pop()
         t = type(d)
+        if slot_of and i == indent == k and id(d) in slot_of:
+            slot = slot_of[id(d)]
+            starts[slot] = len(out)
+            agenda.append((i, _PartEnd(slot)))
         if t is Concat:
-            if slot_of and i == indent == k and id(d) in slot_of:
-                slot = slot_of[id(d)]
-                starts[slot] = len(out)
-                agenda.append((i, _PartEnd(slot)))
             agenda.extend([(i, c) for c in reversed(d.children)])
+        elif t is Line:
+            if len(d.text) > width - k:
+                agenda.append((i, d.doc()))
+                continue
+            if names is not None:
+                names.extend([(pos + at, pos + at + len(name), name) for at, name in d.names])
+            out.append(d.text)
+            k += len(d.text)
+            pos += len(d.text)
         elif t is Group:
             flat = _flat(d.child, width - k)
             if flat is None:
@@ -272,20 +293,29 @@ def pp_vars(vs: Sequence[Any], ctx: PpContext, sep: str = "", shapes: bool = Fal
     return Nest(2, Group(Concat(tuple(items))))
 
 
-def pp_param_value(v: Any, ctx: PpContext) -> Any:
-    if isinstance(v, (Jaxpr, ClosedJaxpr)):
-        return pp_jaxpr_doc(v.jaxpr if isinstance(v, ClosedJaxpr) else v, ctx)
-    if type(v) is tuple and v and all(isinstance(j, (Jaxpr, ClosedJaxpr)) for j in v):
-        # JAX's pp_jaxprs: the jaxprs one per line (or all on one), no commas between.
-        return Group(concat(Nest(2, concat(Text("("), Brk(""), join(
-            Brk(" "), [pp_param_value(j, ctx) for j in v]))), Brk(""), Text(")")))
+def _param_text(v: Any) -> str | None:
+    """A param's text, None for a jaxpr or a tuple of them (documents of their own)."""
+    if isinstance(v, (Jaxpr, ClosedJaxpr)) or type(v) is tuple and v and all(
+            isinstance(j, (Jaxpr, ClosedJaxpr)) for j in v):
+        return None
     if isinstance(v, np.dtype) or isinstance(v, type) and issubclass(v, np.generic):
-        return Text(dtype_name(v))
+        return dtype_name(v)
     # Object addresses change from run to run; JAX masks them, digit for digit, so that
     # printouts compare. Addresses are 12 hex digits on 64-bit hosts but fewer in wasm:
     # mask to the 64-bit width so the page prints what JAX prints on a workstation.
     text = str(v)
-    return Text(_ADDRESS.sub(" at 0x" + "X" * 12, text) if " at 0x" in text else text)
+    return _ADDRESS.sub(" at 0x" + "X" * 12, text) if " at 0x" in text else text
+
+
+def pp_param_value(v: Any, ctx: PpContext) -> Any:
+    text = _param_text(v)
+    if text is not None:
+        return Text(text)
+    if isinstance(v, (Jaxpr, ClosedJaxpr)):
+        return pp_jaxpr_doc(v.jaxpr if isinstance(v, ClosedJaxpr) else v, ctx)
+    # JAX's pp_jaxprs: the jaxprs one per line (or all on one), no commas between.
+    return Group(concat(Nest(2, concat(Text("("), Brk(""), join(
+        Brk(" "), [pp_param_value(j, ctx) for j in v]))), Brk(""), Text(")")))
 
 
 _ADDRESS = re.compile(r" at 0x([0-9a-fA-F]+)")
@@ -309,9 +339,50 @@ def pp_eqn_default(eqn: JaxprEqn, ctx: PpContext, order: Sequence[str] | None = 
     rule = pp_param_rules.get(eqn.primitive)
     params = rule(dict(eqn.params)) if rule else eqn.params
     keys = [k for k in order if k in params] if order is not None else sorted(params)
+    kvs = [(k, params[k]) for k in keys]
+    texts = [_param_text(v) for _, v in kvs]
+    if None in texts:
+        return _eqn_doc(eqn, ctx, kvs)
+    # The document's flat text, names handed out in the same order (outputs, then inputs):
+    # the document made when the text does not fit finds them taken and reuses them.
+    pieces: list[str] = []
+    names: list[tuple[int, str]] = []
+    _atoms_line(eqn.outvars, ctx, True, pieces, names, 0)
+    if eqn.outvars:
+        pieces.append(" = ")
+    pieces.append(eqn.primitive.name)
+    if kvs:
+        pieces.append("[" + " ".join([f"{k}={t}" for (k, _), t in zip(kvs, texts)]) + "]")
+    pieces.append(" ")
+    n = sum(map(len, pieces))
+    _atoms_line(eqn.invars, ctx, False, pieces, names, n)
+    return Line("".join(pieces), tuple(names), lambda: _eqn_doc(eqn, ctx, kvs))
+
+
+def _atoms_line(vs: Sequence[Any], ctx: PpContext, typed: bool, pieces: list[str],
+                names: list[tuple[int, str]], n: int) -> int:
+    """pp_vars' flat text, appended to `pieces` at offset `n` (its Names to `names`); the
+    offset after it."""
+    for j, v in enumerate(vs):
+        if j:
+            pieces.append(" ")
+            n += 1
+        if type(v) is Literal:
+            text = pp_literal(v)
+        else:
+            text = ctx.name(v)
+            if text != "_":
+                names.append((n, text))
+        if typed:
+            text += ":" + v.aval.str_short(short_dtypes=True)
+        pieces.append(text)
+        n += len(text)
+    return n
+
+
+def _eqn_doc(eqn: JaxprEqn, ctx: PpContext, kvs: Sequence[tuple[str, Any]]) -> Any:
     lhs = pp_vars(eqn.outvars, ctx, shapes=True)
-    rhs = [Text(eqn.primitive.name),
-           pp_kv_pairs([(k, params[k]) for k in keys], ctx),
+    rhs = [Text(eqn.primitive.name), pp_kv_pairs(kvs, ctx),
            concat(Text(" "), pp_vars(eqn.invars, ctx))]
     if eqn.outvars:
         return concat(lhs, Text(" = "), *rhs)

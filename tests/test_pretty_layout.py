@@ -1,5 +1,6 @@
-"""The printer's layout: the fast path (a fitting group laid out from the leaves its test
-collected, equations cut out of the whole program) prints what the plain Wadler walk does."""
+"""The printer's layout: the fast paths (a fitting group laid out from the leaves its test
+collected, equations cut out of the whole program, an equation known by its flat text)
+print what the plain Wadler walk does with the documents alone."""
 from __future__ import annotations
 
 from typing import Any
@@ -14,6 +15,7 @@ from pe_engine.pretty import (
     Brk,
     Concat,
     Group,
+    Line,
     Name,
     Nest,
     Text,
@@ -27,7 +29,8 @@ from pe_engine.pretty import (
 
 def _walk_layout(doc: Any, width: int, names: list) -> str:
     """The printer as the seed wrote it: every group's fit tested on its own, then its
-    contents walked again, flat or breaking (the oracle the fast path must match)."""
+    contents walked again, flat or breaking, and a Line taken as its document (the oracle
+    the fast paths must match)."""
     def fits(d: Any, w: int) -> bool:
         agenda = [d]
         while agenda and w >= 0:
@@ -36,6 +39,8 @@ def _walk_layout(doc: Any, width: int, names: list) -> str:
                 w -= len(d.text)
             elif type(d) is Concat:
                 agenda.extend(reversed(d.children))
+            elif type(d) is Line:
+                agenda.append(d.doc())
             else:
                 agenda.append(d.child)
         return w >= 0
@@ -59,6 +64,8 @@ def _walk_layout(doc: Any, width: int, names: list) -> str:
             agenda.extend((i, flat, c) for c in reversed(d.children))
         elif t is Nest:
             agenda.append((i + d.n, flat, d.child))
+        elif t is Line:
+            agenda.append((i, flat, d.doc()))
         else:
             agenda.append((i, flat or fits(d.child, width - k), d.child))
     return "".join(out)
@@ -91,6 +98,7 @@ PROGRAMS = {
     "scan": (_scan, (0.5, np.ones(3, np.float32))),
     "grad-scan": (pe_engine.grad(_scan), (0.5, np.ones(3, np.float32))),
     "chain": (_long_chain, (np.ones(2, np.float32),)),
+    "jit-inside": (lambda x: pe_engine.jit(_long_chain)(x) + x, (np.ones(2, np.float32),)),
     "many-outputs": (lambda *xs: [x * 2.0 for x in xs], tuple(np.ones(3, np.float32)
                                                               for _ in range(9))),
 }
