@@ -61,11 +61,17 @@ def engine_state() -> dict:
         "facades": {n: {k: id(v) for k, v in f._attrs.items()}
                     for n, f in sandbox.facades().items()},
         "config": dict(core.config.values),
-        "rng": numpy_facade._RandomState.rng.get_state()[1][:8].tolist(),
+        "rng": _rng_state(),
         "depth": guards._Depth.calls,
         "observer": type(core.observer).__name__,  # the caps are gone after a request
         "replaying": len(core.replaying()),
     }
+
+
+def _rng_state() -> list | None:
+    """The facade's generator's state; None while no request has drawn from it."""
+    rng = numpy_facade._RandomState.rng
+    return None if rng is None else rng.get_state()[1][:8].tolist()
 
 
 def _child(case: corpus.Case, out: int) -> None:
