@@ -81,7 +81,7 @@ def short_dtype(dtype: np.dtype) -> str:
 class ShapedArray:
     """An abstract value: what is known of an array without holding it."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    __slots__ = ("shape", "dtype", "weak_type", "_hash", "_short")
     array_abstraction_level = 1
 
     def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False):
@@ -90,6 +90,7 @@ class ShapedArray:
         self.weak_type = bool(weak_type)
         # Avals key the abstract-evaluation cache, so they are hashed at every operation.
         self._hash = hash((self.shape, self.dtype, self.weak_type))
+        self._short: str | None = None  # str_short(True), kept: the printer asks per binder
         if observed:
             observer.aval_made(self)
 
@@ -104,8 +105,13 @@ class ShapedArray:
         return self._hash
 
     def str_short(self, short_dtypes: bool = False) -> str:
+        if short_dtypes and self._short is not None:
+            return self._short
         dt = short_dtype(self.dtype) if short_dtypes else dtype_name(self.dtype)
-        return f"{dt}[{','.join(map(str, self.shape))}]"
+        s = f"{dt}[{','.join(map(str, self.shape))}]"
+        if short_dtypes:
+            self._short = s
+        return s
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""

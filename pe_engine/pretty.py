@@ -217,7 +217,8 @@ class PpContext:
                 return "_"
             n = encode_name(self.count)
             self.count += 1
-            while n in self.shared.values():  # a letter never shadows a shared jaxpr's name
+            # a letter never shadows a shared jaxpr's name
+            while self.shared and n in self.shared.values():
                 n = encode_name(self.count)
                 self.count += 1
             self.names[v] = n
