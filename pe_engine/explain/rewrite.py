@@ -26,7 +26,14 @@ BINOP_GUARDS = {ast.Pow: "__pe_pow__", ast.LShift: "__pe_lshift__", ast.Mult: "_
 
 
 def _call(name: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
-    return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), args, []), like)
+    """`name(*args)` where `like` is (every new node is placed at once, where
+    ast.fix_missing_locations would place it, so no walk of the whole tree is needed)."""
+    return ast.copy_location(ast.Call(ast.copy_location(ast.Name(name, ast.Load()), like),
+                                      args, []), like)
+
+
+def _constant(value: object, like: ast.AST) -> ast.Constant:
+    return ast.copy_location(ast.Constant(value), like)
 
 
 def _simple(expr: ast.expr) -> bool:
@@ -38,7 +45,7 @@ def _simple(expr: ast.expr) -> bool:
 
 def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
     if isinstance(node, ast.Attribute):
-        return _call(GETATTR, [node.value, ast.Constant(node.attr)], node)
+        return _call(GETATTR, [node.value, _constant(node.attr, node)], node)
     if isinstance(node, ast.BinOp) and type(node.op) in BINOP_GUARDS:
         return _call(BINOP_GUARDS[type(node.op)], [node.left, node.right], node)
     if isinstance(node, ast.AugAssign) and type(node.op) in BINOP_GUARDS:
@@ -64,8 +71,10 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
     if isinstance(node, ast.FormattedValue):
         # the guard formats the field itself (conversion and spec included), after checking
         # the value's nesting and the spec's widths
-        spec = node.format_spec if node.format_spec is not None else ast.Constant("")
-        node.value = _call(FMT, [node.value, ast.Constant(node.conversion), spec], node.value)
+        spec = (node.format_spec if node.format_spec is not None
+                else _constant("", node.value))
+        node.value = _call(FMT, [node.value, _constant(node.conversion, node.value), spec],
+                           node.value)
         node.conversion, node.format_spec = -1, None
         return node
     return node
@@ -86,4 +95,4 @@ def insert_guards(tree: ast.Module) -> ast.Module:
                 new_node = _replace(value, wrapped)
                 setattr(node, field, new_node)
                 stack.append(new_node)
-    return ast.fix_missing_locations(tree)
+    return tree
