@@ -248,11 +248,12 @@ def jaxprs_in_params(params: dict) -> list[Jaxpr]:
     out = []
     for val in params.values():
         for v in val if isinstance(val, tuple) else (val,):
-            if isinstance(v, Jaxpr):
-                out.append(v)
-            elif isinstance(v, ClosedJaxpr):
-                out.append(v.jaxpr)
+            if isinstance(v, _JAXPRS):  # most params are none: one test for them
+                out.append(v if isinstance(v, Jaxpr) else v.jaxpr)
     return out
+
+
+_JAXPRS = (Jaxpr, ClosedJaxpr)
 
 
 # ---------------------------------------------------------------------------- atoms and params
