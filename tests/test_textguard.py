@@ -31,3 +31,5 @@ def test_a_long_chain_is_still_refused() -> None:
     assert textguard.find_overflow("y = " + " + ".join(["x"] * (MAX_CHAIN_TOKENS + 2)))
     assert textguard.find_overflow("y = " + " ".join(["await x"] * (MAX_CHAIN_TOKENS + 1)))
     assert textguard.find_overflow("y = x + x") is None
+    # keywords glued to numbers are tokens of their own, counted as the tokenizer counts them
+    assert textguard.find_overflow("y = " + "1if 1else " * (MAX_CHAIN_TOKENS // 2 + 1) + "1")

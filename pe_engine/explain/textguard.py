@@ -23,7 +23,8 @@ _ROUGH_OP = re.compile(r"[-+*/%@&|^~<>=!.(\[]|\b(?:not|and|or|if|else|lambda|is|
 # At least one match for every token _chains counts (every operator it counts holds one of
 # these characters), in strings and comments too: text with no more matches than a line may
 # hold counted tokens needs no tokenizing, which costs more than the rest of a small check.
-_BOUND = re.compile(r"[-+*/%@&|^~<>=!.(\[]|\b(?:" + "|".join(sorted(_CHAIN_KEYWORDS)) + r")\b")
+# The keywords are matched inside words too: the tokenizer reads `1if` as 1 and `if`.
+_BOUND = re.compile(r"[-+*/%@&|^~<>=!.(\[]|" + "|".join(sorted(_CHAIN_KEYWORDS)))
 
 
 def find_overflow(text: str) -> tuple[int, str] | None:
