@@ -256,15 +256,23 @@ class ArrayOps:
 class Array(ArrayOps):
     """A concrete array held now: a numpy value and JAX's weak-type bit."""
 
-    __slots__ = ("val", "weak_type")
+    __slots__ = ("val", "weak_type", "_aval")
 
     def __init__(self, val: Any, weak_type: bool = False):
         self.val = np.asarray(val)
         self.weak_type = weak_type
+        self._aval: ShapedArray | None = None
 
     @property
     def aval(self) -> ShapedArray:
-        return ShapedArray(self.val.shape, self.val.dtype, self.weak_type)
+        # Made once: an Array's shape and dtype never change, and evaluation asks each
+        # operand for its aval.
+        aval = self._aval
+        if aval is None:
+            aval = self._aval = ShapedArray(self.val.shape, self.val.dtype, self.weak_type)
+        elif observed:  # a remembered aval is made again, as far as an observer knows
+            observer.aval_made(aval)
+        return aval
 
     shape = property(lambda self: self.val.shape)
     dtype = property(lambda self: self.val.dtype)
