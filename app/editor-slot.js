@@ -1,6 +1,6 @@
 // The code editor's place on the page. CodeMirror (app/editor.js and its 470 KB bundle) is not
-// in the page's first module graph: evaluating it there held the main thread for 100 ms
-// before anything could answer a tap. Until it is mounted, the slot shows the code as plain
+// in the page's first module graph: evaluating it there held a 2-core machine's main thread
+// for 70 ms before anything could answer a tap. Until it is mounted, the slot shows the code as plain
 // numbered lines (what the build drew for the first frame, redrawn when the page opens other
 // code) and keeps what the page asked of the editor (the code, the error, the linked and the
 // step lines); CodeMirror then mounts with all of it, in tasks of its own: when the page asks
@@ -9,7 +9,7 @@ import { yieldToMain } from "./main-thread.js";
 
 // CodeMirror's parts (app/vendor/cm6-<part>.js, written by sitebuild/frontend.py's CM6_PARTS),
 // each built on the ones before it: one evaluated per task, then app/editor.js, whose imports
-// are all there by then. As one module, CodeMirror's evaluation was a task of 70 ms.
+// are all there by then.
 const CODEMIRROR_PARTS = ["state", "view", "language", "python", "setup"];
 
 /** Draw `code` into `parent` as the build's first frame does: one numbered row per line.

@@ -163,9 +163,9 @@ export function createRunner({ engine, getState, dispatch }) {
   return {
     schedule,
     whenIdle,
-    /** A record answered before any call (precomputed at build time); `checked`: the caller
-     *  has checked it against the contract already. */
-    seed: (key, answer, checked = false) => (checked ? cache : seeded).set(key, answer),
+    /** A record answered before any call (precomputed at build time), checked against the
+     *  contract when first used. */
+    seed: (key, answer) => seeded.set(key, answer),
     cached: (key) => known(key) ?? null,
   };
 }
