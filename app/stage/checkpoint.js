@@ -7,7 +7,7 @@
 // holds its place in the grid as a placeholder card until its answer is merged in.
 
 import { POLICY_ROWS } from "../contract/record.js";
-import { copyText, formatBytes, h } from "./dom.js";
+import { copyText, formatBytes, h, lazyDetails, openDetails } from "./dom.js";
 
 /**
  * @param {import("../contract/record.js").CheckpointRecord} record
@@ -56,23 +56,24 @@ export function renderCheckpoint(record, { onLink, animated = false } = {}) {
       }),
     );
     if (!saved.length) resList.append(h("li", { class: "st-muted" }, "nothing saved"));
-    const progs = (p.panes || []).map((pane) => {
-      const btn = h("button", { type: "button", class: "st-btn st-btn--small" }, "Copy");
-      btn.addEventListener("click", async () => {
-        btn.textContent = (await copyText(pane.program?.text ?? "")) ? "Copied" : "Copy failed";
-        setTimeout(() => {
-          btn.textContent = "Copy";
-        }, 1600);
+    const programs = () =>
+      (p.panes || []).map((pane) => {
+        const btn = h("button", { type: "button", class: "st-btn st-btn--small" }, "Copy");
+        btn.addEventListener("click", async () => {
+          btn.textContent = (await copyText(pane.program?.text ?? "")) ? "Copied" : "Copy failed";
+          setTimeout(() => {
+            btn.textContent = "Copy";
+          }, 1600);
+        });
+        return h(
+          "div",
+          { class: "st-ckpt-prog", "data-pane": pane.id },
+          h("div", { class: "st-ckpt-prog-head" }, h("h5", null, pane.title || pane.id), btn),
+          h("pre", { class: "st-pre", tabindex: "0" }, pane.program?.text ?? ""),
+        );
       });
-      return h(
-        "div",
-        { class: "st-ckpt-prog", "data-pane": pane.id },
-        h("div", { class: "st-ckpt-prog-head" }, h("h5", null, pane.title || pane.id), btn),
-        h("pre", { class: "st-pre", tabindex: "0" }, pane.program?.text ?? ""),
-      );
-    });
-    const details = h("details", { class: "st-ckpt-details" }, h("summary", null, "Programs"), progs);
-    details.open = isSel && !animated;
+    const details = lazyDetails({ class: "st-ckpt-details" }, "Programs", programs);
+    if (isSel && !animated) openDetails(details);
     return h(
       "article",
       {

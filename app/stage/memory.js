@@ -4,7 +4,7 @@
 // properties (both themes), with an accessible name and the numbers as a table beside it.
 
 import { POLICY_ROWS } from "../contract/record.js";
-import { formatBytes, h, s } from "./dom.js";
+import { formatBytes, h, lazyDetails, s } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").MemoryLine} MemoryLine */
 
@@ -118,39 +118,36 @@ export function renderMemory(memory, selected = "", pending = []) {
 
 /** The chart's numbers: one row per step, one column per line. */
 function memoryTable(lines) {
-  const longest = lines.reduce((a, l) => (l.points.length > a.points.length ? l : a), lines[0]);
-  const rows = (longest?.points ?? []).map((p, i) =>
-    h(
-      "tr",
-      null,
-      h("th", { scope: "row" }, `${i} (${p.phase})`),
-      lines.map((l) => h("td", null, l.points[i] ? formatBytes(l.points[i].bytes) : "")),
-    ),
-  );
-  const table = h(
-    "table",
-    { class: "st-table", "data-testid": "memory-table" },
-    h("caption", null, "Live residual bytes after each step"),
-    h(
-      "thead",
-      null,
+  return lazyDetails({ class: "st-table-wrap" }, "Memory as a table", () => {
+    const longest = lines.reduce((a, l) => (l.points.length > a.points.length ? l : a), lines[0]);
+    const rows = (longest?.points ?? []).map((p, i) =>
       h(
         "tr",
         null,
-        h("th", { scope: "col" }, "step"),
-        lines.map((l) => h("th", { scope: "col" }, l.label)),
+        h("th", { scope: "row" }, `${i} (${p.phase})`),
+        lines.map((l) => h("td", null, l.points[i] ? formatBytes(l.points[i].bytes) : "")),
       ),
-    ),
-    h("tbody", null, rows),
-  );
-  return h(
-    "details",
-    { class: "st-table-wrap" },
-    h("summary", null, "Memory as a table"),
-    h(
+    );
+    const table = h(
+      "table",
+      { class: "st-table", "data-testid": "memory-table" },
+      h("caption", null, "Live residual bytes after each step"),
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          h("th", { scope: "col" }, "step"),
+          lines.map((l) => h("th", { scope: "col" }, l.label)),
+        ),
+      ),
+      h("tbody", null, rows),
+    );
+    return h(
       "div",
       { class: "st-table-scroll", tabindex: "0", role: "region", "aria-label": "Memory table (scrolls)" },
       table,
-    ),
-  );
+    );
+  });
 }

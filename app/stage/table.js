@@ -1,6 +1,6 @@
 // The split as a real table: the text-mode view and the screen-reader view of the diagram.
 
-import { formatBytes, h, richText } from "./dom.js";
+import { formatBytes, h, lazyDetails, richText } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 import { badgeRole } from "./panes.js";
 
@@ -22,23 +22,22 @@ function residualCell(model, ev) {
   return parts.length ? parts : "—";
 }
 
-/** Returns {el, rows[]}; rows[i] is event i's <tr>. */
-export function renderTable(model) {
+/** Returns {el, rows[]}: the table view, its body built when it first opens (lazyDetails);
+ *  until then rows is empty. `onRows(rows)` is told when they are made; rows[i] is event i's
+ *  <tr>. */
+export function renderTable(model, onRows) {
+  const view = { el: null, rows: [] };
+  view.el = lazyDetails({ class: "st-table-wrap" }, "Table view", () => {
+    view.rows = tableRows(model);
+    onRows(view.rows);
+    return tableBody(model, view.rows);
+  });
+  return view;
+}
+
+function tableRows(model) {
   const isJit = model.mode === "jit";
-  const caption = isJit
-    ? "Every traced equation and how jit staged it."
-    : "Every traced equation, in trace order: which program it went to, why, and the " + "residuals it made or reads.";
-  const head = h(
-    "tr",
-    null,
-    h("th", { scope: "col" }, "Step"),
-    h("th", { scope: "col" }, "Equation"),
-    h("th", { scope: "col" }, "Line"),
-    h("th", { scope: "col" }, isJit ? "Result" : "Program"),
-    h("th", { scope: "col" }, "Reason"),
-    isJit ? null : h("th", { scope: "col" }, "Residuals"),
-  );
-  const rows = model.events.map((ev) =>
+  return model.events.map((ev) =>
     h(
       "tr",
       { "data-event": ev.i, "data-side": ev.side },
@@ -60,6 +59,23 @@ export function renderTable(model) {
       isJit ? null : h("td", null, residualCell(model, ev)),
     ),
   );
+}
+
+function tableBody(model, rows) {
+  const isJit = model.mode === "jit";
+  const caption = isJit
+    ? "Every traced equation and how jit staged it."
+    : "Every traced equation, in trace order: which program it went to, why, and the " + "residuals it made or reads.";
+  const head = h(
+    "tr",
+    null,
+    h("th", { scope: "col" }, "Step"),
+    h("th", { scope: "col" }, "Equation"),
+    h("th", { scope: "col" }, "Line"),
+    h("th", { scope: "col" }, isJit ? "Result" : "Program"),
+    h("th", { scope: "col" }, "Reason"),
+    isJit ? null : h("th", { scope: "col" }, "Residuals"),
+  );
   const table = h(
     "table",
     { class: "st-table", "data-testid": "split-table" },
@@ -76,12 +92,8 @@ export function renderTable(model) {
         `${model.residuals.length} residual${model.residuals.length === 1 ? "" : "s"}, ` +
           `${formatBytes(total)} in all.`,
       );
-  const el = h(
-    "details",
-    { class: "st-table-wrap" },
-    h("summary", null, "Table view"),
+  return [
     h("div", { class: "st-table-scroll", tabindex: "0", role: "region", "aria-label": "Table view (scrolls)" }, table),
     summary,
-  );
-  return { el, rows, table };
+  ];
 }

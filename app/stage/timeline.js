@@ -6,21 +6,25 @@
 export function createTimeline() {
   let groups = [[]]; // groups[t]: elements that appear at step t
   let current = []; // current[i]: elements marked is-current while event i is the last judged
+  let shown = 0; // the step the elements show
 
   return {
     /** Forget the last record's elements; a record of `total` events comes next. */
     reset(total) {
       groups = Array.from({ length: total + 1 }, () => []);
       current = Array.from({ length: total }, () => []);
+      shown = 0;
     },
     /** `el` appears at step `at` (at once when at <= 0). */
     reveal(el, at) {
       if (at <= 0) el.classList.add("is-on");
       else groups[Math.min(at, groups.length - 1)].push(el);
     },
-    /** `el` stands for event i: marked while i is the event just judged. */
+    /** `el` stands for event i: marked while i is the event just judged (at once if it is:
+     *  the table view's rows are made when it opens). */
     belongsTo(el, i) {
       current[i].push(el);
+      if (i === shown - 1) el.classList.add("is-current");
     },
     /** The elements that change between step `prev` and step `next`. */
     move(prev, next) {
@@ -31,6 +35,7 @@ export function createTimeline() {
       }
       if (prev > 0) for (const el of current[prev - 1] || []) el.classList.remove("is-current");
       if (next > 0) for (const el of current[next - 1] || []) el.classList.add("is-current");
+      shown = next;
     },
   };
 }

@@ -4,7 +4,7 @@
 // and how to scroll it (the strip and the pane bodies, never the page) to an event.
 
 import { renderCheckpoint } from "./checkpoint.js";
-import { h } from "./dom.js";
+import { h, openDetails } from "./dom.js";
 import { EdgeLayer } from "./edges.js";
 import { renderLegend } from "./legend.js";
 import { renderMemory } from "./memory.js";
@@ -52,8 +52,7 @@ export function buildView(model, timeline, onLink) {
     pv.resVarEls = residualVars(model, pv);
   }
   trace.chips.forEach((c, i) => timeline.belongsTo(c, i));
-  const table = renderTable(model);
-  table.rows.forEach((r, i) => timeline.belongsTo(r, i));
+  const table = renderTable(model, (rows) => rows.forEach((r, i) => timeline.belongsTo(r, i)));
 
   const paneWrap = h(
     "div",
@@ -118,7 +117,7 @@ function carryOver(from, to) {
   };
   for (const d of from.querySelectorAll("details[open]")) {
     const t = twin(d, "details");
-    if (t) /** @type {HTMLDetailsElement} */ (t).open = true;
+    if (t) openDetails(/** @type {HTMLDetailsElement} */ (t));
   }
   const focused = document.activeElement;
   return focused && from.contains(focused)

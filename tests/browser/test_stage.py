@@ -422,9 +422,19 @@ def test_motion_and_reduced_motion(open_stage):
 def test_table_view(open_stage):
     rec = record("sin_cos")
     pg = open_stage("sin_cos")
-    assert pg.is_hidden("[data-testid=split-table]")  # inside a closed <details>
+    # a closed table view holds nothing yet: its body is made when it first opens, with the
+    # row of the step's event marked as the diagram's
+    assert pg.locator(".st-table-wrap > :not(summary)").count() == 0
+    pg.evaluate("() => window.stage.setStep(2)")
     pg.click(".st-table-wrap > summary")
     assert pg.is_visible("[data-testid=split-table]")
+    current = pg.eval_on_selector_all("[data-testid=split-table] tbody tr.is-current",
+                                      "(rows) => rows.map((r) => r.dataset.event)")
+    assert current == ["1"]
+    pg.evaluate("() => window.stage.setStep(3)")
+    current = pg.eval_on_selector_all("[data-testid=split-table] tbody tr.is-current",
+                                      "(rows) => rows.map((r) => r.dataset.event)")
+    assert current == ["2"]
     headers = [th.text_content() for th in pg.query_selector_all(
         "[data-testid=split-table] thead th")]
     assert headers == ["Step", "Equation", "Line", "Program", "Reason", "Residuals"]
