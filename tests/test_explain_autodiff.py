@@ -65,6 +65,44 @@ def test_grad_values_match_jax():
     assert rec["grads"] == [format_value(np.asarray(v)) for v in g]
 
 
+GRAD_CASES = {  # body of f(x, y), the inputs differentiated (the others held)
+    "held": ("return jnp.sum(jnp.sin(x) * y)", [0]),
+    "both": ("return jnp.sum(jax.nn.relu(x - 1.0) ** 2) * y + y", [0, 1]),
+    "jit": ("return jax.jit(lambda a, b: jnp.tanh(a) * b)(x, y).sum()", [0, 1]),
+    "scan": ("return lax.scan(lambda c, a: (c * y + a, c), 0.5, x)[0]", [0, 1]),
+    "python-if": ("return jnp.sum(x) * y if y > 1.0 else jnp.sum(x)", [0]),
+    "unused": ("return y * 2.0", [0]),
+    "constant": ("return 1.5", [0, 1]),
+}
+
+
+@pytest.mark.parametrize("case", GRAD_CASES)
+def test_grad_values_are_the_gradients_grad_computes(case):
+    """The gradient shown is the backward program run on the forward program's residuals:
+    it is what grad computes eagerly, value for value (zeros for an input not read)."""
+    from pe_engine import ad
+    from pe_engine.explain.sandbox import load_function
+    from pe_engine.explain.values import format_value, parse_value
+    body, argnums = GRAD_CASES[case]
+    source = ("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n"
+              f"def f(x, y):\n    {body}\n")
+    values = ["[0.5, 1.5, -2.0]", "2.0"]
+    args = [{"value": v, "known": i not in argnums} for i, v in enumerate(values)]
+    rec = explain.run("grad", source=source, args=args)
+    want = ad.grad(load_function(source).fn, argnums=tuple(argnums))(
+        *[parse_value(v) for v in values])
+    assert rec["grads"] == [format_value(g) for g in want]
+
+
+@pytest.mark.parametrize("ret", ["(jnp.sum(x),)", "{'a': jnp.sum(x)}", "x * 2.0",
+                                 "jnp.sum(x > 0.0)"])
+def test_grad_values_only_for_one_float_scalar(ret):
+    """grad's own condition: no gradient for a scalar in a tuple or dict, an array, an int."""
+    source = f"import jax.numpy as jnp\n\ndef f(x):\n    return {ret}\n"
+    rec = explain.run("grad", source=source, args=[{"value": "[0.5, 1.5]", "known": False}])
+    assert "error" not in rec and rec["grads"] is None
+
+
 def test_grad_counts_match_jax_saved_residuals():
     jax = pytest.importorskip("jax")
     from jax._src.ad_checkpoint import saved_residuals

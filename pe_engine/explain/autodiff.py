@@ -14,10 +14,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import ad, ad_checkpoint, core
-from ..core import Jaxpr, Var
+from .. import ad, ad_checkpoint, core, lax
+from ..core import ClosedJaxpr, Jaxpr, Var
 from ..pretty import jaxprs_in_params
-from ..tree_util import tree_leaves
+from ..tree_util import LEAF, PyTreeDef, tree_flatten, tree_leaves
 from .memory import memory_line
 from .panes import pane, split_panes
 from .programs import program_record
@@ -77,8 +77,21 @@ def _flagged(args: Sequence[dict], argnums: Sequence[int]) -> list[dict]:
     return [{**a, "known": i not in argnums} for i, a in enumerate(args)]
 
 
+class _Reverse(NamedTuple):
+    """A reverse-mode record, and what running its backward program at the inputs' values
+    takes: the forward (known) program's outputs there, the residuals last, and how many
+    output cotangents the backward program reads after the residuals; and the tree of the
+    function's output."""
+    record: dict
+    backward: ClosedJaxpr
+    known_outs: list
+    num_res: int
+    num_cts: int
+    out_tree: PyTreeDef
+
+
 def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
-                     argnums: Sequence[int], policy: str = "", label: str = "") -> dict:
+                     argnums: Sequence[int], policy: str = "", label: str = "") -> _Reverse:
     """Linearize as JVP + partial evaluation, then transpose the linear half.
 
     The JVP program takes every primal, then the tangents of the arguments in `argnums`;
@@ -87,6 +100,7 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
     grad keeps. The other arguments are held fixed: jvp closes over them.
     """
     n = len(values)
+    out_tree: list[PyTreeDef] = []
 
     def jvp_program(*xs: Any) -> list:
         primals = list(xs[:n])
@@ -95,7 +109,9 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
             return fun(*_with(primals, argnums, d))
         p_out, t_out = ad.jvp(of_argnums, tuple(primals[i] for i in argnums),
                               tuple(xs[n:]))
-        return [*tree_leaves(p_out), *tree_leaves(t_out)]
+        p_leaves, tree = tree_flatten(p_out)
+        out_tree[:] = [tree]
+        return [*p_leaves, *tree_leaves(t_out)]
 
     decisions: list = []
     k = len(argnums)
@@ -121,13 +137,25 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
     recomputed = _count_recomputed(linear.jaxpr, num_res)
     panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
                         params, tangents, AUTODIFF_TITLES)
-    return {**rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr),
-            "backward": back_rec, "saved_residuals": saved,
-            "saved_bytes": sum(r["bytes"] for r in saved),
-            "recomputed": recomputed,
-            "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)],
-            "memory": [memory_line(policy, label, rec["residuals"], split.known.jaxpr,
-                                   backward.jaxpr, recomputed)]}
+    return _Reverse({
+        **rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr),
+        "backward": back_rec, "saved_residuals": saved,
+        "saved_bytes": sum(r["bytes"] for r in saved),
+        "recomputed": recomputed,
+        "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)],
+        "memory": [memory_line(policy, label, rec["residuals"], split.known.jaxpr,
+                               backward.jaxpr, recomputed)]},
+        backward, split.known_outs, num_res, n_lin_out, out_tree[0])
+
+
+def _gradient(rev: _Reverse) -> list:
+    """The gradient of a function of one scalar output, at the inputs' values: the
+    backward program run on the residuals the forward program computed and a cotangent of
+    one, typed as grad seeds it (the forward program's first output is the function's)."""
+    outs = rev.known_outs
+    seed = lax.full_like(outs[0], 1, shape=())
+    return core.eval_jaxpr(rev.backward.jaxpr, rev.backward.consts,
+                           *outs[len(outs) - rev.num_res:], *[seed] * rev.num_cts)
 
 
 def _with(primals: Sequence[Any], argnums: Sequence[int], d: Sequence[Any]) -> list:
@@ -169,18 +197,19 @@ def grad(source: str, args: Sequence[dict], fn: str | None = None) -> GradRecord
     lf, values, params = load_request(source, fn, args)
     argnums = _argnums(params, args, values)
     closed = trace_user(lf.fn, values, [True] * len(values))
-    rec = _autodiff_record(lf.fn, params, values, argnums)
+    rev = _autodiff_record(lf.fn, params, values, argnums)
     args = _flagged(args, argnums)
     grads = None
-    if len(closed.out_avals) == 1 and closed.out_avals[0].shape == ():
+    # grad's own condition: one output, a float scalar (a scalar in a tuple is not one)
+    out = closed.out_avals[0] if len(closed.out_avals) == 1 else None
+    if out is not None and out.shape == () and out.dtype.kind == "f" and rev.out_tree == LEAF:
         try:
-            grads = [format_value(g) for g in
-                     ad.grad(lf.fn, argnums=tuple(argnums))(*values)]
+            grads = [format_value(g) for g in _gradient(rev)]
         except Exception:  # noqa: BLE001 - the programs are the point; values are a bonus
             grads = None
     return {"version": RECORD_VERSION, "mode": "grad", "fn": lf.name,
             "args": args_record(params, args, values),
-            "traced": program_record(closed.jaxpr)[0], "grads": grads, **rec}
+            "traced": program_record(closed.jaxpr)[0], "grads": grads, **rev.record}
 
 
 def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
@@ -223,7 +252,7 @@ def _policy_record(ld: _Loaded, name: str) -> tuple[Policy, dict]:
     fun = ld.lf.fn if name == "no checkpoint" else ad_checkpoint.checkpoint(
         ld.lf.fn, policy=_policy(name, ld.names))
     label = _policy_label(name, ld.names)
-    rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label)
+    rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label).record
     card: Policy = {"name": name, "label": label,
                     "residual_count": len(rec["saved_residuals"]),
                     "residual_bytes": rec["saved_bytes"], "recomputed": rec["recomputed"],

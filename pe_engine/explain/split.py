@@ -70,14 +70,16 @@ def _count(n: int, one: str, many: str) -> str:
 class Split(NamedTuple):
     """A split's record fields, the two halves as programs for further work, and where
     each residual is: the known program's output that hands it over (None: a known input
-    passed on as it is), the unknown program's input that receives it; and the printer's
-    name for each variable of the program split."""
+    passed on as it is), the unknown program's input that receives it; the printer's
+    name for each variable of the program split; and the known program's outputs at the
+    inputs' values (none without values)."""
     record: dict
     known: ClosedJaxpr
     unknown: ClosedJaxpr
     res_out_pos: list[int | None]
     res_in_pos: list[int]
     names: dict[Var, str]
+    known_outs: list
 
 
 def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str] | None,
@@ -103,9 +105,8 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         params = [names[v] for v in closed.jaxpr.invars]
     known_params = [p for p, k in zip(params, shown.known_in) if k]
     env: dict[Var, Any] = {}
-    if values is not None:
-        core.eval_jaxpr(known.jaxpr, known.consts,
-                        *[v for v, k in zip(values, shown.known_in) if k], env=env)
+    known_outs = [] if values is None else core.eval_jaxpr(
+        known.jaxpr, known.consts, *[v for v, k in zip(values, shown.known_in) if k], env=env)
 
     krec, knames = program_record(known.jaxpr)
     urec, unames = program_record(unknown.jaxpr)
@@ -202,7 +203,8 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         "residuals": residuals,
         "residual_bytes": sum(r["bytes"] for r in residuals),
         "events": events,
-    }, known, unknown, res_out_pos, [uj.invars.index(b) for b in shown.res_unknown], names)
+    }, known, unknown, res_out_pos, [uj.invars.index(b) for b in shown.res_unknown], names,
+        known_outs)
 
 
 CALL_TITLES = [("known", "Known (inner)"), ("unknown", "Unknown (inner)")]
