@@ -60,10 +60,11 @@ class Line(NamedTuple):
     """A document known by its flat text: laid out as `text` (its variables' names at
     `names`, (offset, name) pairs) where that fits, else as the document `doc()` makes,
     whose flat text it is. An equation is one: most fit, and text is cheaper than a
-    document to build and to lay out."""
+    document to build and to lay out. Lines with equal `key`s make equal documents."""
     text: str
     names: tuple
     doc: Callable[[], Any]
+    key: tuple
 
 
 def concat(*docs: Any) -> Concat:
@@ -113,6 +114,24 @@ class _PartEnd(NamedTuple):
     slot: int
 
 
+class _LineEnd(NamedTuple):
+    """Agenda marker: the document of the Line keyed `key` is laid out up to here, from
+    `start` in the output, `names_start` in the names and offset `pos` in the text."""
+    key: tuple
+    start: int
+    names_start: int
+    pos: int
+
+
+# A Line that does not fit, laid out breaking: (key, indentation, column, width) -> (its
+# pieces of output, which of them are breaks, its names at their offsets from its start,
+# its length, the column after it). Every answer prints mostly the programs of the answer
+# before it, and their long equations (dot_general's params alone fill most of a line)
+# cost several times more to lay out breaking than to look up. Bounded: emptied when full.
+_BROKEN: dict[tuple, tuple] = {}
+_BROKEN_MAX = 2048
+
+
 def layout(doc: Any, width: int = WIDTH,
            names: list[tuple[int, int, str]] | None = None) -> str:
     """The document as text; every Name's (start, end, text) is appended to `names`."""
@@ -149,7 +168,18 @@ def layout_parts(doc: Any, parts: Sequence[Any], part_width: int, width: int = W
             agenda.extend([(i, c) for c in reversed(d.children)])
         elif t is Line:
             if len(d.text) > width - k:
-                agenda.append((i, d.doc()))
+                key = (d.key, i, k, width)
+                kept = _BROKEN.get(key)
+                if kept is None:
+                    agenda.append((i, _LineEnd(key, len(out), len(names or ()), pos)))
+                    agenda.append((i, d.doc()))
+                    continue
+                pieces, breaks, names_in, n, k = kept
+                brks.extend([len(out) + j for j in breaks])
+                out.extend(pieces)
+                if names is not None:
+                    names.extend([(pos + a, pos + b, name) for a, b, name in names_in])
+                pos += n
                 continue
             if names is not None:
                 names.extend([(pos + at, pos + at + len(name), name) for at, name in d.names])
@@ -174,6 +204,15 @@ def layout_parts(doc: Any, parts: Sequence[Any], part_width: int, width: int = W
             out.append("\n" + " " * i)
             k = i
             pos += 1 + i
+        elif t is _LineEnd:
+            if names is not None:  # kept only with its names, which a later layout may ask
+                if len(_BROKEN) >= _BROKEN_MAX:
+                    _BROKEN.clear()
+                first = d.start
+                _BROKEN[d.key] = (
+                    out[first:], [j - first for j in brks[bisect_left(brks, first):]],
+                    [(a - d.pos, b - d.pos, name) for a, b, name in names[d.names_start:]],
+                    pos - d.pos, k)
         elif t is _PartEnd:
             first = starts[d.slot]
             piece = out[first:]
@@ -353,12 +392,16 @@ def pp_eqn_default(eqn: JaxprEqn, ctx: PpContext, order: Sequence[str] | None = 
     if eqn.outvars:
         pieces.append(" = ")
     pieces.append(eqn.primitive.name)
+    params_text = [f"{k}={t}" for (k, _), t in zip(kvs, texts)]
     if kvs:
-        pieces.append("[" + " ".join([f"{k}={t}" for (k, _), t in zip(kvs, texts)]) + "]")
+        pieces.append("[" + " ".join(params_text) + "]")
     pieces.append(" ")
     n = sum(map(len, pieces))
     _atoms_line(eqn.invars, ctx, False, pieces, names, n)
-    return Line("".join(pieces), tuple(names), lambda: _eqn_doc(eqn, ctx, kvs))
+    text = "".join(pieces)
+    # The text and each param's text make the document: no atom's text holds a space, so
+    # only a param's could have made two equations' texts alike.
+    return Line(text, tuple(names), lambda: _eqn_doc(eqn, ctx, kvs), (text, *params_text))
 
 
 def _atoms_line(vs: Sequence[Any], ctx: PpContext, typed: bool, pieces: list[str],

@@ -125,3 +125,37 @@ def test_a_part_met_off_its_indentation_is_laid_out_again() -> None:
     doc = concat(Text("ab"), part)  # the part starts at column 2, not at indent 0
     assert layout_parts(doc, [part], 20, 20) == (layout(doc, 20), [layout(part, 20)])
     assert layout(part, 20) == "x =\n  " + "y" * 30
+
+
+@pytest.mark.parametrize("width", [80, 40, 20])
+def test_a_long_equation_laid_out_again_prints_as_it_did(width: int) -> None:
+    """The breaking layout of an equation that does not fit is kept and served again: the
+    second program printed (every long equation found kept) matches the plain walk too."""
+    jaxpr = pe_engine.make_jaxpr(PROGRAMS["grad-mlp"][0])(*PROGRAMS["grad-mlp"][1]).jaxpr
+    for _ in range(2):
+        eqn_docs: list = []
+        doc = pp_toplevel_doc(jaxpr, toplevel_context(jaxpr), eqn_docs)
+        want_names: list = []
+        want = _walk_layout(doc, width, want_names)
+        names: list = []
+        text, eqns = layout_parts(doc, eqn_docs, width - 4, width, names)
+        assert (text, names) == (want, want_names)
+        assert eqns == [_walk_layout(d, width - 4, []) for d in eqn_docs]
+
+
+def test_equations_alike_in_flat_text_keep_their_own_layouts() -> None:
+    """A param whose text holds a space can make two equations print alike flat (one param
+    `a=1 b=2` or two); broken, they differ, and neither is served the other's layout."""
+    from pe_engine.core import JaxprEqn, Primitive, ShapedArray, Var
+    from pe_engine.pretty import PpContext, pp_eqn
+    prim = Primitive("p")
+    x = Var(ShapedArray((3,), np.float32))
+    outs = []
+    for params in ({"a": "1 b=" + "2" * 20}, {"a": "1", "b": "2" * 20}):
+        eqn = JaxprEqn([x], [Var(ShapedArray((3,), np.float32))], prim, params)
+        doc = pp_eqn(eqn, PpContext())
+        for _ in range(2):
+            names: list = []
+            outs.append(layout_parts(doc, (), 20, 20, names)[0])
+            assert outs[-1] == _walk_layout(doc, 20, [])
+    assert outs[0] == outs[1] != outs[2] == outs[3]
