@@ -56,3 +56,20 @@ export function sameSplit(prev, next) {
     prev.residuals === next.residuals
   );
 }
+
+/**
+ * `record`, a first answer whose split is the one on screen, with the answers of `drawn` (the
+ * record whose cards are on screen) standing in for its pending policies: a change that keeps
+ * the split (a comment typed) keeps every card drawn until its own answer comes, instead of
+ * turning them back into placeholders for the time the follow-ups take.
+ * @param {CheckpointRecord} record @param {CheckpointRecord} drawn
+ */
+export function withStandIns(record, drawn) {
+  let out = record;
+  for (const name of pendingOf(record)) {
+    const policy = drawn.policies?.find((p) => p.name === name);
+    const memory = drawn.memory?.find((m) => m.policy === name);
+    if (policy && memory) out = withPolicy(out, { policy, memory });
+  }
+  return out;
+}

@@ -69,7 +69,8 @@ def test_an_edit_draws_the_selected_policy_first_then_every_card(opened):
     pg = opened
     pg.evaluate("(id) => window.explainer.loadExample(id)", EXAMPLE["id"])
     pg.evaluate(WATCH)
-    code = EXAMPLE["code"] + "\n# edited\n"
+    # every line one lower: a new split (a comment at the end would keep the one drawn)
+    code = "# edited\n" + EXAMPLE["code"]
     s = pg.evaluate("(c) => window.explainer.setSource(c)", code)
     assert s["error"] is None
     log = pg.evaluate("() => window.__cards")
@@ -91,14 +92,42 @@ def test_an_edit_draws_the_selected_policy_first_then_every_card(opened):
     assert pg.is_hidden("[data-testid=diff-summary]")
 
 
+def test_an_edit_that_keeps_the_split_keeps_the_cards_drawn_until_theirs_come(opened):
+    """A comment typed in checkpoint mode: the split and every card stay drawn (no placeholder
+    comes back), the follow-ups still ask every policy for the new source, and the record ends
+    whole, the one CPython gives."""
+    pg = opened
+    pg.evaluate("(id) => window.explainer.loadExample(id)", EXAMPLE["id"])
+    pg.evaluate("() => window.explainer.settled()")
+    pg.evaluate("() => { window.__panes = document.querySelector('#stage [data-testid=panes]'); }")
+    pg.evaluate(WATCH)
+    pg.evaluate(CALLS)
+    code = EXAMPLE["code"] + "\n# a comment\n"
+    s = pg.evaluate("(c) => window.explainer.setSource(c)", code)
+    assert s["error"] is None and s["source"] == code
+    assert pg.evaluate("() => window.__panes.isConnected")
+    log = pg.evaluate("() => window.__cards")
+    assert log, "the cards were drawn again as the policies came"
+    assert all(e["cards"] == POLICY_ROWS and not e["pending"] for e in log), log
+    assert all(e["memory"] == len(POLICY_ROWS) for e in log)
+    calls = pg.evaluate("() => window.__calls")
+    asked = sorted(p for fn, p, src in calls
+                   if fn == "pe_engine.explain.checkpoint_policy" and src == code)
+    assert asked == sorted(p for p in POLICY_ROWS if p != EXAMPLE["policy"])
+    rec = pg.evaluate("() => window.explainer.record()")
+    assert rec["pending_policies"] == []
+    assert _cards(rec) == _cards(_cpython(code))
+
+
 def test_an_edit_during_the_follow_ups_drops_them(opened):
     pg = opened
     pg.evaluate("(id) => window.explainer.loadExample(id)", EXAMPLE["id"])
     pg.evaluate(WATCH)
     pg.evaluate(CALLS)
-    first = EXAMPLE["code"] + "\n# first\n"
-    # every line one lower: the saved residuals' lines tell the two records apart
-    second = "# second\n" + EXAMPLE["code"]
+    # every line one lower, then two: new splits, and the saved residuals' lines tell the two
+    # records apart
+    first = "# first\n" + EXAMPLE["code"]
+    second = "# second\n#\n" + EXAMPLE["code"]
     s = pg.evaluate("""async ([a, b]) => {
         window.explainer.setSource(a);
         // the first edit's selected card is drawn, its follow-ups under way: edit again
@@ -147,7 +176,7 @@ def test_a_card_opened_before_the_others_arrive_stays_open_and_focused(opened):
     pg.evaluate("(id) => window.explainer.loadExample(id)", EXAMPLE["id"])
     pg.evaluate(HOLD)
     pg.evaluate("(c) => { window.__done = window.explainer.setSource(c); }",
-                EXAMPLE["code"] + "\n# held\n")
+                "# held\n" + EXAMPLE["code"])
     card = f'#stage [data-testid=policy-card][data-policy="{EXAMPLE["policy"]}"]'
     pg.wait_for_selector("#stage [data-testid=policy-pending]")
     pg.click(f"{card} summary")

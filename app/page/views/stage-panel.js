@@ -2,7 +2,7 @@
 // record; or, if that module cannot load, the programs as plain text. It also carries the
 // linked highlighting between the editor and the stage.
 
-import { sameSplit } from "../pending-policies.js";
+import { pendingOf, sameSplit, withStandIns } from "../pending-policies.js";
 
 /** Printed programs of a record, whatever its mode: the known and unknown panes, the program. */
 export function programsOf(rec) {
@@ -11,8 +11,14 @@ export function programsOf(rec) {
   return { known: pane("known"), unknown: pane("unknown"), program: rec.program?.text ?? null };
 }
 
-/** What the stage draws of a record, as text: all of it but the JAX snippet. */
-const splitText = (rec) => JSON.stringify({ ...rec, jax_snippet: null });
+/** What the stage draws of a record's split, as text: all of it but the JAX snippet (and, for
+ *  checkpoint, the policies' cards, which come in parts). */
+const splitText = (rec) =>
+  JSON.stringify(
+    rec.mode === "checkpoint"
+      ? { ...rec, jax_snippet: null, policies: null, memory: null, pending_policies: null }
+      : { ...rec, jax_snippet: null },
+  );
 
 /** The programs as text, when the stage module could not be loaded. */
 function fallbackDraw(root, rec) {
@@ -40,15 +46,21 @@ function fallbackDraw(root, rec) {
  */
 export async function createStagePanel({ root, panel, editor, dispatch }) {
   let stage = null;
-  let drawn = { record: null, text: null }; // the record the stage last drew, and its text
+  // the record the stage last drew, its text, and the record whose policy cards it shows
+  let drawn = { record: null, text: null, cards: null };
   /** Whether `next` is the split drawn, answered for another source: a comment or a blank
    *  line typed changes only the JAX snippet (it quotes the source). Not after an error (the
-   *  drawing is marked stale), nor for a checkpoint record (its policies come in parts). */
+   *  drawing is marked stale). */
   function sameAsDrawn(prev, next) {
     if (!drawn.record || prev?.error || next.error || next.mode !== drawn.record.mode) return false;
-    if (next.mode === "checkpoint") return false;
     drawn.text ??= splitText(drawn.record);
     return splitText(next) === drawn.text;
+  }
+  /** More policies of a checkpoint record answered: its cards drawn again, the cards on
+   *  screen standing in for those still pending (withStandIns). */
+  function renewCards(record) {
+    stage.setPolicies(drawn.cards ? withStandIns(record, drawn.cards) : record);
+    if (!pendingOf(record).length) drawn.cards = record;
   }
   try {
     const mod = await import("../../stage/index.js");
@@ -94,12 +106,12 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
       panel.classList.toggle("is-waiting", next.waiting);
       if (next.record === prev.record || !next.record) return;
       // more checkpoint policies answered: the split drawn stays, not drawn (nor diffed) again
-      if (stage && sameSplit(prev.record, next.record)) stage.setPolicies(next.record);
+      if (stage && sameSplit(prev.record, next.record)) renewCards(next.record);
       else if (stage && sameAsDrawn(prev.record, next.record)) {
-        // the split on screen, with its step and its opened calls, is this one
+        // the split on screen, with its step, its opened calls and its cards, is this one
       } else if (stage) {
         stage.setRecord(next.record, next.doc.step !== null ? { step: next.doc.step } : {});
-        drawn = { record: next.record, text: null };
+        drawn = { record: next.record, text: null, cards: pendingOf(next.record).length ? null : next.record };
       } else fallbackDraw(root, next.record);
       document.dispatchEvent(new CustomEvent("pe:record", { detail: { record: next.record, key: next.recordKey } }));
     },
