@@ -107,6 +107,26 @@ async function bootedHeap({ path, heap_at: at, wasm_segment: [start, length] }) 
   return heap;
 }
 
+// Pyodide takes a signal from the interrupt buffer in two steps, a read and then a store of 0
+// (_Py_CheckEmscriptenSignals_Helper; python/cpython#157548), and Python runs that check every
+// 50 turns of a loop. An interrupt the frame stores between the two is wiped out unread, and the
+// runaway then spins until the page replaces the worker (about one interrupt in a hundred
+// here). Pyodide is handed this view of the buffer instead: its store of 0 clears the slot
+// only if it still holds what Pyodide just read.
+function interruptSlot(buffer) {
+  let seen = 0;
+  return {
+    get 0() {
+      seen = Atomics.load(buffer, 0);
+      return seen;
+    },
+    set 0(value) {
+      // nothing was pending: a plain load per check, no locked write
+      if (value !== seen) Atomics.compareExchange(buffer, 0, seen, value);
+    },
+  };
+}
+
 async function boot(interruptBuffer) {
   const progress = (stage) => self.postMessage({ type: "progress", stage });
   try {
@@ -129,7 +149,7 @@ async function boot(interruptBuffer) {
     // That heap's random module was seeded at build time: reseeded here from this browser's
     // entropy, so that readers do not share one sequence
     pyodide.runPython("import random\nrandom.seed()");
-    if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+    if (interruptBuffer) pyodide.setInterruptBuffer(interruptSlot(interruptBuffer));
     mark("loadPyodide");
 
     // Only numpy: the engine is unpacked from its wheel below, so neither micropip nor

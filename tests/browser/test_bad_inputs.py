@@ -424,12 +424,6 @@ def test_runaway_to_ready_timings(browser, site):
         }"""
         loop = "def f(x):\n    while True:\n        pass\n"
         soft = pg.evaluate(measure, [loop, 1000, None])
-        if soft["err"] == {"type": "timeout", "interrupted": False, "restarted": True}:
-            # About one run in ten here, the first runaway after the boot was not interrupted
-            # within the grace and the engine was replaced instead (cause not found yet: the
-            # next stop's). The soft path must then work on the new engine.
-            print(f"\nsoft interrupt missed once (engine replaced): {soft}")
-            soft = pg.evaluate(measure, [loop, 1000, None])
         assert soft["err"] == {"type": "timeout", "interrupted": True, "restarted": False}
         assert soft["ok"] and soft["toReady"] < 1000, soft
         c_loop = "def f(x):\n    return sum(range(10 ** 15))\n"
@@ -446,6 +440,39 @@ def test_runaway_to_ready_timings(browser, site):
               f"{hard['toReady']:.0f} ms (re-boot {hard['boot']} ms)"
               f"\n  terminate at once (interrupt: false): next call answered after "
               f"{forced['toReady']:.0f} ms (re-boot {forced['boot']} ms)")
+    finally:
+        close_page(pg)
+
+
+# Each interrupt was lost about one time in a hundred: with the old worker this test failed 10
+# runs in 10 (at the 4th to the 142nd runaway); with the fix it takes under 20 s here.
+RUNAWAYS_IN_A_ROW = 300
+
+
+def test_every_runaway_is_interrupted(browser, site):
+    """Pyodide takes a signal from the interrupt buffer in two steps, a read and then a store
+    of 0: an interrupt stored between the two used to be wiped out (about one in a hundred
+    here), and the engine was replaced instead. Runaway after runaway on one worker, the first
+    right after the boot, each is stopped by the interrupt."""
+    pg = open_page(browser, site)
+    try:
+        out = pg.evaluate("""async ([source, n, timeoutMs]) => {
+            const e = window.peEngine;
+            for (let i = 0; i < n; i++) {
+                try {
+                    await e.call('pe_engine.explain.run',
+                        {mode: 'split', source, args: [{known: true, value: '1.0'}]},
+                        {timeoutMs});
+                    return {i, err: 'answered'};
+                } catch (x) {
+                    if (!x.interrupted || x.restarted) return {i, err: x.message};
+                }
+            }
+            return {i: n, err: null, interrupts: e.info.interrupts, restarts: e.info.restarts};
+        }""", ["def f(x):\n    while True:\n        pass\n", RUNAWAYS_IN_A_ROW, 30])
+        assert out["err"] is None, out
+        assert out == {"i": RUNAWAYS_IN_A_ROW, "err": None, "interrupts": RUNAWAYS_IN_A_ROW,
+                       "restarts": 0}
     finally:
         close_page(pg)
 
