@@ -33,9 +33,12 @@ custom_staging_rules: dict[core.Primitive, Callable[..., list]] = {}
 
 
 class TracingEqn:
-    """An equation while tracing: holds its inputs' tracers so upstream work stays alive."""
+    """An equation while tracing: holds its inputs' tracers so upstream work stays alive.
+    In a holding frame, `held_outs` is what it computes from held values, worked out when
+    first asked (None until then; [] when an input is not held)."""
 
-    __slots__ = ("in_tracers", "outvars", "primitive", "params", "source_info", "__weakref__")
+    __slots__ = ("in_tracers", "outvars", "primitive", "params", "source_info", "held_outs",
+                 "__weakref__")
 
     def __init__(self, in_tracers: list, outvars: list[core.Var], primitive: core.Primitive,
                  params: dict, source_info: core.SourceInfo):
@@ -44,6 +47,7 @@ class TracingEqn:
         self.primitive = primitive
         self.params = params
         self.source_info = source_info
+        self.held_outs: list | None = None
 
     def to_jaxpr_eqn(self) -> core.JaxprEqn:
         return core.JaxprEqn([t.atom for t in self.in_tracers], self.outvars, self.primitive,
@@ -75,9 +79,10 @@ class TraceDebug:
 class JaxprStackFrame:
     """Where a staging trace appends equations, constants and inputs.
 
-    A frame that `holds` also keeps, for every tracer computed from held inputs and
-    constants alone, its value: those tracers are known, as JaxprTrace's known values
-    are, so Python control flow on them works, and each such decision is logged.
+    A frame that `holds` also knows, for every tracer computed from held inputs and
+    constants alone, its value (worked out when Python reads it): those tracers are known,
+    as JaxprTrace's known values are, so Python control flow on them works, and each such
+    decision is logged.
     """
 
     def __init__(self, auto_dce: bool = False, debug: TraceDebug | None = None,
@@ -152,7 +157,7 @@ class DynamicJaxprTracer(core.Tracer):
         self.aval = aval
         self.atom = atom
         self.const = const  # the value, when this tracer stands for a constant
-        self.held = held  # the value, when a holding frame knows it
+        self.held = held  # a held input's value (others are worked out from their parent)
         self.parent = parent
 
     def get_const(self) -> Any:
@@ -161,9 +166,15 @@ class DynamicJaxprTracer(core.Tracer):
     def to_concrete_value(self) -> Any:
         if self.held is not None:
             return self.held
-        if self.const is not None and self._trace.frame.holds:
+        if not self._trace.frame.holds:
+            return None
+        if self.const is not None:
             return self.const
-        return None
+        eqn = self.parent
+        if eqn is None:
+            return None
+        outs = eqn.held_outs if eqn.held_outs is not None else _held_outs(eqn)
+        return outs[eqn.outvars.index(self.atom)] if outs else None
 
     def note_decision(self, kind: str, value: Any) -> None:
         src = core.user_source_info()
@@ -271,24 +282,34 @@ class DynamicJaxprTrace(core.Trace):
         # Every operation comes here through process_primitive, called by bind (or by
         # another of the engine's rules): four frames of the engine's to pass over.
         eqn = TracingEqn(tracers, outvars, primitive, params, core.user_source_info(4))
-        frame = self.frame
-        frame.add_eqn(eqn)
-        if frame.holds:
-            held = self._held_outputs(primitive, tracers, params)
-            if held is not None:
-                return [DynamicJaxprTracer(self, a, v, None, eqn, h)
-                        for a, v, h in zip(out_avals, outvars, held)]
+        self.frame.add_eqn(eqn)
         return [DynamicJaxprTracer(self, a, v, None, eqn) for a, v in zip(out_avals, outvars)]
 
-    def _held_outputs(self, primitive: core.Primitive, tracers: list, params: dict
-                      ) -> list | None:
-        """What the equation computes, when every input is known: run it now."""
-        vals = [t.to_concrete_value() for t in tracers]
+
+def _held_outs(eqn: TracingEqn) -> list:
+    """What a holding frame's equation computes from held values, and first what the
+    equations it reads compute (a value is worked out only when Python asks for one: most
+    never are, and running every equation as it was staged cost a twentieth of a grad
+    answer). An equation reading a value not held computes none ([])."""
+    todo = [eqn]
+    while todo:
+        e = todo[-1]
+        waits = [t.parent for t in e.in_tracers if t.held is None and t.const is None
+                 and t.parent is not None and t.parent.held_outs is None]
+        if waits:
+            todo.extend(waits)
+            continue
+        todo.pop()
+        if e.held_outs is not None:  # an equation read twice is worked out once
+            continue
+        vals = [t.to_concrete_value() for t in e.in_tracers]
         if any(v is None for v in vals):
-            return None
+            e.held_outs = []
+            continue
         with core.current_dynamic_trace(None):
-            outs = core.impl_rules[primitive](*vals, **params)
-        return list(outs) if primitive.multiple_results else [outs]
+            outs = core.impl_rules[e.primitive](*vals, **e.params)
+        e.held_outs = list(outs) if e.primitive.multiple_results else [outs]
+    return eqn.held_outs
 
 
 def try_constant_folding(primitive: core.Primitive, tracers: list, params: dict,

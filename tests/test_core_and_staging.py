@@ -191,3 +191,23 @@ def test_control_flow_on_a_tracer_raises_jaxs_error(fun, args):
 def test_config_rejects_unknown_options():
     with pytest.raises(ValueError):
         config.update("jax_no_such_flag", True)
+
+
+def test_a_held_value_is_worked_out_when_python_reads_it():
+    """A holding frame runs an equation only when Python reads a value it leads to (then
+    each equation it reads once, however deep the chain), and a value computed from an input
+    not held is none: control flow on it is the abstract tracer's error."""
+    def f(x, y):
+        for _ in range(3000):  # deeper than the interpreter's recursion limit
+            x = x * 1.0 + 1.0
+        if x > 3000.0:  # read: the whole chain runs now, once
+            x = x * 2.0
+        return [x + y]
+    decisions: list = []
+    closed = trace_to_jaxpr_dynamic(f, [F32, F32], held=[np.float32(0.5), None],
+                                    decisions=decisions)
+    assert [(d["kind"], d["value"]) for d in decisions] == [("bool", True)]
+    assert len(closed.jaxpr.eqns) == 2 * 3000 + 3  # and gt, mul, add
+    with pytest.raises(pe_engine.errors.TracerBoolConversionError):
+        trace_to_jaxpr_dynamic(lambda x, y: [x + 1.0 if x + y > 0 else x], [F32, F32],
+                               held=[np.float32(0.5), None])
