@@ -152,7 +152,6 @@ async function boot(interruptBuffer) {
     // That heap's random module was seeded at build time: reseeded here from this browser's
     // entropy, so that readers do not share one sequence
     pyodide.runPython("import random\nrandom.seed()");
-    if (interruptBuffer) pyodide.setInterruptBuffer(interruptSlot(interruptBuffer));
     mark("loadPyodide");
 
     // Only numpy: the engine is unpacked from its wheel below, so neither micropip nor
@@ -192,6 +191,9 @@ async function boot(interruptBuffer) {
     // as long as the worker: out of the cyclic collector's sight, whose full passes then no
     // longer walk it. A grad answer's p95 went from 16 to 13 ms (p50 12).
     pyodide.runPython("import gc\ngc.freeze()");
+    // Only now: no user code runs during the boot, whose Python (numpy's import above all)
+    // would otherwise read the slot at every signal check, through a call into JavaScript.
+    if (interruptBuffer) pyodide.setInterruptBuffer(interruptSlot(interruptBuffer));
     mark("verify");
 
     // Booted: nothing else is ever fetched (the frame's CSP forbids it in any case).
