@@ -104,11 +104,9 @@ PROGRAMS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
-@pytest.mark.parametrize("width", [80, 40, 20])
-def test_layout_matches_the_plain_walk(name: str, width: int) -> None:
-    fun, args = PROGRAMS[name]
-    jaxpr = pe_engine.make_jaxpr(fun)(*args).jaxpr
+def _assert_parts_match_the_plain_walk(jaxpr, width: int):
+    """The program's layout, its names and each equation's text, as the plain walk has them;
+    returns the program's document and that layout."""
     eqn_docs: list = []
     doc = pp_toplevel_doc(jaxpr, toplevel_context(jaxpr), eqn_docs)
     want_names: list = []
@@ -116,8 +114,16 @@ def test_layout_matches_the_plain_walk(name: str, width: int) -> None:
     names: list = []
     text, eqns = layout_parts(doc, eqn_docs, width - 4, width, names)
     assert (text, names) == (want, want_names)
-    assert layout(doc, width) == want
     assert eqns == [_walk_layout(d, width - 4, []) for d in eqn_docs]
+    return doc, want
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("width", [80, 40, 20])
+def test_layout_matches_the_plain_walk(name: str, width: int) -> None:
+    fun, args = PROGRAMS[name]
+    doc, want = _assert_parts_match_the_plain_walk(pe_engine.make_jaxpr(fun)(*args).jaxpr, width)
+    assert layout(doc, width) == want
 
 
 def test_a_part_met_off_its_indentation_is_laid_out_again() -> None:
@@ -133,14 +139,7 @@ def test_a_long_equation_laid_out_again_prints_as_it_did(width: int) -> None:
     second program printed (every long equation found kept) matches the plain walk too."""
     jaxpr = pe_engine.make_jaxpr(PROGRAMS["grad-mlp"][0])(*PROGRAMS["grad-mlp"][1]).jaxpr
     for _ in range(2):
-        eqn_docs: list = []
-        doc = pp_toplevel_doc(jaxpr, toplevel_context(jaxpr), eqn_docs)
-        want_names: list = []
-        want = _walk_layout(doc, width, want_names)
-        names: list = []
-        text, eqns = layout_parts(doc, eqn_docs, width - 4, width, names)
-        assert (text, names) == (want, want_names)
-        assert eqns == [_walk_layout(d, width - 4, []) for d in eqn_docs]
+        _assert_parts_match_the_plain_walk(jaxpr, width)
 
 
 def test_equations_alike_in_flat_text_keep_their_own_layouts() -> None:
