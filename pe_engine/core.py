@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import math
 import operator
 import os
 import sys
@@ -95,7 +96,13 @@ class ShapedArray:
             observer.aval_made(self)
 
     ndim = property(lambda self: len(self.shape))
-    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+
+    @property
+    def size(self) -> int:
+        # math.prod: np.prod is a ufunc reduction, slow under Pyodide for a few ints; a
+        # product past int64 is left to np.prod, which wraps it.
+        n = math.prod(self.shape)
+        return n if n < 2 ** 63 else int(np.prod(self.shape, dtype=np.int64))
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is ShapedArray and self.shape == other.shape

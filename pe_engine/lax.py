@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import enum
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -391,17 +392,22 @@ def _dot_general_impl(x: np.ndarray, y: np.ndarray, *, dimension_numbers: tuple,
     (xc, yc), (xb, yb) = dimension_numbers
     x_free = [i for i in range(x.ndim) if i not in xc and i not in xb]
     y_free = [i for i in range(y.ndim) if i not in yc and i not in yb]
-    xt = np.transpose(x, [*xb, *x_free, *xc])
-    yt = np.transpose(y, [*yb, *yc, *y_free])
+    # Few numpy calls: each costs far more under Pyodide than the arithmetic on these small
+    # arrays (an identity permutation is left out, and shape products are Python's).
+    xt = _permuted(x, [*xb, *x_free, *xc])
+    yt = _permuted(y, [*yb, *yc, *y_free])
     nb, nc = len(xb), len(xc)
     bshape = xt.shape[:nb]
-    xm = xt.reshape(bshape + (int(np.prod(xt.shape[nb:nb + len(x_free)], dtype=int)),
-                              int(np.prod(xt.shape[nb + len(x_free):], dtype=int))))
-    ym = yt.reshape(bshape + (int(np.prod(yt.shape[nb:nb + nc], dtype=int)),
-                              int(np.prod(yt.shape[nb + nc:], dtype=int))))
+    xm = xt.reshape(bshape + (math.prod(xt.shape[nb:nb + len(x_free)]),
+                              math.prod(xt.shape[nb + len(x_free):])))
+    ym = yt.reshape(bshape + (math.prod(yt.shape[nb:nb + nc]), math.prod(yt.shape[nb + nc:])))
     out = np.matmul(xm, ym)
     return out.reshape(bshape + tuple(x.shape[i] for i in x_free)
                        + tuple(y.shape[i] for i in y_free))
+
+
+def _permuted(x: np.ndarray, perm: list[int]) -> np.ndarray:
+    return x if perm == list(range(x.ndim)) else np.transpose(x, perm)
 
 
 dot_general_p = _def("dot_general", _dot_general_abstract, _dot_general_impl)

@@ -151,9 +151,12 @@ def _small_floats(arr: np.ndarray) -> str | None:
     leaves no trace, and the formatter is given every element, as here."""
     if arr.dtype.kind != "f" or not 0 < arr.size <= _SUMMARY_THRESHOLD or arr.ndim > 2:
         return None
+    # tolist: Python floats, as a numpy float scalar formats itself (through float), without
+    # making a numpy scalar per element (slow under Pyodide).
+    vals = arr.tolist()
     if arr.ndim == 0:
-        return _fmt_float(arr[()])
+        return _fmt_float(vals)
     if arr.ndim == 1:
-        return "[" + ", ".join([_fmt_float(v) for v in arr]) + "]"
+        return "[" + ", ".join([_fmt_float(v) for v in vals]) + "]"
     return "[" + ", ".join(["[" + ", ".join([_fmt_float(v) for v in row]) + "]"
-                            for row in arr]) + "]"
+                            for row in vals]) + "]"
