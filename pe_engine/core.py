@@ -946,7 +946,12 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any,
     for eqn in jaxpr.eqns:
         _replaying.append(eqn)
         try:
-            outs = bind(eqn.primitive, *map(read, eqn.invars), **eqn.params)
+            args = [read(a) for a in eqn.invars]
+            if len(trace_stack) == 1 and dynamic_trace is None and not any(
+                    isinstance(x, Tracer) for x in args):
+                outs = _eval_now(eqn.primitive, args, eqn.params)
+            else:
+                outs = bind(eqn.primitive, *args, **eqn.params)
         finally:
             _replaying.pop()
         if not eqn.primitive.multiple_results:
@@ -955,6 +960,16 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any,
             if type(v) is not DropVar:
                 env[v] = x
     return [read(v) for v in jaxpr.outvars]
+
+
+def _eval_now(primitive: Primitive, args: list, params: dict) -> Any:
+    """bind's answer when nothing traces (no trace above the eval trace, no tracer among the
+    arguments): the impl's, without finding the eval trace and raising each argument to it
+    (most of an equation's cost under Pyodide beside numpy's)."""
+    out = impl_rules[primitive](*args, **params)
+    if primitive.multiple_results:
+        return [full_lower(o) for o in out]
+    return out.full_lower() if isinstance(out, Tracer) else out
 
 
 def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
