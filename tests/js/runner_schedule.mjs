@@ -1,0 +1,93 @@
+// The page's runner (app/page/runner.js) on a stand-in engine, run in Node for
+// tests/test_runner_schedule.py: when a change's request leaves, and how changes made in one
+// task share a request. Prints one JSON object of observations.
+import { createRunner } from "../../app/page/runner.js";
+import { requestFor, requestKey, stateFromExample } from "../../app/state.js";
+
+globalThis.requestAnimationFrame = (cb) => setTimeout(cb, 0);
+
+const EXAMPLE = {
+  code: "def f(x, y):\n  return x * y\n",
+  known: { x: true, y: false },
+  values: { x: "1.0", y: "2.0" },
+  mode: "split",
+};
+
+function page() {
+  const calls = [];
+  const engine = {
+    state: "ready",
+    info: {},
+    async call(fn, kwargs) {
+      calls.push(kwargs);
+      return { error: { type: "Stand-in", message: "no engine here", lineno: null } };
+    },
+  };
+  let state = { doc: stateFromExample(EXAMPLE), record: null, recordKey: null, error: null };
+  const answers = [];
+  const runner = createRunner({
+    engine,
+    getState: () => state,
+    dispatch: (c) => {
+      if (c.type === "answer") {
+        answers.push(c.key);
+        state = { ...state, recordKey: c.key, error: c.answer.error ?? null };
+      }
+    },
+  });
+  const setKnown = (name, known) => {
+    state = { ...state, doc: { ...state.doc, known: { ...state.doc.known, [name]: known } } };
+  };
+  const key = () => requestKey(requestFor(state.doc));
+  return { calls, answers, runner, setKnown, key };
+}
+
+const nextTask = () => new Promise((r) => setTimeout(r, 0));
+const out = {};
+
+// a change that asks now: its request leaves in the task that made the change, before any
+// other task (a timer's would wait behind the frame the change dirtied)
+{
+  const p = page();
+  p.runner.schedule(0);
+  await Promise.resolve();
+  out.nowSentInSameTask = p.calls.length === 1;
+  await p.runner.whenIdle();
+  out.nowAnswered = p.answers.length === 1 && p.answers[0] === p.key();
+}
+
+// two changes in one task: one request, for the state after both
+{
+  const p = page();
+  p.setKnown("x", false);
+  p.runner.schedule(0);
+  p.setKnown("y", true);
+  p.runner.schedule(0);
+  await p.runner.whenIdle();
+  out.oneTaskOneCall = p.calls.length;
+  out.latestStateAsked = p.calls[0]?.args?.map((a) => a.known).join(",") ?? null;
+}
+
+// a debounced change after a "now" one in the same task: the debounce wins
+{
+  const p = page();
+  p.runner.schedule(0);
+  p.runner.schedule(60);
+  await nextTask();
+  out.debounceHeld = p.calls.length === 0;
+  await p.runner.whenIdle();
+  out.debounceSentOnce = p.calls.length;
+}
+
+// idle is not reported while a "now" run is queued
+{
+  const p = page();
+  p.runner.schedule(0);
+  let idle = false;
+  p.runner.whenIdle().then(() => (idle = true));
+  await Promise.resolve();
+  out.busyWhileQueued = !idle;
+  await p.runner.whenIdle();
+}
+
+process.stdout.write(`${JSON.stringify(out)}\n`);

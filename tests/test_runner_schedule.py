@@ -1,0 +1,41 @@
+"""When the page's runner (app/page/runner.js) sends a change's request: a change that asks
+now is sent in the task that made it, changes made in one task share one request for the
+state after them all, and a debounce asked later in the task holds it back. Run in Node on a
+stand-in engine by tests/js/runner_schedule.mjs."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def seen() -> dict:
+    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "runner_schedule.mjs")],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
+def test_a_change_that_asks_now_is_sent_in_its_own_task(seen):
+    assert seen["nowSentInSameTask"] is True
+    assert seen["nowAnswered"] is True
+
+
+def test_changes_in_one_task_share_one_request_for_the_last_state(seen):
+    assert seen["oneTaskOneCall"] == 1
+    assert seen["latestStateAsked"] == "false,true"
+
+
+def test_a_later_debounce_holds_the_request_back(seen):
+    assert seen["debounceHeld"] is True
+    assert seen["debounceSentOnce"] == 1
+
+
+def test_the_runner_is_busy_while_a_run_is_queued(seen):
+    assert seen["busyWhileQueued"] is True
