@@ -1,10 +1,12 @@
-// The code editor's place on the page. CodeMirror (app/editor.js and its 470 KB bundle) is not
-// in the page's first module graph: evaluating it there held a 2-core machine's main thread
-// for 70 ms before anything could answer a tap. Until it is mounted, the slot shows the code as plain
-// numbered lines (what the build drew for the first frame, redrawn when the page opens other
-// code) and keeps what the page asked of the editor (the code, the error, the linked and the
-// step lines); CodeMirror then mounts with all of it, in tasks of its own: when the page asks
-// (after its first frame), or at once when the reader presses on the code or skips to it.
+// The code editor's place on the page. CodeMirror (app/editor.js and its 470 KB bundle) loads
+// when the reader reaches for the code: a pointer over it or pressed on it, focus on it (Tab, the
+// skip link). Its parts and its first view held a 2-core machine's main thread for some 370 ms
+// (1.5 s with the CPU 4x slower), which a reader who only reads the split never needs. Until
+// then the slot shows the code as plain numbered lines, coloured as the editor colours them
+// (app/plain-code.js: what the build drew for the first frame, redrawn when the page opens
+// other code), with the marks the page asks for (the error's line, the linked and the step
+// lines); CodeMirror then mounts with all of it, in tasks of its own.
+import { drawPlainCode, markPlainLines, plainCodeText } from "./plain-code.js";
 import { yieldToMain } from "./main-thread.js";
 
 // CodeMirror's parts (app/vendor/cm6-<part>.js, written by sitebuild/frontend.py's CM6_PARTS),
@@ -12,21 +14,8 @@ import { yieldToMain } from "./main-thread.js";
 // are all there by then.
 const CODEMIRROR_PARTS = ["state", "view", "language", "python", "setup"];
 
-/** Draw `code` into `parent` as the build's first frame does: one numbered row per line.
- * @param {Element} parent
- * @param {string} code */
-export function drawPlainCode(parent, code) {
-  const pre = document.createElement("pre");
-  pre.className = "editor-prerender";
-  pre.setAttribute("aria-hidden", "true");
-  // a last "\n" opens a line, as in CodeMirror's gutter
-  for (const line of code.split("\n")) {
-    const row = document.createElement("span");
-    row.textContent = `${line}\n`;
-    pre.append(row);
-  }
-  parent.replaceChildren(pre);
-}
+// what says the reader reached for the code
+const INTENT_EVENTS = ["pointerover", "pointerdown", "focusin"];
 
 /**
  * The editor's API (app/editor.js) before and after CodeMirror is there, plus mount().
@@ -47,9 +36,11 @@ export function createEditorSlot(parent, options) {
   let step = { line: null, hue: null };
   let wantFocus = false;
   let pointer = null; // where the reader pressed before CodeMirror was there
+  let typed = ""; // what the reader typed on the plain code before CodeMirror was there
 
-  const shown = [...parent.querySelectorAll(".editor-prerender > span")].map((row) => row.textContent.slice(0, -1));
-  if (shown.join("\n") !== doc) drawPlainCode(parent, doc);
+  const marks = () => ({ error: Number.isInteger(error?.line) ? error.line : null, linked, step });
+  if (plainCodeText(parent) !== doc) drawPlainCode(parent, doc);
+  markPlainLines(parent, marks());
 
   async function load() {
     const urls = CODEMIRROR_PARTS.map((part) => new URL(`./vendor/cm6-${part}.js`, import.meta.url).href);
@@ -66,7 +57,8 @@ export function createEditorSlot(parent, options) {
       await yieldToMain();
     }
     const { createEditor } = await import("./editor.js");
-    parent.removeEventListener("pointerdown", pressed);
+    for (const type of INTENT_EVENTS) parent.removeEventListener(type, reached);
+    parent.removeEventListener("keydown", keptKey);
     editor = await createEditor(parent, { ...editorOptions, doc });
     editor.setDoc(doc); // the page's, if it changed while CodeMirror was being made
     if (error) editor.setError(error);
@@ -76,8 +68,11 @@ export function createEditorSlot(parent, options) {
       editor.focus();
       const at = pointer && editor.view.posAtCoords(pointer);
       if (at !== null && at !== undefined) editor.view.dispatch({ selection: { anchor: at } });
+      // an edit like any other: the page hears of it (onChange)
+      if (typed) editor.view.dispatch(editor.view.state.replaceSelection(typed));
     }
     pointer = null;
+    typed = "";
     return editor;
   }
   function mount() {
@@ -87,32 +82,57 @@ export function createEditorSlot(parent, options) {
     });
     return mounting;
   }
-  function pressed(/** @type {PointerEvent} */ e) {
-    wantFocus = true;
-    pointer = { x: e.clientX, y: e.clientY };
+  /** The reader reached for the code: a press or focus also puts the caret there. */
+  function reached(/** @type {Event} */ e) {
+    if (e.type === "pointerdown") {
+      const { clientX: x, clientY: y } = /** @type {PointerEvent} */ (e);
+      pointer = { x, y };
+    }
+    if (e.type !== "pointerover") wantFocus = true;
     mount().catch(() => {});
   }
-  parent.addEventListener("pointerdown", pressed);
+  for (const type of INTENT_EVENTS) parent.addEventListener(type, reached);
+  /** A key typed on the plain code while CodeMirror loads: text, Enter and Backspace are kept
+   *  and typed into it once it is there (shortcuts and Tab keep their own meaning). */
+  function keptKey(/** @type {KeyboardEvent} */ e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key.length === 1) typed += e.key;
+    else if (e.key === "Enter") typed += "\n";
+    else if (e.key === "Backspace") typed = typed.slice(0, -1);
+    else return;
+    e.preventDefault();
+  }
+  parent.addEventListener("keydown", keptKey);
 
   return {
-    /** Load CodeMirror and put it in the slot (once; later calls get the same promise). */
-    mount,
     setDoc(text) {
       if (editor) editor.setDoc(text);
-      else if (text !== doc) drawPlainCode(parent, text);
+      else if (text !== doc) {
+        drawPlainCode(parent, text);
+        markPlainLines(parent, marks());
+      }
       doc = text;
     },
     setError(err) {
       if (editor) editor.setError(err);
-      else error = err;
+      else {
+        error = err;
+        markPlainLines(parent, marks());
+      }
     },
     linkLine(line) {
       if (editor) editor.linkLine(line);
-      else linked = Number.isInteger(line) ? line : null;
+      else {
+        linked = Number.isInteger(line) ? line : null;
+        markPlainLines(parent, marks());
+      }
     },
     stepLine(line, hue = null) {
       if (editor) editor.stepLine(line, hue);
-      else step = { line: Number.isInteger(line) ? line : null, hue };
+      else {
+        step = { line: Number.isInteger(line) ? line : null, hue: Number.isInteger(hue) ? hue : null };
+        markPlainLines(parent, marks());
+      }
     },
     hasFocus: () => Boolean(editor?.view.hasFocus),
     focus() {

@@ -13,7 +13,7 @@ import { CALL_TIMEOUT_MS, EDIT_DEBOUNCE_MS, INTERRUPT_GRACE_MS } from "./limits.
 import { requestFor, requestKey } from "./state.js";
 import { loadExamples } from "./examples.js";
 import { createEditorSlot } from "./editor-slot.js";
-import { onIdle, yieldToMain } from "./main-thread.js";
+import { yieldToMain } from "./main-thread.js";
 import { initSections } from "./sections/index.js";
 import { changesRequest, initialPageState, update } from "./page/update.js";
 import { createRunner } from "./page/runner.js";
@@ -246,9 +246,6 @@ if (firstAnswer) dispatch({ type: "answer", answer: firstAnswer, key: firstKey }
 else dispatch({ type: "waiting", on: true });
 document.documentElement.dataset.firstFrame = firstAnswer ? "precomputed" : "waiting";
 runner.schedule(0);
-// CodeMirror, once the first frame is drawn: in idle time (or at once if the reader reaches
-// for the code first: app/editor-slot.js)
-onIdle(() => editor.mount().catch(() => {}), { timeout: 1000 });
 
 // Every example in every mode, answered at build time (tools/precompute.py): taken in after
 // the first frame (each is checked against the contract when first used), so a switch of

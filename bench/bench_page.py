@@ -426,6 +426,10 @@ def main(argv: list[str] | None = None) -> int:
                 page = ctx.new_page()
                 page.goto(site)
                 wait_page_ready(page)
+                # a reader's edits: CodeMirror is there (it mounts when the reader reaches for
+                # the code, app/editor-slot.js) and follows each edit
+                page.dispatch_event("[data-testid=editor]", "pointerover")
+                page.wait_for_selector("[data-testid=editor] .cm-editor", timeout=BOOT_TIMEOUT_MS)
                 edits = edit_latency(page, examples, opts.edits)
                 fps = animation_fps(page, opts.fps_seconds)
                 ctx.close()

@@ -87,7 +87,7 @@ const { initialPageState, update } = await import(at("app", "page", "update.js")
 const { controlElements, createControls } = await import(at("app", "page", "views", "controls.js"));
 const { createInstantiate } = await import(at("app", "page", "views", "instantiate.js"));
 const { createStage } = await import(at("app", "stage", "index.js"));
-const { drawPlainCode } = await import(at("app", "editor-slot.js"));
+const { drawPlainCode } = await import(at("app", "plain-code.js"));
 
 const ex = defaultExample(examples);
 const doc = stateFromExample(ex);
@@ -114,7 +114,8 @@ const root = $("#stage");
 createStage(root).setRecord(record);
 root.dataset.prerendered = key;
 
-// the code, where CodeMirror mounts (app/editor-slot.js draws it the same way until then)
+// the code, where CodeMirror mounts when the reader reaches for it (app/editor-slot.js draws it
+// the same way until then)
 drawPlainCode($('[data-testid="editor"]'), doc.code);
 
 writeFileSync(htmlPath, document.toString());

@@ -14,6 +14,7 @@ import pytest
 
 from sitebuild import server
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.code_editor import reach_editor
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 120_000
@@ -113,5 +114,5 @@ def opened(page, site, wait_engine_ready):
     page.wait_for_function("() => typeof window.explainer?.state === 'function'", timeout=30_000)
     wait_engine_ready(page)
     page.evaluate("() => window.explainer.settled()")
-    page.wait_for_selector("[data-testid=editor] .cm-editor")  # CodeMirror: app/editor-slot.js
+    reach_editor(page)
     return page

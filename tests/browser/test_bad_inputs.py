@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from pe_engine import explain
+from tests.browser.code_editor import click_editor, marked_line
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +108,7 @@ def set_source(pg, code: str) -> dict:
 
 def type_source(pg, code: str) -> dict:
     """Replace the editor's text the way a reader does: select all, then type (insert) it."""
-    pg.click(".cm-content")
+    click_editor(pg)
     pg.keyboard.press("Control+A")
     pg.keyboard.insert_text(code)
     pg.wait_for_function("(code) => window.explainer.state().source === code", arg=code,
@@ -145,8 +146,7 @@ def assert_shows_error(pg, s: dict, words: list[str], line: int | None) -> None:
     assert box.startswith(f"Line {line}: " if line else "Error: "), box
     assert err["message"][:80] in box  # as text, whatever characters it holds
     if line:
-        marked = pg.evaluate("""() => [...document.querySelectorAll('.cm-content .cm-line')]
-            .findIndex((l) => l.classList.contains('cm-error-line')) + 1""")
+        marked = marked_line(pg, "cm-error-line")
         assert marked == line
     no_markup_injected(pg)
 
@@ -547,7 +547,7 @@ def test_link_with_hostile_code_renders_it_as_text(page, site, wait_engine_ready
     s = page.evaluate("() => window.explainer.settled()")
     assert page.evaluate("() => window.explainer.openedFrom") == "link"
     assert s["source"] == code
-    assert XSS in page.inner_text(".cm-content")  # shown as text in the editor
+    assert XSS in page.inner_text("[data-testid=editor]")  # shown as text in the code
     assert s["error"]["line"] == 5 and XSS in s["error"]["message"]
     assert XSS in page.text_content("[data-testid=error]")
     no_markup_injected(page)
@@ -567,7 +567,7 @@ def test_edits_survive_a_quick_reload(page, site, wait_engine_ready):
     a hash in the address bar; opening a link still wins over what is saved."""
     page.goto(site)
     wait_engine_ready(page)
-    page.click(".cm-content")
+    click_editor(page)
     page.keyboard.press("Control+End")
     page.keyboard.type("\n# first")
     page.wait_for_function("() => location.hash.startsWith('#v1.')", timeout=5000)

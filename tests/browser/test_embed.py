@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pe_engine.explain.pagecode import permalinks
+from tests.browser.code_editor import reach_editor
 from tests.browser.test_page import open_page
 
 pytestmark = pytest.mark.browser
@@ -123,6 +124,7 @@ def test_embed_in_an_iframe_on_another_origin(page, site, wait_engine_ready, ori
         assert frame.is_hidden(sel), sel
     for sel in ("[data-testid=editor]", "[data-testid=stage]", ".embed-footer a"):
         assert frame.is_visible(sel), sel
+    reach_editor(frame)
     assert frame.get_attribute(".cm-content", "contenteditable") == "false"
     assert frame.evaluate("() => document.documentElement.scrollWidth") <= 700
     assert frame.get_attribute(".embed-footer a", "href") == src.replace("?embed", "")
@@ -159,6 +161,7 @@ def test_embed_edit_lets_the_reader_edit(page, site, wait_engine_ready, origins)
     frame = _embed_frame(page, host_url)
     wait_engine_ready(frame)
     assert frame.is_visible("[data-testid=inputs]") and frame.is_hidden(".toolbar")
+    reach_editor(frame)
     assert frame.get_attribute(".cm-content", "contenteditable") == "true"
     frame.click("[data-testid=input-toggle-y]")
     s = frame.evaluate("() => window.explainer.settled()")

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tests.browser.code_editor import reach_editor
 from tests.browser.conftest import ROOT
 
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())
@@ -108,8 +109,10 @@ def test_the_page_draws_the_same_dom_over_it(browser, site, first):
         # the inputs and the mode tabs were drawn over, not added beside
         assert page.locator("[data-testid=inputs] .input-row").count() == len(first[1]["args"])
         assert page.locator("[data-testid=mode-split]").count() == 1
-        # the build's code stays until CodeMirror mounts in its place (app/editor-slot.js)
-        page.wait_for_selector("[data-testid=editor] .cm-editor")
+        # the build's code stays until the reader reaches for it and CodeMirror mounts in its
+        # place (app/editor-slot.js)
+        assert page.locator("[data-testid=editor] .cm-editor").count() == 0
+        reach_editor(page)
         assert page.locator("[data-testid=editor] .editor-prerender").count() == 0
         source = json.loads(first[0])[1]["source"]
         assert page.locator("[data-testid=editor] .cm-line").count() == len(source.split("\n"))

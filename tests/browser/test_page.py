@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pe_engine import explain
+from tests.browser.code_editor import click_editor, marked_line, reach_editor
 
 pytestmark = pytest.mark.browser
 
@@ -164,7 +165,7 @@ def test_edit_toggle_and_both_programs(page, site, wait_engine_ready):
 
     # the editor really holds what was set, and Tab does not trap keyboard users
     assert page.evaluate("() => window.explainer.state().source") == EDITED
-    page.click(".cm-content")
+    click_editor(page)
     page.keyboard.press("Tab")
     inside = page.evaluate("() => !!document.activeElement.closest('.cm-editor')")
     assert not inside
@@ -189,10 +190,13 @@ def test_error_keeps_last_good_record_stale(page, site, wait_engine_ready):
     assert page.is_visible("[data-testid=stale]")
     assert page.text_content("[data-testid=stale]").strip() == "stale"
     assert "stale" in page.get_attribute("#stage-panel", "class")
-    # the error line is marked in the editor (line decoration + lint diagnostic)
-    marked = page.evaluate("""() => [...document.querySelectorAll('.cm-content .cm-line')]
-        .findIndex((l) => l.classList.contains('cm-error-line')) + 1""")
-    assert marked == 6
+    # the error line is marked in the plain code, then in the editor once the reader reaches
+    # for it (line decoration + lint diagnostic)
+    assert page.locator(".cm-editor").count() == 0
+    assert marked_line(page, "cm-error-line") == 6
+    reach_editor(page)
+    assert page.locator("[data-testid=editor] .editor-prerender").count() == 0
+    assert marked_line(page, "cm-error-line") == 6
     assert page.locator(".cm-lint-marker-error").count() >= 1
     # nothing typed is lost
     assert page.evaluate("() => window.explainer.state().source") == bad
@@ -363,7 +367,7 @@ def test_bad_but_decodable_permalinks(page, site):
 def test_address_bar_debounced_and_local_storage(page, site, wait_engine_ready):
     open_page(page, site, wait_engine_ready=wait_engine_ready)
     assert page.evaluate("() => location.hash") == ""
-    page.click(".cm-content")
+    click_editor(page)
     page.keyboard.press("Control+End")
     page.keyboard.type("\n# note")
     # not per keystroke: the address bar changes about a second after the last edit
@@ -472,6 +476,7 @@ def test_linked_highlighting_both_ways(page, site, wait_engine_ready):
     open_page(page, site, wait_engine_ready=wait_engine_ready)
     s = call(page, "setSource", EDITED)  # three lines with equations: 5, 6, 7
     assert s["error"] is None
+    reach_editor(page)
     # editor cursor -> the stage highlights that line's equations
     line6 = page.locator(".cm-content .cm-line").nth(5)
     line6.click()
