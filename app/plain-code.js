@@ -103,10 +103,12 @@ function formatField(line, at, quote, tokens) {
   tokens.push(...pythonTokens(line.slice(at + 1, i)).tokens);
   const close = line.indexOf("}", i);
   if (close < 0 || line.slice(i, close).includes(quote)) return i;
-  // the spec's colon is not part of it
-  const spec = line.slice(i, close).replace(/:/, "\u0000").split("\u0000");
-  if (spec[0]) tokens.push([spec[0], "tok-keyword"]);
-  if (spec.length > 1) tokens.push([":", null], ...(spec[1] ? [[spec[1], "tok-keyword"]] : []));
+  // the conversion (`!r`) and the spec after its colon (the colon itself is plain)
+  const colon = line.indexOf(":", i);
+  const specAt = colon >= 0 && colon < close ? colon : close;
+  if (specAt > i) tokens.push([line.slice(i, specAt), "tok-keyword"]);
+  if (specAt < close) tokens.push([":", null]);
+  if (specAt + 1 < close) tokens.push([line.slice(specAt + 1, close), "tok-keyword"]);
   tokens.push(["}", null]);
   return close + 1;
 }
