@@ -35,6 +35,7 @@ export function createEditorSlot(parent, options) {
   let linked = null;
   let step = { line: null, hue: null };
   let wantFocus = false;
+  let focusFrom = null; // where focus was when it was asked for
   let pointer = null; // where the reader pressed before CodeMirror was there
   let typed = ""; // what the reader typed on the plain code before CodeMirror was there
 
@@ -60,17 +61,20 @@ export function createEditorSlot(parent, options) {
     for (const type of INTENT_EVENTS) parent.removeEventListener(type, reached);
     parent.removeEventListener("keydown", keptKey);
     editor = await createEditor(parent, { ...editorOptions, doc });
+    // focus goes to the editor only if the reader left it where they asked for it (the plain
+    // code they focused is gone: focus fell to the body): a reader who tabbed on past the code
+    // while CodeMirror loaded keeps their place
+    const active = document.activeElement;
+    const focusIt = wantFocus && (active === document.body || parent.contains(active) || active === focusFrom);
     editor.setDoc(doc); // the page's, if it changed while CodeMirror was being made
     if (error) editor.setError(error);
     if (linked !== null) editor.linkLine(linked);
     if (step.line !== null) editor.stepLine(step.line, step.hue);
-    if (wantFocus) {
-      editor.focus();
-      const at = pointer && editor.view.posAtCoords(pointer);
-      if (at !== null && at !== undefined) editor.view.dispatch({ selection: { anchor: at } });
-      // an edit like any other: the page hears of it (onChange)
-      if (typed) editor.view.dispatch(editor.view.state.replaceSelection(typed));
-    }
+    const at = pointer && editor.view.posAtCoords(pointer);
+    if (at !== null && at !== undefined) editor.view.dispatch({ selection: { anchor: at } });
+    // an edit like any other: the page hears of it (onChange)
+    if (typed) editor.view.dispatch(editor.view.state.replaceSelection(typed));
+    if (focusIt) editor.focus();
     pointer = null;
     typed = "";
     return editor;
@@ -88,7 +92,10 @@ export function createEditorSlot(parent, options) {
       const { clientX: x, clientY: y } = /** @type {PointerEvent} */ (e);
       pointer = { x, y };
     }
-    if (e.type !== "pointerover") wantFocus = true;
+    if (e.type !== "pointerover" && !wantFocus) {
+      wantFocus = true;
+      focusFrom = document.activeElement;
+    }
     mount().catch(() => {});
   }
   for (const type of INTENT_EVENTS) parent.addEventListener(type, reached);
@@ -139,6 +146,7 @@ export function createEditorSlot(parent, options) {
       if (editor) editor.focus();
       else {
         wantFocus = true;
+        focusFrom = document.activeElement;
         mount().catch(() => {});
       }
     },

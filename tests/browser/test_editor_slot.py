@@ -98,6 +98,26 @@ def test_focus_on_the_plain_code_brings_the_editor(page, site, wait_engine_ready
     page.wait_for_function("() => window.explainer.state().source.endsWith('# kept')")
 
 
+def test_a_reader_who_tabs_past_the_code_keeps_their_place(page, site, wait_engine_ready):
+    """Focus on the code starts CodeMirror's load; a keyboard reader who tabs on before it is
+    there is not pulled back into it when it mounts."""
+    held, release = [], []
+    page.route(CODEMIRROR, lambda route: route.continue_() if release else held.append(route))
+    page.goto(site)
+    wait_engine_ready(page)
+    page.focus("[data-testid=editor] .editor-prerender")
+    page.wait_for_function("() => document.querySelector('link[rel=modulepreload][href*=cm6-]')")
+    page.keyboard.press("Tab")
+    page.evaluate("() => { document.activeElement.dataset.tabbedTo = ''; }")
+    assert not page.evaluate("() => !!document.activeElement.closest('[data-testid=editor]')")
+    release.append(True)
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("[data-testid=editor] .cm-editor")
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => document.activeElement.dataset.tabbedTo") == ""
+
+
 def test_a_page_whose_editor_cannot_load_says_so_and_keeps_working(page, site, wait_engine_ready):
     page.route(CODEMIRROR, lambda route: route.abort())
     page.goto(site)
