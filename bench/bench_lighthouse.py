@@ -130,6 +130,12 @@ def main(argv: list[str] | None = None) -> int:
             rows.append([f"{label}{f' ({unit})' if unit else ''}", method, v, target])
         rows.append(["largest contentful paint element", method, runs[0]["lcp_element"] or "-", ""])
     table("Lighthouse, mobile (medians)", ["figure", "throttling", "median", "target"], rows)
+    # single runs move by some 10 points and 300 ms here: the spread says how far to trust a median
+    for method, runs in results.items():
+        each = {k: " ".join("-" if r[k] is None else f"{r[k]:.0f}" for r in runs)
+                for k in ("score", "total-blocking-time")}
+        print(f"\n{method}, run by run: score {each['score']}; "
+              f"total blocking time (ms) {each['total-blocking-time']}")
     end = os.getloadavg()
     print(f"\nload average at end: {end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
     if opts.json:
