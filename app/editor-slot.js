@@ -18,7 +18,7 @@ const CODEMIRROR_PARTS = ["state", "view", "language", "python", "setup"];
 const INTENT_EVENTS = ["pointerover", "pointerdown", "focusin"];
 
 /**
- * The editor's API (app/editor.js) before and after CodeMirror is there, plus mount().
+ * The editor's API (app/editor.js), before CodeMirror is there and after.
  * @param {HTMLElement} parent the [data-testid=editor] element, holding the build's code
  * @param {Parameters<typeof import("./editor.js").createEditor>[1] & {onFail?: (e: unknown) => void}} options
  *   onFail: CodeMirror could not be loaded (the plain code stays)
