@@ -16,6 +16,7 @@ import sys
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from enum import Enum
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -504,12 +505,25 @@ class ClosedJaxpr:
         return str(self.jaxpr)
 
 
+_transform_tables: list[weakref.WeakKeyDictionary] = []
+
+
+def forget_transforms() -> None:
+    """Empty every weakref_lru_cache table. A result often holds its own jaxpr alive (a closed
+    jaxpr holds its jaxpr), so a table keeps what it has seen until it is full; a caller whose
+    earlier jaxprs can never come again (the page's engine, between requests: the user's code
+    runs afresh each time) empties them instead."""
+    for table in _transform_tables:
+        table.clear()
+
+
 def weakref_lru_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
     """JAX's cache of a transformation of a jaxpr: keyed weakly on the jaxpr (its first
     argument) and on the other, hashable arguments. Transforming the same jaxpr twice gives
     the same result object, which is why a jit called twice prints once (`let ... in`)
     after JVP, partial evaluation and transposition too."""
     table: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    _transform_tables.append(table)
 
     @functools.wraps(fn)
     def cached(jaxpr: Any, *args: Any) -> Any:
@@ -555,12 +569,15 @@ class Primitive:
     def out_avals(self, avals: Sequence[ShapedArray], params: dict) -> tuple[ShapedArray, ...]:
         # Traces meet the same (primitive, avals, params) over and over; abstract
         # evaluation is pure, so its answers are remembered (a bounded table), as tuples
-        # that callers share.
-        try:
+        # that callers share. Only for params of plain data: a key holding a jaxpr or a
+        # function (a call's params) would keep it, and all it reaches, alive in the table,
+        # though no later request can meet that object again (a page session's worker grew
+        # by some 560 objects per checkpoint answer, and Python's full collections over
+        # them paused answers for up to 180 ms).
+        key = out = None
+        if all(map(_plain, params.values())):
             key = (self, *avals, *params.items())
             out = _out_avals_cache.get(key)
-        except TypeError:  # an unhashable param: no caching
-            key = out = None
         if out is None:
             out = abstract_eval_rules[self](*avals, **params)
             out = tuple(out) if self.multiple_results else (out,)
@@ -575,6 +592,14 @@ class Primitive:
 
 
 _out_avals_cache: dict[tuple, tuple[ShapedArray, ...]] = {}
+_PLAIN = (bool, int, float, complex, str, type(None), type, np.dtype, np.generic, Enum)
+
+
+def _plain(value: Any) -> bool:
+    """Whether a param is plain data (kept in a key, it keeps nothing else alive)."""
+    if isinstance(value, tuple):
+        return all(map(_plain, value))
+    return isinstance(value, _PLAIN)
 
 
 # --------------------------------------------------------------------------- configuration
@@ -647,7 +672,9 @@ def user_source_info(skip: int = 2) -> SourceInfo:
             continue
         known = _code_info.get(id(code))
         if known is None or known.code is not code:
-            if len(_code_info) > 50_000:  # user code objects come and go with each run
+            # user code objects come and go with each run, and each entry keeps its code
+            # alive: a few hundred cover a request's lookups
+            if len(_code_info) > 500:
                 _code_info.clear()
             known = _code_info[id(code)] = _CodeInfo(code)
             if known.internal and code.co_filename.startswith(_PKG_DIR):
