@@ -39,9 +39,10 @@ export function createEditorSlot(parent, options) {
   let pointer = null; // where the reader pressed before CodeMirror was there
   let typed = ""; // what the reader typed on the plain code before CodeMirror was there
 
-  const marks = () => ({ error: Number.isInteger(error?.line) ? error.line : null, linked, step });
+  const showMarks = () =>
+    markPlainLines(parent, { error: Number.isInteger(error?.line) ? error.line : null, linked, step });
   if (plainCodeText(parent) !== doc) drawPlainCode(parent, doc);
-  markPlainLines(parent, marks());
+  showMarks();
 
   async function load() {
     const urls = CODEMIRROR_PARTS.map((part) => new URL(`./vendor/cm6-${part}.js`, import.meta.url).href);
@@ -116,7 +117,7 @@ export function createEditorSlot(parent, options) {
       if (editor) editor.setDoc(text);
       else if (text !== doc) {
         drawPlainCode(parent, text);
-        markPlainLines(parent, marks());
+        showMarks();
       }
       doc = text;
     },
@@ -124,21 +125,21 @@ export function createEditorSlot(parent, options) {
       if (editor) editor.setError(err);
       else {
         error = err;
-        markPlainLines(parent, marks());
+        showMarks();
       }
     },
     linkLine(line) {
       if (editor) editor.linkLine(line);
       else {
         linked = Number.isInteger(line) ? line : null;
-        markPlainLines(parent, marks());
+        showMarks();
       }
     },
     stepLine(line, hue = null) {
       if (editor) editor.stepLine(line, hue);
       else {
         step = { line: Number.isInteger(line) ? line : null, hue: Number.isInteger(hue) ? hue : null };
-        markPlainLines(parent, marks());
+        showMarks();
       }
     },
     hasFocus: () => Boolean(editor?.view.hasFocus),

@@ -913,8 +913,13 @@ class EvalTrace(Trace):
     lift = pure
 
     def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
-        out = impl_rules[primitive](*tracers, **params)
-        return out if primitive.multiple_results else [out]
+        return _impl_outs(primitive, tracers, params)
+
+
+def _impl_outs(primitive: Primitive, args: Sequence[Any], params: dict) -> list:
+    """The primitive run now on numpy, its outputs as a list."""
+    out = impl_rules[primitive](*args, **params)
+    return out if primitive.multiple_results else [out]
 
 
 trace_stack.append(MainTrace(0, EvalTrace, None))
@@ -944,7 +949,12 @@ def full_lower(val: Any) -> Any:
 def bind(primitive: Primitive, *args: Any, **params: Any) -> Any:
     trace = find_top_trace(args)
     tracers = [trace.full_raise(a) for a in args]
-    outs = trace.process_primitive(primitive, tracers, params)
+    return _lowered(primitive, trace.process_primitive(primitive, tracers, params))
+
+
+def _lowered(primitive: Primitive, outs: list) -> Any:
+    """A primitive's outputs as bind returns them: each lowered out of a trace with nothing to
+    add, one value unless the primitive has several results."""
     if primitive.multiple_results:
         return [full_lower(o) for o in outs]
     out = outs[0]
@@ -976,7 +986,9 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any,
             args = [read(a) for a in eqn.invars]
             if len(trace_stack) == 1 and dynamic_trace is None and not any(
                     isinstance(x, Tracer) for x in args):
-                outs = _eval_now(eqn.primitive, args, eqn.params)
+                # nothing traces: bind's answer, without finding the eval trace and raising
+                # each argument to it (most of an equation's cost under Pyodide beside numpy's)
+                outs = _lowered(eqn.primitive, _impl_outs(eqn.primitive, args, eqn.params))
             else:
                 outs = bind(eqn.primitive, *args, **eqn.params)
         finally:
@@ -987,16 +999,6 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any,
             if type(v) is not DropVar:
                 env[v] = x
     return [read(v) for v in jaxpr.outvars]
-
-
-def _eval_now(primitive: Primitive, args: list, params: dict) -> Any:
-    """bind's answer when nothing traces (no trace above the eval trace, no tracer among the
-    arguments): the impl's, without finding the eval trace and raising each argument to it
-    (most of an equation's cost under Pyodide beside numpy's)."""
-    out = impl_rules[primitive](*args, **params)
-    if primitive.multiple_results:
-        return [full_lower(o) for o in out]
-    return out.full_lower() if isinstance(out, Tracer) else out
 
 
 def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
