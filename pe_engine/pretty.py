@@ -162,8 +162,11 @@ def layout_parts(doc: Any, parts: Sequence[Any], part_width: int, width: int = W
         t = type(d)
         if slot_of and i == indent == k and id(d) in slot_of:
             slot = slot_of[id(d)]
-            starts[slot] = len(out)
-            agenda.append((i, _PartEnd(slot)))
+            if t is Line and len(d.text) <= width - k:
+                part_texts[slot] = d.text  # flat here, so flat alone (most equations)
+            else:
+                starts[slot] = len(out)
+                agenda.append((i, _PartEnd(slot)))
         if t is Concat:
             agenda.extend([(i, c) for c in reversed(d.children)])
         elif t is Line:
@@ -318,11 +321,25 @@ def pp_name(a: Any, ctx: PpContext) -> Any:
     return Text(name) if name == "_" else Name(name)
 
 
+def pp_vars(vs: Sequence[Any], ctx: PpContext, sep: str = "", shapes: bool = False) -> Any:
+    """The variables, breaking after a separator where they do not fit: a Line, as most of
+    them fit (a header's binders, an equation's outputs), and a fitting group's test would
+    walk every name of it."""
+    pieces: list[str] = []
+    names: list[tuple[int, str]] = []
+    _atoms_line(vs, ctx, shapes, pieces, names, 0, sep + " ")
+    text = "".join(pieces)
+    # no key of an equation's Line (a tuple of texts) starts with None
+    return Nest(2, Line(text, tuple(names), lambda: _vars_doc(vs, ctx, sep, shapes),
+                        (None, sep, shapes, text)))
+
+
 # The separators between variables: a list of them is a hot spot of printing.
 _SEPARATORS = {sep: concat(Text(sep), Group(Brk(" "))) for sep in ("", ",")}
 
 
-def pp_vars(vs: Sequence[Any], ctx: PpContext, sep: str = "", shapes: bool = False) -> Any:
+def _vars_doc(vs: Sequence[Any], ctx: PpContext, sep: str, shapes: bool) -> Any:
+    """pp_vars' document, whose flat text its Line holds."""
     between = _SEPARATORS.get(sep) or concat(Text(sep), Group(Brk(" ")))
     items: list[Any] = []
     for v in vs:
@@ -331,7 +348,7 @@ def pp_vars(vs: Sequence[Any], ctx: PpContext, sep: str = "", shapes: bool = Fal
         doc = pp_name(v, ctx)
         items.append(Concat((doc, Text(":" + v.aval.str_short(short_dtypes=True))))
                      if shapes else doc)
-    return Nest(2, Group(Concat(tuple(items))))
+    return Concat(tuple(items))
 
 
 def _param_text(v: Any) -> str | None:
@@ -388,7 +405,7 @@ def pp_eqn_default(eqn: JaxprEqn, ctx: PpContext, order: Sequence[str] | None = 
     # the document made when the text does not fit finds them taken and reuses them.
     pieces: list[str] = []
     names: list[tuple[int, str]] = []
-    _atoms_line(eqn.outvars, ctx, True, pieces, names, 0)
+    _atoms_line(eqn.outvars, ctx, True, pieces, names, 0, " ")
     if eqn.outvars:
         pieces.append(" = ")
     pieces.append(eqn.primitive.name)
@@ -397,7 +414,7 @@ def pp_eqn_default(eqn: JaxprEqn, ctx: PpContext, order: Sequence[str] | None = 
         pieces.append("[" + " ".join(params_text) + "]")
     pieces.append(" ")
     n = sum(map(len, pieces))
-    _atoms_line(eqn.invars, ctx, False, pieces, names, n)
+    _atoms_line(eqn.invars, ctx, False, pieces, names, n, " ")
     text = "".join(pieces)
     # The text and each param's text make the document: no atom's text holds a space, so
     # only a param's could have made two equations' texts alike.
@@ -405,13 +422,13 @@ def pp_eqn_default(eqn: JaxprEqn, ctx: PpContext, order: Sequence[str] | None = 
 
 
 def _atoms_line(vs: Sequence[Any], ctx: PpContext, typed: bool, pieces: list[str],
-                names: list[tuple[int, str]], n: int) -> int:
-    """pp_vars' flat text, appended to `pieces` at offset `n` (its Names to `names`); the
-    offset after it."""
+                names: list[tuple[int, str]], n: int, between: str) -> int:
+    """pp_vars' flat text (`between`: its separator laid out flat), appended to `pieces` at
+    offset `n` (its Names to `names`); the offset after it."""
     for j, v in enumerate(vs):
         if j:
-            pieces.append(" ")
-            n += 1
+            pieces.append(between)
+            n += len(between)
         if type(v) is Literal:
             text = pp_literal(v)
         else:
