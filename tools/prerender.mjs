@@ -2,8 +2,9 @@
 // editor's place, its controls (modes, examples, blurb, inputs) and its stage (the policy cards,
 // the panes, the equations, the residual list and labels), built by the page's own view code
 // from the precomputed record, in a DOM that linkedom provides to Node. The browser paints it
-// with the HTML; the modules then draw the same DOM over it in one task (app/stage/index.js
-// keeps it until the first record), so the reader sees the split at first contentful paint.
+// with the HTML, so the reader sees the split at first contentful paint; the page's stage then
+// takes those elements over (app/stage/index.js, `data-made`: the order they were made in)
+// rather than drawing them again.
 //
 //   node tools/prerender.mjs <dist folder> <node_modules folder>
 //
@@ -111,7 +112,11 @@ const bar = $('[data-testid="instantiate"]');
 createInstantiate(bar, { getState: () => state, dispatch: nothing })(state);
 for (const el of [...Object.values(els), bar, $('[data-testid="editor"]')]) el.dataset.prerendered = "";
 const root = $("#stage");
-createStage(root).setRecord(record);
+// the elements the stage makes, in order: the page's stage takes them over in that order
+const made = [];
+createStage(root, { recordFirstFrame: made }).setRecord(record, { key });
+const place = new Map([...root.querySelectorAll("*")].map((el, i) => [el, i]));
+root.dataset.made = made.map((el) => place.get(el) ?? -1).join(",");
 root.dataset.prerendered = key;
 
 // the code, where CodeMirror mounts when the reader reaches for it (app/editor-slot.js draws it

@@ -27,11 +27,11 @@ export function callToggle(row, call, depth) {
       "data-testid": "call-toggle",
       "aria-expanded": "false",
       title: `Open ${call.title}: its own split`,
+      "aria-label": `Open ${call.title}: the split of its inner program`,
     },
     h("span", { "aria-hidden": "true" }, "▸ "),
     "open",
   );
-  btn.setAttribute("aria-label", `Open ${call.title}: the split of its inner program`);
   let split = null;
   btn.addEventListener("click", (e) => {
     e.stopPropagation(); // the row's own click (a step) is not this

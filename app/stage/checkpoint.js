@@ -7,7 +7,7 @@
 // holds its place in the grid as a placeholder card until its answer is merged in.
 
 import { POLICY_ROWS } from "../contract/record.js";
-import { copyText, formatBytes, h, lazyDetails, openDetails } from "./dom.js";
+import { add, copyText, formatBytes, h, lazyDetails, openDetails } from "./dom.js";
 
 /**
  * @param {import("../contract/record.js").CheckpointRecord} record
@@ -55,7 +55,7 @@ export function renderCheckpoint(record, { onLink, animated = false } = {}) {
         return li;
       }),
     );
-    if (!saved.length) resList.append(h("li", { class: "st-muted" }, "nothing saved"));
+    if (!saved.length) add(resList, h("li", { class: "st-muted" }, "nothing saved"));
     const programs = () =>
       (p.panes || []).map((pane) => {
         const btn = h("button", { type: "button", class: "st-btn st-btn--small" }, "Copy");

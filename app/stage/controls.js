@@ -36,6 +36,7 @@ export function createControls() {
   const next = iconButton("next", "step-next", "Next step (→)");
   const last = iconButton("last", "step-last", "Last step (End)");
   const playIcon = h("span", { class: "st-play-icon" }, icon("play"));
+  let iconPlaying = false;
   const play = h(
     "button",
     {
@@ -123,20 +124,27 @@ export function createControls() {
     timeline.max = String(total);
     timeline.value = String(step);
     const label = `Step ${step} of ${total}`;
-    counter.textContent = label;
+    if (counter.textContent !== label) counter.textContent = label;
     timeline.setAttribute("aria-valuetext", event ? `${label}: ${event.short}` : label);
     first.setAttribute("aria-disabled", String(step === 0));
     prev.setAttribute("aria-disabled", String(step === 0));
     next.setAttribute("aria-disabled", String(step >= total));
     last.setAttribute("aria-disabled", String(step >= total));
     play.setAttribute("aria-pressed", String(playing));
-    playIcon.replaceChildren(icon(playing ? "pause" : "play"));
+    // the icon is drawn again only when it changes (the build's first frame shows "play")
+    if (playing !== iconPlaying) playIcon.replaceChildren(icon(playing ? "pause" : "play"));
+    iconPlaying = playing;
   }
 
-  /** The narration line: text with `code` spans, or plain text. */
+  /** The narration line: text with `code` spans, or plain text. Written only when it changes
+   *  (a live region: the same words are not said again, nor the build's first frame redrawn). */
   function narrate(text, { step = null, plain = false } = {}) {
-    if (plain) narration.textContent = text;
-    else narration.replaceChildren(richText(text));
+    const said = `${plain}:${text}`;
+    if (said !== narration.dataset.said) {
+      if (plain) narration.textContent = text;
+      else narration.replaceChildren(richText(text));
+      narration.dataset.said = said;
+    }
     if (step != null) narration.dataset.step = String(step);
   }
 

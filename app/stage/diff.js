@@ -6,6 +6,8 @@
 import { h } from "./dom.js";
 import { badgeRole } from "./panes.js";
 
+const DIFF_MS = 4000; // how long what changed since the last split stays marked
+
 const eventKeys = (model) => {
   const seen = new Map();
   return model.events.map((ev) => {
@@ -31,7 +33,7 @@ function residualKeys(model, keys) {
  *           gone: any[], summary: string}} null when the two are not comparable (another
  *           function, another mode) or nothing changed
  */
-export function diffModels(prev, next) {
+function diffModels(prev, next) {
   if (!prev || prev.kind !== "panes" || next.kind !== "panes") return null;
   if (prev.mode !== next.mode || prev.record.fn !== next.record.fn) return null;
   const pk = eventKeys(prev);
@@ -64,7 +66,7 @@ export function diffModels(prev, next) {
 }
 
 /** Mark what changed on the view for a moment; returns a function that clears the marks. */
-export function markDiff(view, model, diff, { onGone }) {
+function markDiff(view, model, diff, { onGone }) {
   const marked = [];
   const mark = (el, kind) => {
     if (!el) return;
@@ -93,7 +95,7 @@ export function markDiff(view, model, diff, { onGone }) {
 }
 
 /** The chip of a residual the last split had and this one does not, for the residual list. */
-export function goneChip(r) {
+function goneChip(r) {
   return h(
     "li",
     { class: "st-rchip st-rchip--gone is-on", "data-testid": "residual-gone", "data-diff": "gone" },
@@ -101,4 +103,39 @@ export function goneChip(r) {
     h("code", null, `${r.known_name} → ${r.unknown_name}`),
     h("span", { class: "st-muted" }, `${r.aval}: gone`),
   );
+}
+
+/** What changed since the last split, said in its `note` and marked on the view for a moment. */
+export function createDiffMarks() {
+  const note = h("p", { class: "st-diff-note", "data-testid": "diff-summary", "aria-live": "polite", hidden: true });
+  let clear = () => {};
+  let timer = 0;
+  const stop = () => {
+    clearTimeout(timer);
+    clear();
+    clear = () => {};
+  };
+  return {
+    note,
+    /** The new split `model` drawn in `view`, after `prev` (null: nothing to compare). */
+    show(prev, model, view) {
+      stop();
+      const diff = diffModels(prev, model);
+      note.hidden = !diff;
+      note.textContent = diff?.summary ?? "";
+      if (!diff) return;
+      clear = markDiff(view, model, diff, {
+        onGone: (r) => {
+          const gone = goneChip(r);
+          view.resList?.append(gone);
+          return gone;
+        },
+      });
+      timer = setTimeout(() => {
+        stop();
+        note.hidden = true;
+      }, DIFF_MS);
+    },
+    stop,
+  };
 }

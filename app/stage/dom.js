@@ -1,6 +1,7 @@
 // Tiny DOM helpers for the stage (no framework; record data becomes text nodes, never HTML).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+const HTML_NS = "http://www.w3.org/1999/xhtml";
 
 function apply(el, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -15,20 +16,84 @@ function apply(el, attrs) {
 }
 
 function append(el, children) {
+  const adopting = making?.els != null;
+  const inPlace = adopting && adopted.has(el);
   for (const c of children.flat(Infinity)) {
     if (c == null || c === false) continue;
+    // while adopting, an adopted element is already where the build put it, and so is an
+    // adopted parent's text
+    if (adopting && (c instanceof Node ? adopted.has(c) : inPlace)) continue;
     el.append(c instanceof Node ? c : String(c));
   }
   return el;
 }
 
+// ---------------------------------------------------------------- the build's first frame
+// The build draws the stage of the page's first record into the HTML with this same code
+// (tools/prerender.mjs), recording the elements h() and s() make in the order they are made.
+// The page runs the same code over that HTML and each element made is, in turn, the one the
+// build made there (adopted): the code attaches its listeners and keeps its references, its
+// attributes and children are the HTML's already, and nothing on screen is drawn again.
+let making = null; // {els, i, ok} while adopting; {made} while recording
+const adopted = new WeakSet();
+
+function make(ns, tag) {
+  const queue = making;
+  if (queue?.els) {
+    const el = queue.els[queue.i++];
+    if (el && el.localName === tag && el.namespaceURI === ns) {
+      adopted.add(el);
+      return el;
+    }
+    // not what the build made here (null: not in its HTML): made anew, and told
+    if (el !== null) queue.ok = false;
+  }
+  const el = ns === HTML_NS ? document.createElement(tag) : document.createElementNS(ns, tag);
+  queue?.made?.push(el);
+  return el;
+}
+
+/**
+ * `fn()`, with the elements h() and s() make meanwhile either recorded (`{made: []}`: the
+ * build, in order) or taken in turn from the build's HTML (`{els, i, ok}`: the page; null
+ * there means make one anew). `ok` turns false when one is not what the build made at that
+ * place (another tag, or none left), which the caller then draws anew.
+ * @template T
+ * @param {{made: Element[]} | {els: (Element | null | undefined)[], i: number, ok: boolean}} queue
+ * @param {() => T} fn
+ * @returns {T}
+ */
+export function makingWith(queue, fn) {
+  const outer = making;
+  making = queue;
+  try {
+    return fn();
+  } finally {
+    making = outer;
+  }
+}
+
 /** h("div", {class: "x", "data-testid": "y"}, child, "text", [more]) */
 export function h(tag, attrs, ...children) {
-  return append(apply(document.createElement(tag), attrs), children);
+  return made(make(HTML_NS, tag), attrs, children);
 }
 
 export function s(tag, attrs, ...children) {
-  return append(apply(document.createElementNS(SVG_NS, tag), attrs), children);
+  return made(make(SVG_NS, tag), attrs, children);
+}
+
+/** Append `children` to `el`, as h() does: nodes the build's HTML already holds stay put. */
+export function add(el, ...children) {
+  return append(el, children);
+}
+
+function made(el, attrs, children) {
+  if (!(making?.els && adopted.has(el))) return append(apply(el, attrs), children);
+  // the HTML has its attributes and children: only the listeners are the page's
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+  }
+  return el;
 }
 
 // A closed <details> is not drawn, and few readers open one, yet its body was a third of the

@@ -12,7 +12,7 @@
 //     see both) becomes a pair of stubs: an arrow from the label toward it, and a short arrow
 //     into the equation, whose own tag names the residual. The edge is still drawn and counts.
 
-import { s } from "./dom.js";
+import { add, s } from "./dom.js";
 import { placeLabels } from "./label-slots.js";
 
 const STUB = 16; // length of a stub, px
@@ -48,11 +48,11 @@ export class EdgeLayer {
         heads,
         label,
       );
-      this.svg.append(g);
+      add(this.svg, g);
       reveal(g, e.reveal);
       return { e, g, path, heads, halo, label, box, text, src: null, dsts: [] };
     });
-    host.append(this.svg);
+    add(host, this.svg);
     this.frame = 0;
     this.dirty = true;
     this.schedule = this.schedule.bind(this);

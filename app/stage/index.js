@@ -1,7 +1,7 @@
 // The stage: animates one engine record (split, jit, grad, checkpoint) inside `root`.
 //
 //   const stage = createStage(root, {onLink});
-//   stage.setRecord(record, {step});   // step defaults to the end (the finished split)
+//   stage.setRecord(record, {step, key}); // step defaults to the end (the finished split)
 //   stage.setPolicies(record);         // the same split, more checkpoint policies answered
 //   stage.setStep(n); stage.getStep(); stage.stepCount(); stage.play(); stage.pause();
 //   stage.highlight({line} | {event} | {residual} | null);   // from the shell (editor cursor)
@@ -19,8 +19,9 @@
 
 import { renderCheckpoint } from "./checkpoint.js";
 import { createControls } from "./controls.js";
-import { diffModels, goneChip, markDiff } from "./diff.js";
+import { createDiffMarks } from "./diff.js";
 import { h } from "./dom.js";
+import { createFirstFrame } from "./first-frame.js";
 import { createFlights } from "./flight.js";
 import { createHighlighter, linkOf } from "./highlight.js";
 import { bindStageKeys } from "./keys.js";
@@ -33,9 +34,14 @@ import { createTimeline } from "./timeline.js";
 import { buildView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
 
 const SCRUB_DEBOUNCE_MS = 450;
-const DIFF_MS = 4000; // how long what changed since the last split stays marked
 
-export function createStage(root, { onLink = null, keyboard = true } = {}) {
+/**
+ * @param {HTMLElement} root
+ * @param {{onLink?: Function | null, keyboard?: boolean, recordFirstFrame?: Element[] | null}} [opts]
+ *   recordFirstFrame: the build's list of the elements made for the chrome and the first
+ *   record's view, in order (tools/prerender.mjs writes their places into `data-made`)
+ */
+export function createStage(root, { onLink = null, keyboard = true, recordFirstFrame = null } = {}) {
   const reducedQuery = matchMedia("(prefers-reduced-motion: reduce)");
   let reduced = reducedQuery.matches;
   const onReducedChange = (e) => {
@@ -43,16 +49,16 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
   };
   reducedQuery.addEventListener("change", onReducedChange);
 
+  // the build's first frame: taken over as the chrome and the first view are made
+  const firstFrame = createFirstFrame(root, recordFirstFrame);
+
   let model = buildModel(null);
   let step = 0;
   let view = null; // the record's DOM (view.js)
   let narrTimer = 0;
   let hoverKey = null;
   let selectedResidual = null;
-  let clearDiff = () => {};
-  let diffTimer = 0;
   const stepListeners = new Set();
-  const controls = createControls();
   const timeline = createTimeline();
   const flights = createFlights();
   const highlighter = createHighlighter(root);
@@ -69,19 +75,19 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
   });
 
   root.classList.add("stage");
-  // The first frame the build drew into the HTML (tools/prerender.mjs) with this same code
-  // stays on screen until the first record, which draws the same DOM over it in one task.
+  // the build's frame stays until the first record: taken over if it is its record's, else drawn over
   let prerendered = root.dataset.prerendered != null;
   if (!prerendered) Object.assign(root.dataset, { mode: "empty", kind: "empty" });
-  const staleNote = h("p", { class: "st-stale-note", hidden: true });
-  const diffNote = h("p", {
-    class: "st-diff-note",
-    "data-testid": "diff-summary",
-    "aria-live": "polite",
-    hidden: true,
+  const chrome = () => ({
+    staleNote: h("p", { class: "st-stale-note", hidden: true }),
+    controls: createControls(),
+    diffs: createDiffMarks(),
+    content: h("div", { class: "st-content" }),
   });
-  const content = h("div", { class: "st-content" });
-  const attach = () => root.replaceChildren(staleNote, controls.top, diffNote, content, controls.keysHint);
+  let parts = firstFrame.run(chrome);
+  if (firstFrame.broken()) parts = chrome();
+  const { staleNote, controls, diffs, content } = parts;
+  const attach = () => root.replaceChildren(staleNote, controls.top, diffs.note, content, controls.keysHint);
   if (!prerendered) attach();
   // the sticky controls' height: rows scrolled into view stop below it (view.js)
   const topObserver = new ResizeObserver(() =>
@@ -270,29 +276,7 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     selectedResidual = null;
   }
 
-  function showDiff(prevModel) {
-    clearTimeout(diffTimer);
-    clearDiff();
-    clearDiff = () => {};
-    const diff = diffModels(prevModel, model);
-    diffNote.hidden = !diff;
-    diffNote.textContent = diff?.summary ?? "";
-    if (!diff) return;
-    clearDiff = markDiff(view, model, diff, {
-      onGone: (r) => {
-        const gone = goneChip(r);
-        view.resList?.append(gone);
-        return gone;
-      },
-    });
-    diffTimer = setTimeout(() => {
-      clearDiff();
-      clearDiff = () => {};
-      diffNote.hidden = true;
-    }, DIFF_MS);
-  }
-
-  function setRecord(record, { step: want = null } = {}) {
+  function setRecord(record, { step: want = null, key = null } = {}) {
     if (record && record.error && model.kind !== "empty") {
       // keep the last good split on screen, marked stale
       root.dataset.stale = "true";
@@ -301,11 +285,6 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
       player.pause();
       return;
     }
-    if (prerendered) {
-      prerendered = false;
-      delete root.dataset.prerendered;
-      attach();
-    }
     delete root.dataset.stale;
     staleNote.hidden = true;
     const prevModel = model;
@@ -313,20 +292,29 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     model = buildModel(record);
     root.dataset.mode = model.mode || model.kind;
     root.dataset.kind = model.kind; // panes | checkpoint (cards only) | error | empty
-    timeline.reset(model.total);
-    step = 0;
+    // the build's elements show the step it drew (its classes too): the step moves from there
+    step = firstFrame.startStep(key, model.total);
+    timeline.reset(model.total, step);
+    const viewOf = () => buildView(model, timeline, (l) => onLink?.(l));
     if (model.kind === "panes") {
-      view = buildView(model, timeline, (l) => onLink?.(l));
-      content.replaceChildren(...view.nodes);
+      view = firstFrame.run(viewOf);
+      if (firstFrame.broken()) {
+        view.edges?.destroy();
+        step = 0;
+        timeline.reset(model.total);
+        view = viewOf();
+      }
+      if (!leaveFirstFrame()) content.replaceChildren(...view.nodes);
       if (view.resList) {
         createRoving(view.resList, { items: () => view?.resChips ?? [] }).refresh();
       }
       applyStep(want == null || want === "" ? model.total : Number(want), { source: "record" });
-      showDiff(prevModel);
+      diffs.show(prevModel, model, view);
       view.edges?.schedule(true);
       return;
     }
-    showDiff(null);
+    leaveFirstFrame();
+    diffs.show(null, model, view);
     if (model.kind === "checkpoint") {
       content.replaceChildren(renderCheckpoint(record, { onLink: (l) => onLink?.(l) }));
       controls.narrate(`Comparing ${(record.policies || []).length} checkpoint policies.`, { plain: true });
@@ -339,6 +327,18 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
       controls.narrate("", { plain: true });
     }
     syncControls();
+  }
+
+  /** After the first record: whether the build's frame was taken over; if not, it is
+   *  drawn over now. */
+  function leaveFirstFrame() {
+    const kept = firstFrame.finish();
+    if (!prerendered) return kept;
+    prerendered = false;
+    delete root.dataset.prerendered;
+    delete root.dataset.made;
+    if (!kept) attach();
+    return kept;
   }
 
   /** The record drawn with more of its policies answered (the caller knows its split is the
@@ -382,7 +382,7 @@ export function createStage(root, { onLink = null, keyboard = true } = {}) {
     },
     destroy() {
       teardownRecord();
-      clearTimeout(diffTimer);
+      diffs.stop();
       unbindKeys();
       topObserver.disconnect();
       document.fonts?.removeEventListener?.("loadingdone", onFonts);

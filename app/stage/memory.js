@@ -4,7 +4,7 @@
 // properties (both themes), with an accessible name and the numbers as a table beside it.
 
 import { POLICY_ROWS } from "../contract/record.js";
-import { formatBytes, h, lazyDetails, s } from "./dom.js";
+import { add, formatBytes, h, lazyDetails, s } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").MemoryLine} MemoryLine */
 
@@ -42,10 +42,11 @@ export function renderMemory(memory, selected = "", pending = []) {
     "aria-labelledby": titleId,
     "data-testid": "memory-chart",
   });
-  svg.append(s("title", { id: titleId }, `Live residual bytes over the forward and backward pass. ${summary}.`));
+  add(svg, s("title", { id: titleId }, `Live residual bytes over the forward and backward pass. ${summary}.`));
   // axes: bytes (0, half, peak) and the turn from forward to backward
   for (const b of [0, peak / 2, peak]) {
-    svg.append(
+    add(
+      svg,
       s("line", { class: "st-mem-grid", x1: M.left, x2: W - M.right, y1: y(b), y2: y(b) }),
       s(
         "text",
@@ -57,7 +58,8 @@ export function renderMemory(memory, selected = "", pending = []) {
   // the forward passes are alike (a policy changes what is saved, not what runs forward)
   const turn = lines[0]?.points.findIndex((p) => p.phase === "backward") ?? -1;
   if (turn > 0) {
-    svg.append(
+    add(
+      svg,
       s("line", { class: "st-mem-turn", x1: x(turn), x2: x(turn), y1: M.top, y2: H - M.bottom }),
       s("text", { class: "st-mem-tick", x: (M.left + x(turn)) / 2, y: H - 10, "text-anchor": "middle" }, "forward"),
       s(
@@ -72,7 +74,8 @@ export function renderMemory(memory, selected = "", pending = []) {
     .sort((a, b) => Number(lines[a].policy === selected) - Number(lines[b].policy === selected));
   for (const n of order) {
     const l = lines[n];
-    svg.append(
+    add(
+      svg,
       s("polyline", {
         class: `st-mem-line${l.policy === selected ? " is-selected" : ""}`,
         "data-testid": "memory-line",

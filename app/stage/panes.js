@@ -2,7 +2,7 @@
 // Built once per record; the step only toggles classes (see index.js `reveal`).
 
 import { callToggle } from "./calls.js";
-import { copyText, h, selectContents } from "./dom.js";
+import { add, copyText, h, selectContents } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 
 const ROLE_BADGE = { known: "K", unknown: "U", staged: "S", other: "" };
@@ -12,8 +12,8 @@ function badge(role, text = ROLE_BADGE[role]) {
   return text ? h("span", { class: `st-badge st-badge--${role}`, "aria-hidden": "true" }, text) : null;
 }
 
-function resTag(r, extra = "") {
-  return h("span", { class: `st-rtag ${extra}`, title: `residual ${r.label}` }, r.label);
+function resTag(r, extra = "", before = null) {
+  return h("span", { class: `st-rtag ${extra}`, title: `residual ${r.label}` }, before, r.label);
 }
 
 /**
@@ -52,8 +52,7 @@ export function renderPane(model, pane, reveal) {
   const textBox = h("details", { class: "st-text" }, h("summary", null, "Printed text"), pre);
 
   const n = prog.eqns?.length || 0;
-  const countNode = document.createTextNode(countText(n, n)); // its .data changes, not the DOM
-  const count = h("span", { class: "st-pane-count", "data-testid": "pane-count" }, countNode);
+  const count = h("span", { class: "st-pane-count", "data-testid": "pane-count" }, countText(n, n));
   const head = h(
     "header",
     { class: "st-pane-head" },
@@ -68,7 +67,7 @@ export function renderPane(model, pane, reveal) {
     while (k < n && reveals[k] <= step) k++;
     if (k === shownCount) return;
     shownCount = k;
-    countNode.data = countText(k, n);
+    /** @type {Text} */ (count.firstChild).data = countText(k, n); // the text changes, not the DOM
   };
 
   // header line: { lambda consts; invars. let (the binders as the engine typed them)
@@ -83,12 +82,10 @@ export function renderPane(model, pane, reveal) {
       { class: `st-var${label ? " st-var--res" : ""}` },
       h("span", { class: "st-name" }, v.name),
       h("span", { class: "st-type" }, `:${v.aval}`),
+      arg ? h("span", { class: "st-argtag", title: `the argument ${arg}` }, arg) : null,
+      label ? resTag(label) : null,
     );
-    if (arg) el.append(h("span", { class: "st-argtag", title: `the argument ${arg}` }, arg));
-    if (label) {
-      el.append(resTag(label));
-      reveal(el, label.reveal);
-    }
+    if (label) reveal(el, label.reveal);
     varEls.set(v.name, el);
     if (isInvar) invarEls.push(el);
     return el;
@@ -100,32 +97,21 @@ export function renderPane(model, pane, reveal) {
   parts.push(". let");
   const headLine = h("div", { class: "st-line st-line--head" }, parts);
 
-  const body = h("ol", { class: "st-body", "aria-label": `${pane.title}: equations` });
   const eqnEls = [];
   for (let j = 0; j < n; j++) {
     const evi = pane.eqnEvent[j];
     const ev = evi >= 0 ? model.events[evi] : null;
-    const li = h("li", {
-      class: "st-eqn",
-      "data-testid": "eqn",
-      "data-side": ROLE_NAME[pane.role] || pane.role,
-      "data-pane": pane.id,
-      "data-eqn": j,
-      "data-depth": "0",
-      tabindex: "-1",
-    });
-    if (ev) li.dataset.event = String(ev.i);
     const line = ev?.line ?? pane.program.lines?.[j] ?? null;
-    if (line != null) {
-      li.dataset.line = String(line);
-      li.dataset.hue = String(model.lineHue.get(line) ?? 0);
-    }
     // badge and text never part: a long equation scrolls its pane instead of wrapping
     // the Element Timing API says when the stage's first equation is painted (bench_page.py)
     const timed = pane.index === 0 && j === 0 ? { elementtiming: "first-eqn" } : {};
-    const text = h("code", { class: "st-eqn-text", ...timed }, prog.eqns[j]);
-    li.append(h("span", { class: "st-eqn-main" }, badge(pane.role), text));
-    const tags = h("span", { class: "st-eqn-tags" });
+    const main = h(
+      "span",
+      { class: "st-eqn-main" },
+      badge(pane.role),
+      h("code", { class: "st-eqn-text", ...timed }, prog.eqns[j]),
+    );
+    const tags = [];
     // the value a known equation computed now (shown on the event's last known equation)
     if (
       ev &&
@@ -135,7 +121,7 @@ export function renderPane(model, pane, reveal) {
       ev.value.some((v) => v != null)
     ) {
       const val = ev.value.map((v) => v ?? "·").join(", ");
-      tags.append(
+      tags.push(
         h(
           "span",
           { class: "st-value", title: `computed now: ${val}` },
@@ -148,44 +134,60 @@ export function renderPane(model, pane, reveal) {
       for (const k of ev.produces) {
         const r = model.residuals[k];
         if (r.known_eqn !== j) continue;
-        const t = resTag(r, "st-rtag--out");
-        t.prepend(h("span", { "aria-hidden": "true" }, "→ "));
-        tags.append(t);
+        const t = resTag(r, "st-rtag--out", h("span", { "aria-hidden": "true" }, "→ "));
+        tags.push(t);
         reveal(t, r.reveal);
       }
     }
     if (ev && pane.role === "unknown") {
       for (const k of ev.reads) {
-        const r = model.residuals[k];
-        const t = resTag(r, "st-rtag--in");
-        t.prepend(h("span", { class: "st-sr" }, "reads "));
-        tags.append(t);
+        tags.push(resTag(model.residuals[k], "st-rtag--in", h("span", { class: "st-sr" }, "reads ")));
       }
     }
-    // a call (jit, remat2, scan, ...) opens in place on its own split
-    if (ev?.call) tags.append(callToggle(li, ev.call, 1));
-    if (tags.childNodes.length) li.append(tags);
     const sideText = ev ? SIDE_LABEL[pane.role] || pane.role : pane.role;
-    li.setAttribute(
-      "aria-label",
-      `${prog.eqns[j].replace(/\s+/g, " ")}${ev ? ` (${sideText}; traced step ${ev.i + 1}` : ""}` +
-        `${ev?.value && pane.role === "known" ? `, value ${ev.value.join(", ")}` : ""}${ev ? ")" : ""}`,
+    const li = h(
+      "li",
+      {
+        class: "st-eqn",
+        "data-testid": "eqn",
+        "data-side": ROLE_NAME[pane.role] || pane.role,
+        "data-pane": pane.id,
+        "data-eqn": j,
+        "data-depth": "0",
+        tabindex: "-1",
+        "data-event": ev ? String(ev.i) : null,
+        "data-line": line != null ? String(line) : null,
+        "data-hue": line != null ? String(model.lineHue.get(line) ?? 0) : null,
+        "aria-label":
+          `${prog.eqns[j].replace(/\s+/g, " ")}${ev ? ` (${sideText}; traced step ${ev.i + 1}` : ""}` +
+          `${ev?.value && pane.role === "known" ? `, value ${ev.value.join(", ")}` : ""}${ev ? ")" : ""}`,
+      },
+      main,
     );
+    // a call (jit, remat2, scan, ...) opens in place on its own split
+    if (ev?.call) tags.push(callToggle(li, ev.call, 1));
+    if (tags.length) add(li, h("span", { class: "st-eqn-tags" }, tags));
     reveal(li, pane.eqnReveal[j]);
-    body.append(li);
     eqnEls.push(li);
   }
+  const body = h(
+    "ol",
+    { class: "st-body", "aria-label": `${pane.title}: equations` },
+    n ? eqnEls : h("li", { class: "st-empty" }, "(no equations)"),
+  );
 
   // footer: in (outs) }
   const outs = prog.outvars;
   const footParts = ["in ("];
   outs.forEach((v, j) => {
     const label = pane.outLabels[j];
-    const el = h("span", { class: `st-var${label ? " st-var--res" : ""}` }, h("span", { class: "st-name" }, v.name));
-    if (label) {
-      el.append(resTag(label));
-      reveal(el, label.reveal);
-    }
+    const el = h(
+      "span",
+      { class: `st-var${label ? " st-var--res" : ""}` },
+      h("span", { class: "st-name" }, v.name),
+      label ? resTag(label) : null,
+    );
+    if (label) reveal(el, label.reveal);
     outEls.push(el);
     footParts.push(j ? ", " : "", el);
   });
@@ -210,7 +212,6 @@ export function renderPane(model, pane, reveal) {
     code,
     textBox,
   );
-  if (!n) body.append(h("li", { class: "st-empty" }, "(no equations)"));
   return { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, pane, showStep };
 }
 
@@ -243,7 +244,7 @@ export function renderTrace(model, reveal) {
       h("span", { class: "st-sr" }, `: ${SIDE_LABEL[ev.side] ?? ev.side}`),
     );
     reveal(li, ev.i + 1);
-    list.append(li);
+    add(list, li);
     return li;
   });
   const isJit = model.mode === "jit";

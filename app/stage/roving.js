@@ -37,11 +37,14 @@ export function createRoving(container, { items, lane = null, onActivate = null 
    *  that is not rendered has its whole stage hidden with it. */
   function refresh(prefer = null) {
     const all = items();
-    for (const el of all) if (el !== current) el.tabIndex = -1;
     const visible = revealed();
-    const keep = prefer && visible.includes(prefer) ? prefer : visible.includes(current) ? current : visible[0];
-    if (keep) point(keep);
-    else if (all[0]) point(all[0]);
+    const keep =
+      (prefer && visible.includes(prefer) ? prefer : visible.includes(current) ? current : visible[0]) ?? all[0];
+    // only what changes is written: the build's first frame already holds these tab stops
+    for (const el of all) if (el !== keep && el.getAttribute("tabindex") !== "-1") el.tabIndex = -1;
+    if (!keep) return;
+    current = keep;
+    if (keep.getAttribute("tabindex") !== "0") keep.tabIndex = 0;
   }
 
   function nearestIn(list, y) {

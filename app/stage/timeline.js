@@ -9,11 +9,13 @@ export function createTimeline() {
   let shown = 0; // the step the elements show
 
   return {
-    /** Forget the last record's elements; a record of `total` events comes next. */
-    reset(total) {
+    /** Forget the last record's elements; a record of `total` events comes next, its
+     *  elements showing step `at` (0 when they are new; the step the build drew when they are
+     *  the build's first frame). */
+    reset(total, at = 0) {
       groups = Array.from({ length: total + 1 }, () => []);
       current = Array.from({ length: total }, () => []);
-      shown = 0;
+      shown = at;
     },
     /** `el` appears at step `at` (at once when at <= 0). */
     reveal(el, at) {
@@ -33,8 +35,10 @@ export function createTimeline() {
       } else {
         for (let t = prev; t > next; t--) for (const el of groups[t]) el.classList.remove("is-on");
       }
-      if (prev > 0) for (const el of current[prev - 1] || []) el.classList.remove("is-current");
-      if (next > 0) for (const el of current[next - 1] || []) el.classList.add("is-current");
+      if (prev !== next) {
+        if (prev > 0) for (const el of current[prev - 1] || []) el.classList.remove("is-current");
+        if (next > 0) for (const el of current[next - 1] || []) el.classList.add("is-current");
+      }
       shown = next;
     },
   };

@@ -54,20 +54,21 @@ export function buildView(model, timeline, onLink) {
   trace.chips.forEach((c, i) => timeline.belongsTo(c, i));
   const table = renderTable(model, (rows) => rows.forEach((r, i) => timeline.belongsTo(r, i)));
 
+  const known = model.panes.find((p) => p.role === "known");
+  const unknown = model.panes.find((p) => p.role === "unknown");
+  const split = Boolean(known && unknown);
+  // the residual edges run in a gutter before the unknown program
   const paneWrap = h(
     "div",
-    { class: "st-panes", "data-count": String(panes.length) },
-    panes.map((pv) => pv.el),
+    { class: "st-panes", "data-count": String(panes.length), "data-edges": split },
+    panes.map((pv) => [
+      split && pv === panes[unknown.index] ? h("div", { class: "st-gutter", "aria-hidden": "true" }) : null,
+      pv.el,
+    ]),
   );
   // one scroller for every pane: the programs scroll together, and the edges with them
   const wrap = h("div", { class: "st-panes-wrap", "data-testid": "panes" }, paneWrap);
-  const known = model.panes.find((p) => p.role === "known");
-  const unknown = model.panes.find((p) => p.role === "unknown");
-  if (known && unknown) {
-    paneWrap.insertBefore(h("div", { class: "st-gutter", "aria-hidden": "true" }), panes[unknown.index].el);
-    paneWrap.dataset.edges = "";
-  }
-  const residuals = known && unknown ? renderResidualList(model, reveal) : null;
+  const residuals = split ? renderResidualList(model, reveal) : null;
   const edges = model.edges.length ? new EdgeLayer(wrap, paneWrap, model, panes, reveal) : null;
   const { policies, memory } = policyNodes(model.record, onLink);
   const nodes = [policies, renderLegend(model.mode), trace.el, wrap, residuals?.el, memory, table.el];

@@ -1,7 +1,7 @@
 """The first frame is in the HTML the build writes (tools/prerender.mjs): the default example's
 stage, drawn by the page's own view code from the precomputed record, is painted before any
-module runs; the page then draws the same DOM over it; a link to another state never shows
-the default's frame."""
+module runs; the page then takes its elements over without drawing them again; a link to
+another state never shows the default's frame."""
 from __future__ import annotations
 
 import json
@@ -86,10 +86,19 @@ def test_the_split_is_in_the_html(browser, site, first):
         ctx.close()
 
 
-def test_the_page_draws_the_same_dom_over_it(browser, site, first):
-    """The modules take the frame over: the DOM they draw from the same record is the
-    build's, but for layout; then the edges are measured and drawn."""
+# the stage's elements as the HTML parser made them, before any module runs
+HTML_ELEMENTS = """document.addEventListener('readystatechange', () => {
+  if (document.readyState === 'interactive')
+    window.__built = [...document.querySelectorAll('#stage *')];
+});"""
+
+
+def test_the_page_takes_the_frame_over(browser, site, first):
+    """The modules take the frame over: the stage's elements are the HTML's own, none drawn
+    again nor added, and its DOM is the build's but for layout; then the edges are measured and
+    drawn, and the stage answers the reader."""
     ctx = _held_back(browser, viewport={"width": 1440, "height": 900})
+    ctx.add_init_script(HTML_ELEMENTS)
     page = ctx.new_page()
     try:
         page.goto(site, wait_until="commit")
@@ -106,6 +115,20 @@ def test_the_page_draws_the_same_dom_over_it(browser, site, first):
         assert len(before) == len(after) and not diff, "\n".join(f"{a}\n{b}\n" for a, b in diff[:6])
         edges = page.locator(".st-edges")
         assert edges.evaluate("e => getComputedStyle(e).visibility") == "visible"
+        kept = page.evaluate("""() => {
+          const built = new Set(window.__built);
+          const now = [...document.querySelectorAll('#stage *')];
+          return {built: built.size, gone: window.__built.filter((e) => !e.isConnected).length,
+                  added: now.filter((e) => !built.has(e)).length};
+        }""")
+        assert kept["built"] > 100 and kept["gone"] == 0 and kept["added"] == 0, kept
+        # its listeners are the page's: the buttons and the timeline move the split
+        page.click("[data-testid=step-first]")
+        assert page.get_attribute("#stage", "data-step") == "0"
+        assert page.locator("#stage [data-testid=eqn].is-on").count() == 0
+        page.click("[data-testid=step-next]")
+        assert page.get_attribute("#stage", "data-step") == "1"
+        assert page.text_content("[data-testid=step-counter]").startswith("Step 1 of")
         # the inputs and the mode tabs were drawn over, not added beside
         assert page.locator("[data-testid=inputs] .input-row").count() == len(first[1]["args"])
         assert page.locator("[data-testid=mode-split]").count() == 1

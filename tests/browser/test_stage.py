@@ -660,3 +660,93 @@ def test_screenshots(open_stage, scheme, width):
         fg, bg = pg.evaluate("""() => { const s = getComputedStyle(document.querySelector('body'));
             return [s.color, s.backgroundColor]; }""")
         assert fg != bg
+
+
+# --------------------------------------------------------------------------- the build's frame
+
+# The build draws the first record's stage into the HTML (tools/prerender.mjs) and records the
+# order the stage's code made its elements in; the page's stage takes those elements over. Here
+# the same, for every record: stage A draws it and records (as the build), its HTML is parsed
+# into root B (as the browser does), and stage B takes it over. What B writes while doing so,
+# but for the edges (drawn from the page's layout) and its root's build marks, is a defect.
+ADOPT = r"""async ({ url, key }) => {
+  const { createStage } = await import("/app/stage/index.js");
+  const record = await (await fetch(url)).json();
+  const a = document.createElement("div");
+  document.body.append(a);
+  const made = [];
+  const sa = createStage(a, { recordFirstFrame: made });
+  sa.setRecord(record, { key });
+  const place = new Map([...a.querySelectorAll("*")].map((el, i) => [el, i]));
+  a.dataset.made = made.map((el) => place.get(el) ?? -1).join(",");
+  a.dataset.prerendered = key;
+  const host = document.createElement("div");
+  host.innerHTML = a.outerHTML;
+  delete a.dataset.made;
+  delete a.dataset.prerendered;
+  const b = host.firstElementChild;
+  document.body.append(b);
+  const before = new Set(b.querySelectorAll("*"));
+  const firstOld = new Map();
+  const structural = [];
+  const onEdges = (n) => Boolean((n.nodeType === 1 ? n : n.parentElement)?.closest("svg.st-edges"));
+  const take = (recs) => {
+    for (const r of recs) {
+      if (onEdges(r.target)) continue;
+      if (r.type !== "attributes") {
+        const cls = r.target.getAttribute?.("class") ?? "";
+        structural.push(`${r.type} in ${r.target.nodeName} ${cls}`);
+        continue;
+      }
+      const mark = ["data-made", "data-prerendered", "style"].includes(r.attributeName);
+      if (r.target === b && mark) continue;
+      if (!firstOld.has(r.target)) firstOld.set(r.target, new Map());
+      const olds = firstOld.get(r.target);
+      if (!olds.has(r.attributeName)) olds.set(r.attributeName, r.oldValue);
+    }
+  };
+  const mo = new MutationObserver(take);
+  mo.observe(b, { subtree: true, childList: true, characterData: true, attributes: true,
+                  attributeOldValue: true });
+  const sb = createStage(b);
+  sb.setRecord(record, { key });
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  sa.drawn();
+  sb.drawn();
+  take(mo.takeRecords());
+  mo.disconnect();
+  const changed = [];
+  for (const [el, olds] of firstOld) {
+    for (const [name, old] of olds) {
+      const now = el.getAttribute(name);
+      if (now !== old) changed.push(`${el.localName}.${el.className} ${name}: ${old} -> ${now}`);
+    }
+  }
+  const fresh = [...b.querySelectorAll("*")].filter((el) => !before.has(el)).length;
+  const kept = [...before].filter((el) => el.isConnected).length;
+  const same = [a.innerHTML === b.innerHTML];
+  // the taken-over stage works as the one drawn: the same DOM at other steps
+  for (const s of [0, 1, Math.floor(sa.stepCount() / 2), sa.stepCount()]) {
+    sa.setStep(s);
+    sb.setStep(s);
+    sa.drawn();
+    sb.drawn();
+    same.push(a.innerHTML === b.innerHTML && sa.getStep() === sb.getStep());
+  }
+  const out = { structural, changed, fresh, kept, all: before.size, same, mode: b.dataset.mode };
+  sa.destroy();
+  sb.destroy();
+  a.remove();
+  b.remove();
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("name", sorted(make_records()))
+def test_the_build_frame_is_taken_over(open_stage, stage_base, name):
+    pg = open_stage("sin_cos")
+    url = stage_base.replace("app/stage/demo.html", f"{RECORDS_URL.strip('/')}/{name}.json")
+    got = pg.evaluate(ADOPT, {"url": url, "key": f"key-{name}"})
+    assert got["structural"] == [] and got["changed"] == [], got
+    assert got["fresh"] == 0 and got["kept"] == got["all"], got
+    assert all(got["same"]), got
