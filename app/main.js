@@ -13,7 +13,7 @@ import { CALL_TIMEOUT_MS, EDIT_DEBOUNCE_MS, INTERRUPT_GRACE_MS } from "./limits.
 import { requestFor, requestKey } from "./state.js";
 import { loadExamples } from "./examples.js";
 import { createEditorSlot } from "./editor-slot.js";
-import { yieldToMain } from "./main-thread.js";
+import { onIdle, yieldToMain } from "./main-thread.js";
 import { initSections } from "./sections/index.js";
 import { changesRequest, initialPageState, update } from "./page/update.js";
 import { createRunner } from "./page/runner.js";
@@ -96,7 +96,33 @@ function dispatch(change) {
 // ------------------------------------------------------------------------------------------
 // effects: the engine runs and the address bar follows
 
-const runner = createRunner({ engine, getState, dispatch });
+// Every example in every mode is answered at build time (tools/precompute.py), one file per
+// example, fetched when the page first needs one of its records (each checked against the
+// contract when first used): a switch of example or mode never waits for Python, and a reader
+// who stays on the opening example never fetches (nor parses) the others.
+const exampleFiles = new Map(); // example id -> the promise of its records, seeded
+const exampleFilesIn = new Set(); // the ids whose file came (or failed: Python answers then)
+function exampleFile(id) {
+  if (!exampleFiles.has(id)) {
+    const url = new URL(`../precomputed/${encodeURIComponent(id)}.json`, import.meta.url);
+    const seeded = fetch(url, { cache: "no-cache" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((file) => {
+        for (const [key, answer] of Object.entries(file?.records ?? {})) runner.seed(key, answer);
+      })
+      .catch(() => {})
+      .finally(() => exampleFilesIn.add(id));
+    exampleFiles.set(id, seeded);
+  }
+  return exampleFiles.get(id);
+}
+/** The files still to come of the examples with this code (several share one, with other
+ *  policies), or null. */
+function exampleRecords(code) {
+  const ids = examples.examples.filter((ex) => ex.code === code && !exampleFilesIn.has(ex.id)).map((ex) => ex.id);
+  return ids.length ? Promise.all(ids.map(exampleFile)) : null;
+}
+const runner = createRunner({ engine, getState, dispatch, exampleRecords });
 const address = createAddressBar({
   getState,
   notice,
@@ -247,17 +273,8 @@ else dispatch({ type: "waiting", on: true });
 document.documentElement.dataset.firstFrame = firstAnswer ? "precomputed" : "waiting";
 runner.schedule(0);
 
-// Every example in every mode, answered at build time (tools/precompute.py): taken in after
-// the first frame (each is checked against the contract when first used), so a switch of
-// example or mode never waits for Python.
-fetch(new URL("../precomputed-examples.json", import.meta.url), { cache: "no-cache", priority: "low" })
-  .then((r) => (r.ok ? r.json() : null))
-  .then((more) => {
-    for (const [key, answer] of Object.entries(more?.records ?? {})) runner.seed(key, answer);
-    document.documentElement.dataset.examplesPrecomputed = "ready";
-    // a link to an example opened before these records came: its answer is here now
-    const key = requestKey(requestFor(state.doc));
-    const answer = state.recordKey !== key ? runner.cached(key) : null;
-    if (answer) dispatch({ type: "answer", answer, key });
-  })
-  .catch(() => {});
+// the opening example's other modes, fetched once the first frame is drawn (a mode switch)
+onIdle(async () => {
+  await exampleRecords(state.doc.code);
+  document.documentElement.dataset.examplesPrecomputed = "ready";
+});

@@ -12,7 +12,7 @@ half-built):
     wheels/pe_engine-*.whl           the engine, built by setuptools (pyproject.toml's backend)
                                      with bytecode compiled by that Pyodide
     precomputed.json                 the opening state's records (the first frame)
-    precomputed-examples.json        every example's records in every mode (fetched after it)
+    precomputed/<example id>.json    each example's records in every mode (fetched when needed)
     manifest.json                    engine wheel name and sha256, build hash, input hash
     sw.js                            the service worker (app/sw.js with the build hash and the
                                      list of files filled in): caches the build for repeat visits

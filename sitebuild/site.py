@@ -59,9 +59,10 @@ def precompute_first_frame(out: Path) -> None:
         run([sys.executable, "-m", "pip", "install", "--quiet", "numpy"])
     run([sys.executable, str(ROOT / "tools" / "precompute.py"),
          "--out", str(out / "precomputed.json"),
-         "--examples-out", str(out / "precomputed-examples.json")], cwd=ROOT)
-    for name in ("precomputed.json", "precomputed-examples.json"):
-        log(f"{name}: {(out / name).stat().st_size} B")
+         "--examples-out", str(out / "precomputed")], cwd=ROOT)
+    log(f"precomputed.json: {(out / 'precomputed.json').stat().st_size} B")
+    each = sorted(f.stat().st_size for f in (out / "precomputed").glob("*.json"))
+    log(f"precomputed/: {len(each)} examples, {sum(each)} B, the largest {each[-1]} B")
 
 
 def prerender_first_frame(out: Path) -> None:

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Precompute the page's first frame: the record of every request the page makes on its
 opening state (the main view's and the demos'), computed in CPython; and the record of every
-example in every mode, which the page takes in after its first frame.
+example in every mode, one file per example, which the page fetches when it needs one.
 
     python3 tools/precompute.py --out dist/precomputed.json \
-        --examples-out dist/precomputed-examples.json           (what the build runs)
+        --examples-out dist/precomputed                         (what the build runs)
     python3 tools/precompute.py                                 (print the first)
 
 The requests come from the page's own code (tools/page_requests.mjs runs app/state.js and
@@ -13,7 +13,7 @@ built exactly as the page builds them. It writes
 
     {"first": <the main view's request key>, "records": {<request key>: record, ...}}
 
-and {"records": {...}} for the examples (those not in the first file). The page shows a record
+and {"records": {...}} per example (those not in the first file). The page shows a record
 at once when its own request has the same key, so neither the first frame nor a switch of
 example or mode needs Python. Exits non-zero if the engine answers any of them with an error.
 """
@@ -63,10 +63,17 @@ def precompute() -> dict:
     return {"first": requests[0]["key"], "records": records_for(requests)}
 
 
-def precompute_examples(done: dict) -> dict:
-    """The examples' records the first frame's file does not already hold."""
+def precompute_examples(done: dict) -> dict[str, dict]:
+    """{example id: {"records": ...}}: each example's records the first frame's file does not
+    already hold (the page fetches an example's file when it needs it)."""
     requests = _page_asks(example_requests)
-    return {"records": records_for([r for r in requests if r["key"] not in done])}
+    records = records_for(list({r["key"]: r for r in requests if r["key"] not in done}.values()))
+    by_example: dict[str, dict] = {}
+    for r in requests:
+        mine = by_example.setdefault(r["example"], {"records": {}})["records"]
+        if r["key"] in records:
+            mine[r["key"]] = records[r["key"]]
+    return by_example
 
 
 def _write(path: Path, data: dict) -> None:
@@ -80,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="write here (e.g. dist/precomputed.json)")
     ap.add_argument("--examples-out", type=Path,
-                    help="also write every example's records here (dist/precomputed-examples.json)")
+                    help="also write each example's records into this folder, one file per "
+                         "example (dist/precomputed/<example id>.json)")
     args = ap.parse_args(argv)
     out = precompute()
     if args.out:
@@ -88,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         sys.stdout.write(json.dumps(out, separators=(",", ":"), allow_nan=False) + "\n")
     if args.examples_out:
-        _write(args.examples_out, precompute_examples(out["records"]))
+        for example, data in precompute_examples(out["records"]).items():
+            _write(args.examples_out / f"{example}.json", data)
     return 0
 
 

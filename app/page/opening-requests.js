@@ -37,13 +37,12 @@ export function openingRequests(examples) {
   return unique(all);
 }
 
-/** [{mode, kwargs, key}]: what the page asks when a reader picks any example, then any mode
- *  (the build answers them too, so switching never waits for Python). */
+/** [{mode, kwargs, key, example}]: what the page asks when a reader picks any example, then
+ *  any mode, by example (the build answers them too, so switching never waits for Python). */
 export function exampleRequests(examples) {
-  return unique(
-    examples.examples.flatMap((ex) => {
-      const state = stateFromExample(ex);
-      return [...MODES.map((mode) => requestFor({ ...state, mode })), masksRequest(state)];
-    }),
-  );
+  return examples.examples.flatMap((ex) => {
+    const state = stateFromExample(ex);
+    const asks = unique([...MODES.map((mode) => requestFor({ ...state, mode })), masksRequest(state)]);
+    return asks.map((r) => ({ ...r, example: ex.id }));
+  });
 }

@@ -1,5 +1,6 @@
 // Running the engine for the page's state: debounced, one call at a time, cached by request
-// key. Every answer (the engine's, or the page's own when there is nothing to ask) becomes
+// key; an unedited example's answer comes from the build's file for it (fetched once, before
+// Python is asked). Every answer (the engine's, or the page's own when there is nothing to ask) becomes
 // an {type: "answer"} change. A checkpoint record comes first with its selected policy alone;
 // its other policies are then asked one per idle slice and merged in, each merge another
 // answer for the same key (pending-policies.js), until the next change of request stops them.
@@ -15,9 +16,12 @@ const RUN_QUEUED = -1;
 
 /**
  * @param {{engine: any, getState: () => import("./update.js").PageState,
- *          dispatch: (change: object) => void}} deps
+ *          dispatch: (change: object) => void,
+ *          exampleRecords?: (code: string) => Promise<unknown> | null}} deps
+ *   exampleRecords: fetches the records the build answered for the examples of this code and
+ *   seeds them (null: none of their files is still to come)
  */
-export function createRunner({ engine, getState, dispatch }) {
+export function createRunner({ engine, getState, dispatch, exampleRecords = null }) {
   const cache = new Map(); // request key -> the engine's answer (record or {error})
   // request key -> a record answered at build time, checked against the contract when first
   // used (checking all of them at load would keep the main thread busy for nothing)
@@ -92,6 +96,18 @@ export function createRunner({ engine, getState, dispatch }) {
     }
   }
 
+  /** An example's answer from the build (its code unedited, in any mode), once the files
+   *  still `pending` for that code are in: Python is asked only after them. */
+  async function fromBuild(pending, key) {
+    inflight = true;
+    try {
+      await pending;
+    } finally {
+      inflight = false;
+    }
+    return known(key);
+  }
+
   async function runNow() {
     if (inflight) {
       rerun = true;
@@ -105,7 +121,15 @@ export function createRunner({ engine, getState, dispatch }) {
       notifyIdle();
       return;
     }
-    const answer = known(key) ?? (await ask(firstRequest(req), key));
+    let answer = known(key);
+    const pending = answer === undefined ? exampleRecords?.(s.doc.code) : null;
+    if (pending) answer = await fromBuild(pending, key);
+    if (answer === undefined && rerun && requestKey(requestFor(getState().doc)) !== key) {
+      rerun = false; // changed while the files came: Python is asked for the new request only
+      runNow();
+      return;
+    }
+    answer ??= await ask(firstRequest(req), key);
     if (rerun) {
       rerun = false;
       if (requestKey(requestFor(getState().doc)) !== key) {

@@ -40,7 +40,8 @@ def opening_requests() -> list[dict]:
 
 
 def example_requests() -> list[dict]:
-    """[{mode, kwargs, key}]: every example in every mode, as the page asks for them."""
+    """[{mode, kwargs, key, example}]: every example in every mode, as the page asks for
+    them, with the example's id (a request two examples share is listed for both)."""
     return _node("examples")[0]
 
 

@@ -188,7 +188,7 @@ def test_another_state_never_shows_the_default_frame(browser, site):
         page.wait_for_function("() => document.documentElement.dataset.firstFrame")
         assert page.get_attribute("html", "data-prerender") is None
         assert page.evaluate("() => window.explainer.state().mode") == "grad"
-        # the example's record comes from the build (precomputed-examples.json), not Python
+        # the example's record comes from the build (precomputed/<id>.json), not Python
         page.wait_for_selector("#stage[data-mode=grad] [data-testid=eqn]", timeout=30_000)
         assert page.get_attribute("#stage", "data-prerendered") is None
         assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"

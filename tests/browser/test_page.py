@@ -104,7 +104,7 @@ def test_first_frame_is_precomputed_before_python(page, site, precomputed):
 
 def test_every_example_in_every_mode_draws_before_python(browser, site):
     """With Pyodide held back, picking any example and then any mode draws its split from the
-    build's precomputed-examples.json: the same programs CPython's engine gives."""
+    build's precomputed/<example>.json: the same programs CPython's engine gives."""
     ctx = browser.new_context(service_workers="block")
     ctx.route("**/pyodide.asm.wasm", lambda route: None)  # never answered: the engine stays loading
     page = ctx.new_page()
@@ -128,6 +128,32 @@ def test_every_example_in_every_mode_draws_before_python(browser, site):
         assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"
     finally:
         ctx.close()
+
+
+def test_an_examples_records_are_fetched_when_needed(page, site):
+    """The build's records of the other examples stay on the server until the page needs one:
+    the opening example's file (its other modes) comes after the first frame, another
+    example's when the reader picks it, and each is fetched once."""
+    page.route("**/pyodide.asm.wasm", lambda route: None)  # the answers can only be the build's
+    page.goto(site)
+    page.wait_for_function("() => document.documentElement.dataset.examplesPrecomputed === 'ready'",
+                           timeout=60_000)
+    files = lambda: sorted(re.sub(r".*/precomputed/", "", u) for u in page.requests  # noqa: E731
+                           if "/precomputed/" in u)
+    default = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])
+    same_code = sorted(f"{e['id']}.json" for e in EXAMPLES["examples"]
+                       if e["code"] == default["code"])
+    assert files() == same_code
+    other = next(e for e in EXAMPLES["examples"]
+                 if e["mode"] == "checkpoint" and e["code"] != default["code"])
+    s = page.evaluate("(id) => window.explainer.loadExample(id)", other["id"])
+    assert s["error"] is None and s["mode"] == "checkpoint"
+    page.evaluate("() => window.explainer.setMode('grad')")
+    page.evaluate("(id) => window.explainer.loadExample(id)", other["id"])
+    with_other = sorted(same_code + [f"{e['id']}.json" for e in EXAMPLES["examples"]
+                                     if e["code"] == other["code"]])
+    assert files() == with_other
+    assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"
 
 
 def test_edit_toggle_and_both_programs(page, site, wait_engine_ready):
