@@ -298,6 +298,22 @@ def warm_loads(p, url: str, kind: str, runs: int, profile: Path) -> list[dict]:
 # ---------------------------------------------------------------------------------------------
 
 
+# A fixed piece of JavaScript timed in the page (median of five, ms; lower is faster): this
+# machine's speed moves by nearly 2x from hour to hour, so the edit figures are printed with it.
+CALIBRATE_JS = """() => {
+  const times = [];
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    const rows = [];
+    for (let i = 0; i < 200000; i++) rows.push({ i, text: `eqn ${i} = mul a${i % 97} b${i % 89}` });
+    JSON.parse(JSON.stringify(rows.slice(0, 20000)));
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[2];
+}"""
+
+
 def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
     page.evaluate(TIME_EDIT_JS)
     rows = []
@@ -430,7 +446,9 @@ def main(argv: list[str] | None = None) -> int:
                 # the code, app/editor-slot.js) and follows each edit
                 page.dispatch_event("[data-testid=editor]", "pointerover")
                 page.wait_for_selector("[data-testid=editor] .cm-editor", timeout=BOOT_TIMEOUT_MS)
+                calibration = [page.evaluate(CALIBRATE_JS)]
                 edits = edit_latency(page, examples, opts.edits)
+                calibration.append(page.evaluate(CALIBRATE_JS))
                 fps = animation_fps(page, opts.fps_seconds)
                 ctx.close()
                 browser.close()
@@ -442,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
 
     load_end = os.getloadavg()
     out.update(cold_page=cold_page, cold_base=cold_base, warm_page=warm_page,
-               warm_base=warm_base, edits=edits, fps=fps, load_end=load_end)
+               warm_base=warm_base, edits=edits, fps=fps, load_end=load_end,
+               calibration=calibration)
 
     # ---- page loads
     rows = []
@@ -502,6 +521,9 @@ def main(argv: list[str] | None = None) -> int:
                      pct(all_vals, 95), max(all_vals), None, ""])
     table("Edit/toggle to the new split drawn (ms; target p95 < 50)",
           ["example", "kind", "n", "p50", "p95", "max", "api p50", "errors"], rows)
+    before, after = out["calibration"]
+    print(f"host CPU in the page, before / after the edits: {before:.1f} / {after:.1f} ms for a "
+          "fixed piece of JavaScript (lower is faster; compare runs only at like figures)")
 
     # ---- animation
     table(f"Animation: stage playing {fps['eqns']} equations at 2x (target 60 fps)",

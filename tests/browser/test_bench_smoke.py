@@ -67,6 +67,9 @@ def test_bench_page_quick(site, tmp_path):
     assert {r[0] for r in edits[1:-1]} == {e["id"] for e in examples}
     assert all(r[2] == "3" and NUM.match(r[3]) and NUM.match(r[4]) for r in edits[1:-1]), edits
     assert all(r[7] in ("0", "") for r in edits[1:-1]), "an edit left an error"
+    calib = re.search(r"host CPU in the page, before / after the edits: ([\d.]+) / ([\d.]+) ms",
+                      proc.stdout)
+    assert calib and all(float(v) > 0 for v in calib.groups()), "no CPU calibration line"
 
     anim = section(found, "Animation")
     assert len(anim) == 2 and NUM.match(anim[1][0]) and float(anim[1][0]) > 0, anim
