@@ -24,12 +24,10 @@ export function createFirstFrame(root, recordInto) {
   return {
     /** `fn()`, its elements taken from the frame (or recorded, at the build). */
     run: (fn) => (queue ? makingWith(queue, fn) : fn()),
-    /** Whether the page is taking the frame over. */
-    adopting: () => queue?.els != null,
-    /** Whether an element made was not the one the build made there: drawn anew, and the
-     *  frame given up. */
-    broken() {
-      if (queue?.ok !== false) return false;
+    /** Whether an element made was not the one the build made there, or (`all`: after the
+     *  last of them) one the build made was not made: drawn anew, and the frame given up. */
+    broken(all = false) {
+      if (!queue?.els || (queue.ok && (!all || whole()))) return false;
       console.error("stage: the build's first frame is not what this code draws; drawn anew");
       queue = null;
       return true;

@@ -298,7 +298,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     const viewOf = () => buildView(model, timeline, (l) => onLink?.(l));
     if (model.kind === "panes") {
       view = firstFrame.run(viewOf);
-      if (firstFrame.broken()) {
+      if (firstFrame.broken(true)) {
         view.edges?.destroy();
         step = 0;
         timeline.reset(model.total);
