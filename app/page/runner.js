@@ -1,9 +1,10 @@
 // Running the engine for the page's state: debounced, one call at a time, cached by request
 // key; an unedited example's answer comes from the build's file for it (fetched once, before
-// Python is asked). Every answer (the engine's, or the page's own when there is nothing to ask) becomes
-// an {type: "answer"} change. A checkpoint record comes first with its selected policy alone;
-// its other policies are then asked one per idle slice and merged in, each merge another
-// answer for the same key (pending-policies.js), until the next change of request stops them.
+// Python is asked). Every answer (the engine's, or the page's own when there is nothing to
+// ask) becomes an {type: "answer"} change. A checkpoint record comes first with its selected
+// policy alone; its other policies are then asked one per idle slice and merged in, each
+// merge another answer for the same key (pending-policies.js), until the next change of
+// request stops them.
 
 import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
