@@ -110,8 +110,8 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
       else if (stage && sameAsDrawn(prev.record, next.record)) {
         // the split on screen, with its step, its opened calls and its cards, is this one
       } else if (stage) {
-        const key = next.recordKey; // the build's first frame is taken over if it drew this request
-        stage.setRecord(next.record, next.doc.step !== null ? { step: next.doc.step, key } : { key });
+        // a null step is the end; the build's first frame is taken over if it drew this request
+        stage.setRecord(next.record, { step: next.doc.step, key: next.recordKey });
         drawn = { record: next.record, text: null, cards: pendingOf(next.record).length ? null : next.record };
       } else fallbackDraw(root, next.record);
       document.dispatchEvent(new CustomEvent("pe:record", { detail: { record: next.record, key: next.recordKey } }));
