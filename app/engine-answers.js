@@ -11,7 +11,9 @@ import { answerProblems, policyAnswerProblems } from "./contract/validate.js";
 /**
  * @param {{call: Function}} engine the client (engine-client.js)
  * @param {{mode: string, kwargs: object}} request
- * @param {{timeoutMs?: number}} [options]
+ * @param {{timeoutMs?: number, quiet?: boolean, handle?: {hurry: () => void}}} [options]
+ *   quiet: asked ahead of the reader; handle.hurry(): the reader waits for it now
+ *   (engine-client.js)
  * @returns {Promise<{answer: EngineAnswer, cacheable: boolean}>} cacheable: the engine's own
  *   answer (a timeout or a crash may go another way next time)
  */

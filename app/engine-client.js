@@ -7,7 +7,11 @@
 //
 // The engine runs in a worker inside a sandboxed iframe (engine-sandbox.js says how and why).
 //
-// Calls run one at a time, in order; calls made while loading wait for the boot. A call that
+// Calls run one at a time, in order; calls made while loading wait for the boot. A quiet call
+// (the page asking ahead of the reader) does not show the engine as working, every other call
+// is queued before the quiet ones still waiting, and one that comes while a quiet call runs
+// interrupts it (that call rejects with type 'cancelled', unless it had answered). A quiet
+// call's `handle` option gets a `hurry()`: the call is the reader's from then on. A call that
 // runs past its timeout is first interrupted (KeyboardInterrupt through the interrupt buffer
 // the frame holds, where the page is crossOriginIsolated); if Python has not answered
 // interruptGraceMs later, the frame is removed (its worker with it) and a new one is booted.
@@ -215,7 +219,7 @@ export function createEngine({
     c.started = performance.now();
     engine.port.postMessage({ cmd: "call", id: c.id, fn: c.fn, kwargs: c.kwargs });
     c.timer = setTimeout(() => onTimeout(c), c.timeoutMs);
-    setState("busy");
+    if (!c.quiet) setState("busy");
   }
 
   function onTimeout(c) {
@@ -228,6 +232,34 @@ export function createEngine({
     } else {
       kill(c);
     }
+  }
+
+  /** A quiet call goes last; any other before the quiet ones waiting, and the quiet call in
+   *  flight makes way for it. */
+  function enqueue(c) {
+    const firstQuiet = c.quiet ? -1 : queue.findIndex((q) => q.quiet);
+    queue.splice(firstQuiet < 0 ? queue.length : firstQuiet, 0, c);
+    if (!c.quiet) cancelQuiet();
+  }
+
+  /** A quiet call the reader now waits for: queued again as theirs, or left to run. */
+  function hurry(c) {
+    if (!c.quiet) return;
+    c.quiet = false;
+    const at = queue.indexOf(c);
+    if (at < 0) return; // in flight (or done): it runs on, and no other call stops it now
+    queue.splice(at, 1);
+    enqueue(c);
+    pump();
+  }
+
+  /** The quiet call in flight makes way: interrupted, and replaced if it does not answer. */
+  function cancelQuiet() {
+    const c = current;
+    if (!c?.quiet || c.cancelled || !info.interruptible || !engine) return;
+    c.cancelled = true;
+    engine.port.postMessage({ cmd: "interrupt" });
+    c.graceTimer = setTimeout(() => kill(c), interruptGraceMs);
   }
 
   function kill(c) {
@@ -268,11 +300,13 @@ export function createEngine({
       );
     } else if (answer.ok) {
       c.resolve(answer.result);
+    } else if (c.cancelled) {
+      c.reject(new EngineError("cancelled", `${c.fn} was asked ahead and made way for a call`));
     } else {
       const e = answer.error;
       c.reject(new EngineError(e.type, e.message, { lineno: e.lineno, traceback: e.traceback }));
     }
-    setState("ready");
+    if (state === "busy") setState("ready");
     pump();
   }
 
@@ -282,14 +316,17 @@ export function createEngine({
         reject(new EngineError("EngineNotReady", `engine is in error state: ${info.error?.message}`));
         return;
       }
-      queue.push({
+      const c = {
         fn,
         kwargs,
         resolve,
         reject,
         timeoutMs: opts.timeoutMs ?? timeoutMs,
         interrupt: opts.interrupt, // false: skip the soft interrupt, restart right away
-      });
+        quiet: opts.quiet === true,
+      };
+      if (opts.handle) opts.handle.hurry = () => hurry(c);
+      enqueue(c);
       pump();
     });
   }

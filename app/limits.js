@@ -20,6 +20,15 @@ export const EDIT_DEBOUNCE_MS = 250;
 // Checkpoint's other policies are asked one per idle slice, each waiting at most this long
 // for one (app/page/runner.js).
 export const FOLLOW_UP_WAIT_MS = 500;
+// A flip of an input is asked ahead of the reader (app/page/anticipate.js) only while the
+// engine answers the page's requests within this long: a call asked ahead runs to its end, and
+// the reader's next request waits behind it.
+export const ANTICIPATE_UNDER_MS = 60;
+// ... and once the page has drawn its answer and nothing has changed for this long (a reader
+// flipping at once finds the engine free).
+export const ANTICIPATE_AFTER_MS = 150;
+// The answers the page keeps for requests met again (an undo, a flip back, an example).
+export const ANSWERS_KEPT = 64;
 // The mask explorer asks for every mask of the function once the edits have paused this
 // long (its call would otherwise hold the engine while the reader types on).
 export const MASKS_QUIET_MS = 400;

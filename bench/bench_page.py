@@ -26,7 +26,11 @@ What is measured (all ms since navigation start unless said otherwise):
              after the redraw) and until the first frame after the page took the new record
              in ('painted'; the stage draws it in that task, or keeps its drawing when the
              split is the one shown: the edits add a comment, so they keep it)
-  toggle     window.explainer.setKnown(first known argument, flipped), measured the same way
+  toggle     window.explainer.setKnown(first known argument, flipped), measured the same way,
+             right after the edit's answer (the engine is then free: nothing was asked ahead)
+  read       the same toggle READ_PAUSE_MS after an edit, as a reader flips an input after
+             looking at the split: by then the page has asked the engine for the flips ahead
+             (app/page/anticipate.js) and the mask explorer for its grid
   fps        frames per second (requestAnimationFrame) while the stage plays a 200-equation
              program at 2x speed
   bytes      response bodies of a cold load, by file (Playwright's request.sizes())
@@ -107,6 +111,7 @@ window.__timeEdit = async (fn) => {
 }"""
 
 CHAIN_STEPS = 100  # sin then mul: 200 equations
+READ_PAUSE_MS = 600
 
 
 def chain_source(steps: int = CHAIN_STEPS) -> str:
@@ -344,9 +349,21 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
                 toggles.append(r["painted"] if r["painted"] is not None else r["api"])
                 api_toggles.append(r["api"])
                 errors += r["error"] is not None
+        reads = []
+        for i in range(max(1, n_edits // 3) if args else 0):
+            src = code.rstrip("\n") + f"\n# read {i}\n"
+            st = page.evaluate("(s) => window.explainer.setSource(s)", src)
+            errors += st["error"] is not None
+            page.wait_for_timeout(READ_PAUSE_MS)
+            known = page.evaluate("(a) => window.explainer.state().mask[a]", args[0])
+            r = page.evaluate(
+                "([a, k]) => window.__timeEdit(() => window.explainer.setKnown(a, k))",
+                [args[0], not known])
+            reads.append(r["painted"] if r["painted"] is not None else r["api"])
+            errors += r["error"] is not None
         rows.append({"example": ex["id"], "mode": ex["mode"], "edits": edits,
                      "toggles": toggles, "api_edits": api_edits, "api_toggles": api_toggles,
-                     "errors": errors})
+                     "reads": reads, "errors": errors})
     return rows
 
 
@@ -510,12 +527,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for r in edits:
         for kind, vals, api in (("edit", r["edits"], r["api_edits"]),
-                                ("toggle", r["toggles"], r["api_toggles"])):
+                                ("toggle", r["toggles"], r["api_toggles"]),
+                                (f"toggle {READ_PAUSE_MS} ms on", r["reads"], [])):
             if not vals:
                 continue
             rows.append([r["example"], kind, str(len(vals)), pct(vals, 50), pct(vals, 95),
-                         max(vals), pct(api, 50), str(r["errors"]) if kind == "edit" else ""])
-    all_vals = [v for r in edits for v in r["edits"] + r["toggles"]]
+                         max(vals), pct(api, 50) if api else None,
+                         str(r["errors"]) if kind == "edit" else ""])
+    all_vals = [v for r in edits for v in r["edits"] + r["toggles"] + r["reads"]]
     if all_vals:  # --edits 0 times loads alone
         rows.append(["all examples", "both", str(len(all_vals)), pct(all_vals, 50),
                      pct(all_vals, 95), max(all_vals), None, ""])

@@ -4,14 +4,18 @@
 // ask) becomes an {type: "answer"} change. A checkpoint record comes first with its selected
 // policy alone; its other policies are then asked one per idle slice and merged in, each
 // merge another answer for the same key (pending-policies.js), until the next change of
-// request stops them.
+// request stops them. Then, once the reader has paused, the requests of the likely next flips
+// of an input are asked the same way (anticipate.js): quiet calls, which a change's own call
+// interrupts or overtakes (engine-client.js), and whose answer a flip awaits instead of asking
+// again.
 
 import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
-import { FOLLOW_UP_WAIT_MS } from "../limits.js";
+import { ANSWERS_KEPT, ANTICIPATE_AFTER_MS, ANTICIPATE_UNDER_MS, FOLLOW_UP_WAIT_MS } from "../limits.js";
 import { parseSignature, requestFor, requestKey } from "../state.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
 import { cancelIdle, onIdle } from "../main-thread.js";
+import { flipRequests, flippedInput } from "./anticipate.js";
 
 const RUN_QUEUED = -1;
 
@@ -23,7 +27,13 @@ const RUN_QUEUED = -1;
  *   seeds them (null: none of their files is still to come)
  */
 export function createRunner({ engine, getState, dispatch, exampleRecords = null }) {
-  const cache = new Map(); // request key -> the engine's answer (record or {error})
+  const cache = new Map(); // request key -> the engine's answer (record or {error}), oldest first
+  /** Keeps an answer, forgetting the oldest beyond ANSWERS_KEPT (a record may be megabytes). */
+  function keep(key, answer) {
+    cache.delete(key);
+    cache.set(key, answer);
+    if (cache.size > ANSWERS_KEPT) cache.delete(cache.keys().next().value);
+  }
   // request key -> a record answered at build time, checked against the contract when first
   // used (checking all of them at load would keep the main thread busy for nothing)
   const seeded = new Map();
@@ -33,7 +43,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     const rec = seeded.get(key);
     seeded.delete(key);
     if (answerProblems(rec).length) return undefined; // a broken build: the engine is asked
-    cache.set(key, rec);
+    keep(key, rec);
     return rec;
   }
   let timer = 0; // 0, a setTimeout's id, or RUN_QUEUED (a run waiting as a microtask)
@@ -41,6 +51,10 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   let rerun = false;
   let idleWaiters = [];
   let following = null; // {key, slice}: the pending policies being asked for the record of key
+  const ahead = new Map(); // request key -> {asked, handle}: the quiet call asking for it ahead
+  let askedMs = 0; // how long the engine took for the last request the page waited for
+  let lastDoc = null; // the doc of the last run, and the input flipped since the one before
+  let lastFlipped = null;
 
   function schedule(ms) {
     stopFollowing();
@@ -87,9 +101,20 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     inflight = true;
     if (!getState().record || engine.state === "loading") dispatch({ type: "waiting", on: true });
     try {
-      const asked = await askEngine(engine, req);
+      const start = performance.now();
+      // asked ahead already (anticipate): its answer, not a second trace
+      const early = ahead.get(key);
+      let asked = null;
+      if (early) {
+        early.handle.hurry(); // waiting behind other quiet calls no longer
+        asked = await early.asked;
+      }
+      if (!asked?.cacheable) {
+        asked = await askEngine(engine, req); // not asked ahead, or that call made way
+        askedMs = performance.now() - start;
+      }
       // a timeout, a crash, a restart is not cached: the same request may work next time
-      if (asked.cacheable) cache.set(key, asked.answer);
+      if (asked.cacheable) keep(key, asked.answer);
       return asked.answer;
     } finally {
       inflight = false;
@@ -117,6 +142,8 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     const s = getState();
     const req = requestFor(s.doc);
     const key = requestKey(req);
+    lastFlipped = flippedInput(lastDoc, s.doc) ?? lastFlipped; // kept across edits of the code
+    lastDoc = s.doc;
     if (key === s.recordKey && !s.error) {
       follow(req, key); // a record left with pending policies by a change since undone
       notifyIdle();
@@ -149,7 +176,11 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   /** Ask for the pending policies of the record drawn for key, one per idle slice. */
   function follow(req, key) {
     const s = getState();
-    if (following?.key === key || s.recordKey !== key || !pendingOf(s.record).length) return;
+    if (following?.key === key || s.recordKey !== key) return;
+    if (!pendingOf(s.record).length) {
+      anticipate(s.doc);
+      return;
+    }
     const run = { key, slice: 0 };
     following = run;
     const next = () => {
@@ -162,12 +193,43 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
           else {
             following = null;
             notifyIdle();
+            anticipate(getState().doc);
           }
         },
         { timeout: FOLLOW_UP_WAIT_MS },
       );
     };
     next();
+  }
+
+  // ---------------------------------------------------------------- anticipated flips
+  let anticipating = 0; // the timer, then the idle slice, of the next flip to ask ahead, or 0
+
+  /** Ask ahead for the doc's flips not answered yet, once the reader has paused, one per idle
+   *  slice; not after a slow trace (the next flip would be as slow: a waste of the engine). */
+  function anticipate(doc) {
+    if (askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !parseSignature(doc.code)) return;
+    const todo = flipRequests(doc, lastFlipped).filter((f) => known(f.key) === undefined && !ahead.has(f.key));
+    const key = requestKey(requestFor(doc));
+    const askAhead = async () => {
+      anticipating = 0;
+      const flip = todo.shift();
+      if (!flip) return;
+      const start = performance.now();
+      const handle = { hurry: () => {} };
+      const asked = askEngine(engine, flip.req, { quiet: true, handle });
+      ahead.set(flip.key, { asked, handle });
+      const { answer, cacheable } = await asked;
+      askedMs = performance.now() - start;
+      ahead.delete(flip.key);
+      if (cacheable) keep(flip.key, answer);
+      // a change stopped the rest (its own flips are asked after its answer)
+      const same = requestKey(requestFor(getState().doc)) === key;
+      if (same && askedMs <= ANTICIPATE_UNDER_MS) anticipating = onIdle(askAhead);
+    };
+    anticipating = setTimeout(() => {
+      anticipating = onIdle(askAhead);
+    }, ANTICIPATE_AFTER_MS);
   }
 
   /** One pending policy asked and merged into the record; whether more are pending. */
@@ -181,7 +243,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     // an error leaves the card pending: the next run for this key asks again
     if ("error" in answer) return false;
     const record = withPolicy(/** @type {any} */ (asked), /** @type {any} */ (answer));
-    cache.set(run.key, record);
+    keep(run.key, record);
     dispatch({ type: "answer", answer: record, key: run.key });
     return pendingOf(record).length > 0;
   }
@@ -191,6 +253,9 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   function stopFollowing() {
     if (following) cancelIdle(following.slice);
     following = null;
+    clearTimeout(anticipating); // whichever it holds: the two ids never collide in a browser
+    cancelIdle(anticipating);
+    anticipating = 0;
   }
 
   return {

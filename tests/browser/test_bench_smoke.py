@@ -65,7 +65,11 @@ def test_bench_page_quick(site, tmp_path):
     edits = section(found, "Edit/toggle to the new split drawn")
     assert edits[0][:6] == ["example", "kind", "n", "p50", "p95", "max"]
     assert {r[0] for r in edits[1:-1]} == {e["id"] for e in examples}
-    assert all(r[2] == "3" and NUM.match(r[3]) and NUM.match(r[4]) for r in edits[1:-1]), edits
+    timed = {r[1] for r in edits[1:-1]}
+    assert timed == {"edit", "toggle", "toggle 600 ms on"}, timed
+    # three edits and toggles each; a toggle after a reader's pause for every three edits
+    assert all(r[2] == ("1" if r[1].endswith(" on") else "3") and NUM.match(r[3])
+               and NUM.match(r[4]) for r in edits[1:-1]), edits
     assert all(r[7] in ("0", "") for r in edits[1:-1]), "an edit left an error"
     calib = re.search(r"host CPU in the page, before / after the edits: ([\d.]+) / ([\d.]+) ms",
                       proc.stdout)

@@ -4,7 +4,9 @@
 // grid. A button loads its mask into the stage (split mode: the mask is what a split is of).
 //
 // It asks the engine only once the main view is idle (window.explainer.settled()) and traced the
-// function without an error, and takes only the answer to its latest request.
+// function without an error, and takes only the answer to its latest request. Its call is a
+// quiet one (engine-client.js): a flip or an edit interrupts it instead of waiting behind its
+// 2**n splits, and it is asked again once the reader pauses.
 
 import { askEngine } from "../../engine-answers.js";
 import { MASKS_QUIET_MS, SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
@@ -35,15 +37,20 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
   let shown = null; // {params, record} drawn
   let drawnFor = ""; // the mask marked current in the drawn grid
 
-  async function ask(request, key) {
-    // render() runs inside the page's dispatch, before the change schedules the main run: wait
-    // for the dispatch to end, so that settled() waits for that run too
+  /** Once the main view has drawn its answer (render() runs inside the page's dispatch, before
+   *  the change schedules the main run: the dispatch ends first, so that settled() waits for
+   *  that run too). */
+  async function afterMainRun() {
     await Promise.resolve();
     try {
       await settled();
     } catch {
       /* the page reports its own errors */
     }
+  }
+
+  async function ask(request, key) {
+    await afterMainRun();
     if (key !== wanted) return;
     if (getState().error) {
       // the main view could not trace it (an error, a runaway): 2**n splits would fail the same
@@ -56,10 +63,13 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
       return;
     }
     let answer = cached(key);
-    if (!answer) {
+    while (!answer) {
       await new Promise((resolve) => setTimeout(resolve, MASKS_QUIET_MS));
       if (key !== wanted) return; // the reader edited on: this grid is dropped unasked
-      answer = (await askEngine(engine, request, { timeoutMs: SECTION_CALL_TIMEOUT_MS })).answer;
+      const asked = await askEngine(engine, request, { timeoutMs: SECTION_CALL_TIMEOUT_MS, quiet: true });
+      // made way for a call of the reader's (the same function, another mask): asked again
+      if ("error" in asked.answer && asked.answer.error.type === "cancelled") await afterMainRun();
+      else answer = asked.answer;
     }
     if (key !== wanted) return;
     if ("error" in answer) {
