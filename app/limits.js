@@ -20,10 +20,10 @@ export const EDIT_DEBOUNCE_MS = 250;
 // Checkpoint's other policies are asked one per idle slice, each waiting at most this long
 // for one (app/page/runner.js).
 export const FOLLOW_UP_WAIT_MS = 500;
-// A flip of an input is asked ahead of the reader (app/page/anticipate.js) only while the
-// engine answers the page's requests within this long: a call asked ahead runs to its end, and
-// the reader's next request waits behind it.
-export const ANTICIPATE_UNDER_MS = 60;
+// The reader's likely next requests (a flip of an input, another mode) are asked ahead of them
+// (app/page/anticipate.js) only while the engine answers within this long: a reader's call
+// interrupts one asked ahead, so a slower one would only waste the engine's time.
+export const ANTICIPATE_UNDER_MS = 150;
 // ... and once the page has drawn its answer and nothing has changed for this long (a reader
 // flipping at once finds the engine free).
 export const ANTICIPATE_AFTER_MS = 150;

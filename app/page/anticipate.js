@@ -1,9 +1,9 @@
 // The requests a reader is likely to make next: the page's own with one input flipped
-// (known <-> unknown), the input flipped last first. The runner asks the engine for them in
-// idle time (page/runner.js), so that a flip is drawn from the cache, not after a trace.
-// Pure: no DOM, no engine.
+// (known <-> unknown), the input flipped last first, then the same function in the other
+// modes. The runner asks the engine for them in idle time (page/runner.js), so that a flip or
+// a mode switch is drawn from the cache, not after a trace. Pure: no DOM, no engine.
 
-import { parseSignature, requestFor, requestKey } from "../state.js";
+import { MODES, parseSignature, requestFor, requestKey } from "../state.js";
 import { firstRequest } from "./pending-policies.js";
 
 /** @typedef {import("./update.js").Doc} Doc */
@@ -21,19 +21,25 @@ export function flippedInput(prev, next) {
   return params.find((p) => knownOf(prev, p) !== knownOf(next, p)) ?? null;
 }
 
+/** A doc's request as the runner keys it, and as it is sent first (a checkpoint request asks
+ *  for its selected policy alone). */
+function asked(doc) {
+  const req = requestFor(doc);
+  return { key: requestKey(req), req: firstRequest(req) };
+}
+
 /**
  * The doc's requests with one input flipped, `first` (the input flipped last) first, then the
- * others in the signature's order. Each is the one the page sends first for that doc (a
- * checkpoint request asks for its selected policy alone).
+ * others in the signature's order; then the doc in each other mode, in the tabs' order.
  * @param {Doc} doc @param {string | null} first
- * @returns {{name: string, key: string, req: {mode: string, kwargs: object}}[]}
+ * @returns {{key: string, req: {mode: string, kwargs: object}}[]}
  */
-export function flipRequests(doc, first) {
+export function nextRequests(doc, first) {
   const params = parseSignature(doc.code)?.params ?? [];
   const order = params.includes(first ?? "") ? [first, ...params.filter((p) => p !== first)] : params;
-  return order.map((name) => {
-    const known = Object.assign(Object.create(null), doc.known, { [name]: !knownOf(doc, name) });
-    const req = requestFor({ ...doc, known });
-    return { name, key: requestKey(req), req: firstRequest(req) };
-  });
+  const flips = order.map((name) =>
+    asked({ ...doc, known: Object.assign(Object.create(null), doc.known, { [name]: !knownOf(doc, name) }) }),
+  );
+  const modes = MODES.filter((m) => m !== doc.mode).map((mode) => asked({ ...doc, mode }));
+  return [...flips, ...modes];
 }

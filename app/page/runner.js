@@ -4,10 +4,10 @@
 // ask) becomes an {type: "answer"} change. A checkpoint record comes first with its selected
 // policy alone; its other policies are then asked one per idle slice and merged in, each
 // merge another answer for the same key (pending-policies.js), until the next change of
-// request stops them. Then, once the reader has paused, the requests of the likely next flips
-// of an input are asked the same way (anticipate.js): quiet calls, which a change's own call
-// interrupts or overtakes (engine-client.js), and whose answer a flip awaits instead of asking
-// again.
+// request stops them. Then, once the reader has paused, the requests they are likely to make
+// next (a flip of an input, another mode: anticipate.js) are asked the same way: quiet calls,
+// which a change's own call interrupts or overtakes (engine-client.js), and whose answer that
+// change awaits instead of asking again.
 
 import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
@@ -15,7 +15,7 @@ import { ANSWERS_KEPT, ANTICIPATE_AFTER_MS, ANTICIPATE_UNDER_MS, FOLLOW_UP_WAIT_
 import { parseSignature, requestFor, requestKey } from "../state.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
 import { cancelIdle, onIdle } from "../main-thread.js";
-import { flipRequests, flippedInput } from "./anticipate.js";
+import { flippedInput, nextRequests } from "./anticipate.js";
 
 const RUN_QUEUED = -1;
 
@@ -202,30 +202,34 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     next();
   }
 
-  // ---------------------------------------------------------------- anticipated flips
-  let anticipating = 0; // the timer, then the idle slice, of the next flip to ask ahead, or 0
+  // ---------------------------------------------------------------- asked ahead
+  let anticipating = 0; // the timer, then the idle slice, of the next request to ask ahead, or 0
 
-  /** Ask ahead for the doc's flips not answered yet, once the reader has paused, one per idle
-   *  slice; not after a slow trace (the next flip would be as slow: a waste of the engine). */
+  /** Ask ahead for the doc's next requests not answered yet, once the reader has paused, one
+   *  per idle slice; not after a slow trace (the next would be as slow: a waste of the engine). */
   function anticipate(doc) {
     if (askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !parseSignature(doc.code)) return;
-    const todo = flipRequests(doc, lastFlipped).filter((f) => known(f.key) === undefined && !ahead.has(f.key));
+    const todo = nextRequests(doc, lastFlipped);
     const key = requestKey(requestFor(doc));
+    const current = () => requestKey(requestFor(getState().doc)) === key;
+    // (a seeded record is checked when drawn, not here: a first frame's task would pay for it)
+    const answered = (k) => cache.has(k) || seeded.has(k) || ahead.has(k);
     const askAhead = async () => {
       anticipating = 0;
-      const flip = todo.shift();
-      if (!flip) return;
+      await exampleRecords?.(doc.code); // an example's other modes are in the build's files
+      if (!current()) return; // a change stopped the rest (its own are asked after its answer)
+      let next = todo.shift();
+      while (next && answered(next.key)) next = todo.shift();
+      if (!next) return;
       const start = performance.now();
       const handle = { hurry: () => {} };
-      const asked = askEngine(engine, flip.req, { quiet: true, handle });
-      ahead.set(flip.key, { asked, handle });
+      const asked = askEngine(engine, next.req, { quiet: true, handle });
+      ahead.set(next.key, { asked, handle });
       const { answer, cacheable } = await asked;
       askedMs = performance.now() - start;
-      ahead.delete(flip.key);
-      if (cacheable) keep(flip.key, answer);
-      // a change stopped the rest (its own flips are asked after its answer)
-      const same = requestKey(requestFor(getState().doc)) === key;
-      if (same && askedMs <= ANTICIPATE_UNDER_MS) anticipating = onIdle(askAhead);
+      ahead.delete(next.key);
+      if (cacheable) keep(next.key, answer);
+      if (current() && askedMs <= ANTICIPATE_UNDER_MS) anticipating = onIdle(askAhead);
     };
     anticipating = setTimeout(() => {
       anticipating = onIdle(askAhead);

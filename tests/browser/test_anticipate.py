@@ -1,6 +1,7 @@
-"""Flips asked ahead (app/page/anticipate.js, app/page/runner.js): once the reader has paused
-after an answer, the page asks the engine for the request of every one-input flip in quiet
-calls (app/engine-client.js). A flip is then drawn from that answer without a trace of its own,
+"""Requests asked ahead (app/page/anticipate.js, app/page/runner.js): once the reader has
+paused after an answer, the page asks the engine for the request of every one-input flip and of
+every other mode in quiet calls (app/engine-client.js). A flip or a mode switch is then drawn
+from that answer without a trace of its own,
 and the reader's own calls never wait for a quiet one: they go first in the queue, and one that
 comes while a quiet call runs interrupts it. The mask explorer's call is a quiet one too.
 
@@ -52,7 +53,7 @@ def _calls(page) -> list[dict]:
     return page.evaluate("() => window.__calls")
 
 
-def test_a_flip_after_a_pause_is_drawn_from_the_answer_asked_ahead(opened):
+def test_a_flip_or_a_mode_after_a_pause_is_drawn_from_the_answer_asked_ahead(opened):
     pg = opened
     pg.evaluate("() => window.explainer.setMode('split')")
     pg.evaluate(SPY)
@@ -61,13 +62,15 @@ def test_a_flip_after_a_pause_is_drawn_from_the_answer_asked_ahead(opened):
     mask = "".join("1" if s["mask"][p] else "0" for p in PARAMS)
     assert mask == "111", s["mask"]
     pg.evaluate("() => { window.__states.length = 0; }")
-    # the reader pauses: each flip of one input is asked, quietly, and answered
+    # the reader pauses: each flip of one input is asked, quietly, and answered, then the
+    # other modes
     flips = ["011", "101", "110"]
     pg.wait_for_function(
-        """(n) => window.__calls.filter((c) => c.quiet && c.mode === 'split' && c.end).length
-           === n""", arg=len(flips), timeout=30_000)
-    quiet = [c for c in _calls(pg) if c["quiet"] and c["mode"] == "split"]
-    assert sorted(c["mask"] for c in quiet) == flips
+        """(n) => window.__calls.filter((c) => c.quiet && c.mode !== 'masks' && c.end).length
+           === n""", arg=len(flips) + 3, timeout=30_000)
+    quiet = [c for c in _calls(pg) if c["quiet"] and c["mode"] != "masks"]
+    assert [c["mode"] for c in quiet] == ["split"] * 3 + ["jit", "grad", "checkpoint"], quiet
+    assert sorted(c["mask"] for c in quiet[:3]) == flips
     assert all(c["end"] == "ok" for c in quiet), quiet
     # quiet calls never show the engine as working
     assert "busy" not in pg.evaluate("() => window.__states")
@@ -85,6 +88,14 @@ def test_a_flip_after_a_pause_is_drawn_from_the_answer_asked_ahead(opened):
         assert rec["residuals"] == want["residuals"]
         # back to all known (the page's answer for it is kept) before the next input
         pg.evaluate("([p, k]) => window.explainer.setKnown(p, k)", [p, True])
+    before = len(_calls(pg))
+    st = pg.evaluate("() => window.explainer.setMode('jit')")
+    assert st["error"] is None
+    assert [c for c in _calls(pg)[before:] if not c["quiet"]] == []
+    rec = pg.evaluate("() => window.explainer.record()")
+    want = as_json(run("jit", source=CODE, args=[{"known": True, "value": "1.0"}] * 3,
+                       eager_constant_folding=False))
+    assert rec["program"]["text"] == want["program"]["text"]
 
 
 # Resolves once the engine has no call of the page's ahead: every quiet call asked so far is
@@ -159,7 +170,7 @@ SLOW = """import jax.numpy as jnp
 
 def f(a, b):
     n = 0
-    for i in range(1000000):
+    for i in range(5000000):
         n += i
     return jnp.sin(a) * b
 """
