@@ -53,12 +53,18 @@ def _calls(page) -> list[dict]:
     return page.evaluate("() => window.__calls")
 
 
+def _spied_edit(page, code: str) -> dict:
+    """Split mode, every engine call recorded from now on, then `code` in the editor."""
+    page.evaluate("() => window.explainer.setMode('split')")
+    page.evaluate(SPY)
+    s = page.evaluate("(c) => window.explainer.setSource(c)", code)
+    assert s["error"] is None
+    return s
+
+
 def test_a_flip_or_a_mode_after_a_pause_is_drawn_from_the_answer_asked_ahead(opened):
     pg = opened
-    pg.evaluate("() => window.explainer.setMode('split')")
-    pg.evaluate(SPY)
-    s = pg.evaluate("(c) => window.explainer.setSource(c)", CODE)
-    assert s["error"] is None
+    s = _spied_edit(pg, CODE)
     mask = "".join("1" if s["mask"][p] else "0" for p in PARAMS)
     assert mask == "111", s["mask"]
     pg.evaluate("() => { window.__states.length = 0; }")
@@ -109,20 +115,23 @@ DRAIN = """async () => {
 }"""
 
 
+ENDLESS = "def f(x):\n    while True:\n        pass\n"
+# ask(source, opts): a split of source's one input; track(name, call): the order they end in
+CALLS_IN_ORDER = """
+        const ask = (source, opts) => window.peEngine.call('pe_engine.explain.run',
+            {mode: 'split', source, args: [{known: false, value: '1.0'}]}, opts);
+        const order = [];
+        const track = (name, p) => p.then(() => order.push([name, 'ok']),
+                                          (e) => order.push([name, e.type]));"""
+
+
 def test_the_readers_call_interrupts_a_quiet_one_and_goes_before_the_queued(opened):
     pg = opened
     pg.evaluate(DRAIN)
     restarts = pg.evaluate("() => window.peEngine.info.restarts")
     assert pg.evaluate("() => window.peEngine.info.interruptible")
-    endless = "def f(x):\n    while True:\n        pass\n"
     quick = "import jax.numpy as jnp\n\ndef g(x):\n    return jnp.sin(x)\n"
-    out = pg.evaluate("""async ([endless, quick]) => {
-        const engine = window.peEngine;
-        const ask = (source, opts) => engine.call('pe_engine.explain.run',
-            {mode: 'split', source, args: [{known: false, value: '1.0'}]}, opts);
-        const order = [];
-        const track = (name, p) => p.then(() => order.push([name, 'ok']),
-                                          (e) => order.push([name, e.type]));
+    out = pg.evaluate("""async ([endless, quick]) => {""" + CALLS_IN_ORDER + """
         // a quiet call that would never end, then the reader's: only an interrupt lets it run
         const spin = track('spin', ask(endless, {quiet: true}));
         await new Promise((r) => setTimeout(r, 300));
@@ -132,7 +141,7 @@ def test_the_readers_call_interrupts_a_quiet_one_and_goes_before_the_queued(open
         const second = track('reader-2', ask(quick + '# 2\\n'));
         await Promise.all([spin, reader, later, second]);
         return order;
-    }""", [endless, quick])
+    }""", [ENDLESS, quick])
     assert out == [["spin", "cancelled"], ["reader", "ok"], ["reader-2", "ok"],
                    ["quiet-later", "ok"]], out
     # interrupted, not torn down
@@ -144,15 +153,8 @@ def test_a_quiet_call_the_reader_waits_for_goes_first(opened):
     reader's, so it interrupts the quiet call in flight instead of waiting behind it."""
     pg = opened
     pg.evaluate(DRAIN)
-    endless = "def f(x):\n    while True:\n        pass\n"
     quick = "import jax.numpy as jnp\n\ndef g(x):\n    return jnp.cos(x)\n"
-    out = pg.evaluate("""async ([endless, quick]) => {
-        const engine = window.peEngine;
-        const ask = (source, opts) => engine.call('pe_engine.explain.run',
-            {mode: 'split', source, args: [{known: false, value: '1.0'}]}, opts);
-        const order = [];
-        const track = (name, p) => p.then(() => order.push([name, 'ok']),
-                                          (e) => order.push([name, e.type]));
+    out = pg.evaluate("""async ([endless, quick]) => {""" + CALLS_IN_ORDER + """
         const spin = track('spin', ask(endless, {quiet: true}));
         const handle = {};
         const wanted = track('wanted', ask(quick, {quiet: true, handle}));
@@ -160,7 +162,7 @@ def test_a_quiet_call_the_reader_waits_for_goes_first(opened):
         handle.hurry();
         await Promise.all([spin, wanted]);
         return order;
-    }""", [endless, quick])
+    }""", [ENDLESS, quick])
     assert out == [["spin", "cancelled"], ["wanted", "ok"]], out
 
 
@@ -178,10 +180,7 @@ def f(a, b):
 
 def test_the_mask_explorer_makes_way_for_a_flip_and_asks_again(opened):
     pg = opened
-    pg.evaluate("() => window.explainer.setMode('split')")
-    pg.evaluate(SPY)
-    s = pg.evaluate("(c) => window.explainer.setSource(c)", SLOW)
-    assert s["error"] is None
+    _spied_edit(pg, SLOW)
     # the explorer asks once the page has paused: the reader flips an input while it runs
     pg.wait_for_function("() => window.__calls.some((c) => c.mode === 'masks')", timeout=30_000)
     st = pg.evaluate("() => window.explainer.setKnown('a', false)")
