@@ -203,21 +203,30 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   }
 
   // ---------------------------------------------------------------- asked ahead
-  let anticipating = 0; // the timer, then the idle slice, of the next request to ask ahead, or 0
+  // the round being asked ahead, for one doc; its stop() cancels the timer, then the idle slice,
+  // of its next request (their ids are counted apart: one cannot be cancelled as the other)
+  let round = null;
+  function stopAhead() {
+    round?.stop();
+    round = null;
+  }
 
   /** Ask ahead for the doc's next requests not answered yet, once the reader has paused, one
    *  per idle slice; not after a slow trace (the next would be as slow: a waste of the engine). */
   function anticipate(doc) {
+    stopAhead(); // one round at a time: the last doc's
     if (askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !parseSignature(doc.code)) return;
     const todo = nextRequests(doc, lastFlipped);
     const key = requestKey(requestFor(doc));
-    const current = () => requestKey(requestFor(getState().doc)) === key;
+    const mine = { stop: () => {} };
+    round = mine;
+    // a change stopped the rest (its own are asked after its answer)
+    const live = () => round === mine && requestKey(requestFor(getState().doc)) === key;
     // (a seeded record is checked when drawn, not here: a first frame's task would pay for it)
     const answered = (k) => cache.has(k) || seeded.has(k) || ahead.has(k);
     const askAhead = async () => {
-      anticipating = 0;
       await exampleRecords?.(doc.code); // an example's other modes are in the build's files
-      if (!current()) return; // a change stopped the rest (its own are asked after its answer)
+      if (!live()) return;
       let next = todo.shift();
       while (next && answered(next.key)) next = todo.shift();
       if (!next) return;
@@ -229,11 +238,14 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       askedMs = performance.now() - start;
       ahead.delete(next.key);
       if (cacheable) keep(next.key, answer);
-      if (current() && askedMs <= ANTICIPATE_UNDER_MS) anticipating = onIdle(askAhead);
+      if (live() && askedMs <= ANTICIPATE_UNDER_MS) inIdle();
     };
-    anticipating = setTimeout(() => {
-      anticipating = onIdle(askAhead);
-    }, ANTICIPATE_AFTER_MS);
+    const inIdle = () => {
+      const slice = onIdle(askAhead);
+      mine.stop = () => cancelIdle(slice);
+    };
+    const timer = setTimeout(inIdle, ANTICIPATE_AFTER_MS);
+    mine.stop = () => clearTimeout(timer);
   }
 
   /** One pending policy asked and merged into the record; whether more are pending. */
@@ -257,9 +269,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   function stopFollowing() {
     if (following) cancelIdle(following.slice);
     following = null;
-    clearTimeout(anticipating); // whichever it holds: the two ids never collide in a browser
-    cancelIdle(anticipating);
-    anticipating = 0;
+    stopAhead();
   }
 
   return {
