@@ -3,6 +3,8 @@
 // literal, and the shape/dtype the engine reported. Rows are kept per name, so re-rendering
 // never steals focus or loses what the user is typing.
 
+import { isKnown } from "./state.js";
+
 /**
  * createInputs(container, {onToggle(name), onValue(name, text)})
  *   -> {render({params, state, record, mode, badInput, toggleError})}
@@ -80,7 +82,7 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
         rows.set(name, r);
       }
       if (container.children[i] !== r.row) container.insertBefore(r.row, container.children[i] ?? null);
-      const known = state.known[name] ?? true;
+      const known = isKnown(state, name);
       const jit = mode === "jit"; // every argument is a formal parameter: the mask has no say
       const autodiff = mode === "grad" || mode === "checkpoint"; // the mask is argnums
       r.toggle.textContent = known ? "known" : "unknown";

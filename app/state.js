@@ -165,6 +165,10 @@ export function parseSignature(code) {
 
 export const DEFAULT_VALUE = "1.0";
 
+/** Whether a doc's parameter is known: an input the page has not marked is.
+ *  @param {{known: Record<string, boolean>}} doc @param {string} name @returns {boolean} */
+export const isKnown = (doc, name) => doc.known[name] ?? true;
+
 /**
  * The engine's `source` and `args` for a function: one {known, value} per parameter of its
  * last `def`, in order (every request of the page, the main one and the demos', starts here).

@@ -319,6 +319,15 @@ CALIBRATE_JS = """() => {
 }"""
 
 
+def timed_toggle(page, arg: str) -> dict:
+    """window.__timeEdit of flipping `arg`, with 'drawn': ms to the frame after the record was
+    taken in, or to the promise when no record came (an error)."""
+    known = page.evaluate("(a) => window.explainer.state().mask[a]", arg)
+    r = page.evaluate("([a, k]) => window.__timeEdit(() => window.explainer.setKnown(a, k))",
+                      [arg, not known])
+    return {**r, "drawn": r["painted"] if r["painted"] is not None else r["api"]}
+
+
 def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
     page.evaluate(TIME_EDIT_JS)
     rows = []
@@ -342,11 +351,8 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
             api_edits.append(r["api"])
             errors += r["error"] is not None
             if args:
-                known = page.evaluate("(a) => window.explainer.state().mask[a]", args[0])
-                r = page.evaluate(
-                    "([a, k]) => window.__timeEdit(() => window.explainer.setKnown(a, k))",
-                    [args[0], not known])
-                toggles.append(r["painted"] if r["painted"] is not None else r["api"])
+                r = timed_toggle(page, args[0])
+                toggles.append(r["drawn"])
                 api_toggles.append(r["api"])
                 errors += r["error"] is not None
         reads = []
@@ -355,11 +361,8 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
             st = page.evaluate("(s) => window.explainer.setSource(s)", src)
             errors += st["error"] is not None
             page.wait_for_timeout(READ_PAUSE_MS)
-            known = page.evaluate("(a) => window.explainer.state().mask[a]", args[0])
-            r = page.evaluate(
-                "([a, k]) => window.__timeEdit(() => window.explainer.setKnown(a, k))",
-                [args[0], not known])
-            reads.append(r["painted"] if r["painted"] is not None else r["api"])
+            r = timed_toggle(page, args[0])
+            reads.append(r["drawn"])
             errors += r["error"] is not None
         rows.append({"example": ex["id"], "mode": ex["mode"], "edits": edits,
                      "toggles": toggles, "api_edits": api_edits, "api_toggles": api_toggles,

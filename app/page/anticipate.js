@@ -3,13 +3,10 @@
 // modes. The runner asks the engine for them in idle time (page/runner.js), so that a flip or
 // a mode switch is drawn from the cache, not after a trace. Pure: no DOM, no engine.
 
-import { MODES, parseSignature, requestFor, requestKey } from "../state.js";
+import { MODES, isKnown, parseSignature, requestFor, requestKey } from "../state.js";
 import { firstRequest } from "./pending-policies.js";
 
 /** @typedef {import("./update.js").Doc} Doc */
-
-/** The known flag the engine is sent for a parameter (state.js: known unless marked). */
-const knownOf = (doc, name) => doc.known[name] ?? true;
 
 /**
  * The parameter whose known flag differs between two docs of the same code, or null.
@@ -18,7 +15,7 @@ const knownOf = (doc, name) => doc.known[name] ?? true;
 export function flippedInput(prev, next) {
   if (!prev || prev.code !== next.code) return null;
   const params = parseSignature(next.code)?.params ?? [];
-  return params.find((p) => knownOf(prev, p) !== knownOf(next, p)) ?? null;
+  return params.find((p) => isKnown(prev, p) !== isKnown(next, p)) ?? null;
 }
 
 /** A doc's request as the runner keys it, and as it is sent first (a checkpoint request asks
@@ -38,7 +35,7 @@ export function nextRequests(doc, first) {
   const params = parseSignature(doc.code)?.params ?? [];
   const order = params.includes(first ?? "") ? [first, ...params.filter((p) => p !== first)] : params;
   const flips = order.map((name) =>
-    asked({ ...doc, known: Object.assign(Object.create(null), doc.known, { [name]: !knownOf(doc, name) }) }),
+    asked({ ...doc, known: Object.assign(Object.create(null), doc.known, { [name]: !isKnown(doc, name) }) }),
   );
   const modes = MODES.filter((m) => m !== doc.mode).map((mode) => asked({ ...doc, mode }));
   return [...flips, ...modes];

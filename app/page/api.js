@@ -3,7 +3,7 @@
 // resolves, once the engine has answered and the page has redrawn, to state().
 
 import { jaxSnippet } from "../jax-snippet.js";
-import { DEFAULT_VALUE, MODES, parseSignature, stateFromExample } from "../state.js";
+import { DEFAULT_VALUE, MODES, isKnown, parseSignature, stateFromExample } from "../state.js";
 import { programsOf } from "./views/stage-panel.js";
 
 /**
@@ -19,7 +19,7 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
     const progs = programsOf(record);
     return {
       source: doc.code,
-      mask: Object.fromEntries(params.map((p) => [p, doc.known[p] ?? true])),
+      mask: Object.fromEntries(params.map((p) => [p, isKnown(doc, p)])),
       values: Object.fromEntries(params.map((p) => [p, doc.values[p] ?? DEFAULT_VALUE])),
       mode: doc.mode,
       policy: doc.policy,

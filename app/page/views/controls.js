@@ -4,7 +4,7 @@
 import { mountExamples } from "../../examples.js";
 import { createInputs } from "../../inputs.js";
 import { BLURBS, createModes } from "../../modes.js";
-import { parseSignature, stateFromExample } from "../../state.js";
+import { isKnown, parseSignature, stateFromExample } from "../../state.js";
 
 // how the engine words "no argument differentiated" (the record contract, issue 12)
 const NO_ARGNUMS = /^choose at least one input to differentiate/;
@@ -33,7 +33,7 @@ export function createControls(els, examples, getState, dispatch) {
     modeNote: els.inputsNote,
     onToggle(name) {
       if (getState().doc.mode === "jit") return; // aria-disabled: jit has no mask
-      dispatch({ type: "known", name, known: !(getState().doc.known[name] ?? true), run: "now" });
+      dispatch({ type: "known", name, known: !isKnown(getState().doc, name), run: "now" });
     },
     onValue(name, text) {
       dispatch({ type: "value", name, text, run: "debounced" });

@@ -10,7 +10,7 @@
 
 import { askEngine } from "../../engine-answers.js";
 import { MASKS_QUIET_MS, SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
-import { masksRequest, parseSignature, requestKey } from "../../state.js";
+import { isKnown, masksRequest, parseSignature, requestKey } from "../../state.js";
 import { formatBytes } from "../../stage/dom.js";
 
 const el = (tag, cls, text) => {
@@ -20,7 +20,7 @@ const el = (tag, cls, text) => {
   return e;
 };
 /** "101": the page's mask of `params`, "1" known (an input the page has not marked is known). */
-const currentMask = (params, doc) => params.map((p) => ((doc.known[p] ?? true) ? "1" : "0")).join("");
+const currentMask = (params, doc) => params.map((p) => (isKnown(doc, p) ? "1" : "0")).join("");
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
