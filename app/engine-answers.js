@@ -25,10 +25,11 @@ export function askEngine(engine, request, options = {}) {
 /**
  * One pending policy of a checkpoint record (app/page/pending-policies.js), as askEngine asks.
  * @param {{call: Function}} engine @param {object} kwargs
+ * @param {{quiet?: boolean}} [options] as askEngine's
  * @returns {Promise<{answer: PolicyAnswer | ErrorRecord, cacheable: boolean}>}
  */
-export function askPolicy(engine, kwargs) {
-  return ask(engine, "pe_engine.explain.checkpoint_policy", kwargs, policyAnswerProblems, {});
+export function askPolicy(engine, kwargs, options = {}) {
+  return ask(engine, "pe_engine.explain.checkpoint_policy", kwargs, policyAnswerProblems, options);
 }
 
 async function ask(engine, entry, kwargs, problemsOf, options) {

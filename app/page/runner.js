@@ -4,7 +4,8 @@
 // ask) becomes an {type: "answer"} change. A checkpoint record comes first with its selected
 // policy alone; its other policies are then asked one per idle slice and merged in, each
 // merge another answer for the same key (pending-policies.js), until the next change of
-// request stops them. Then, once the reader has paused, the requests they are likely to make
+// request stops them (their calls are quiet, as below, so that change's call never waits for
+// one). Then, once the reader has paused, the requests they are likely to make
 // next (a flip of an input, another mode: anticipate.js) are asked the same way: quiet calls,
 // which a change's own call interrupts or overtakes (engine-client.js), and whose answer that
 // change awaits instead of asking again.
@@ -253,11 +254,16 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     const asked = getState().record;
     const [policy] = pendingOf(asked);
     if (!policy) return false;
-    const { answer } = await askPolicy(engine, policyKwargs(req, policy));
+    // quiet: the reader's next change interrupts it rather than waiting for the rest of a card
+    // that change makes stale (a card of a slow function takes as long as its split)
+    const { answer } = await askPolicy(engine, policyKwargs(req, policy), { quiet: true });
     // stale: a change came while it was asked (the record may even be the same key's anew)
     if (following !== run || getState().record !== asked) return false;
-    // an error leaves the card pending: the next run for this key asks again
-    if ("error" in answer) return false;
+    if ("error" in answer) {
+      // made way for another call that left this record drawn: asked again in the next slice;
+      // any other error leaves the card pending: the next run for this key asks again
+      return answer.error.type === "cancelled";
+    }
     const record = withPolicy(/** @type {any} */ (asked), /** @type {any} */ (answer));
     keep(run.key, record);
     dispatch({ type: "answer", answer: record, key: run.key });

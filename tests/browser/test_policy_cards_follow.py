@@ -189,3 +189,79 @@ def test_a_card_opened_before_the_others_arrive_stays_open_and_focused(opened):
     assert pg.evaluate(f"() => document.activeElement === document.querySelector('{card} summary')")
     opened_cards = pg.locator("#stage [data-testid=policy-card] details[open]")
     assert opened_cards.count() == 1
+
+
+# slow to trace (a Python loop, about half a second a call in the page): a reader's change lands
+# while a follow-up runs
+SLOW = """import jax.numpy as jnp
+
+def f(w, x):
+    n = 0
+    for i in range(1000000):
+        n += i
+    return jnp.sum(jnp.sin(w * x))
+"""
+# Every engine call from now on: its entry, policy, mask, whether quiet, and how it ended.
+ENDINGS = """() => {
+  const engine = window.peEngine;
+  const call = engine.call;
+  window.__calls = [];
+  engine.call = (fn, kw, opts) => {
+    const entry = {fn, policy: kw.policy ?? null, quiet: Boolean(opts?.quiet), end: null,
+                   mask: (kw.args ?? []).map((a) => (a.known ? '1' : '0')).join('')};
+    window.__calls.push(entry);
+    const p = call(fn, kw, opts);
+    p.then(() => { entry.end = 'ok'; }, (e) => { entry.end = e.type; });
+    return p;
+  };
+}"""
+
+
+def test_a_change_during_a_follow_up_interrupts_it_instead_of_waiting(opened):
+    """The follow-ups are quiet calls: the reader's next change does not wait for a card it
+    makes stale. The one in flight is interrupted ('cancelled', no restart), the change's own
+    call runs at once, and its record's follow-ups then fill in every card."""
+    pg = opened
+    pg.evaluate("() => window.explainer.setMode('checkpoint')")
+    pg.evaluate("() => window.explainer.setKnown('w', false)")
+    restarts = pg.evaluate("() => window.peEngine.info.restarts")
+    pg.evaluate(ENDINGS)
+    pg.evaluate("(c) => { window.explainer.setSource(c); }", SLOW)
+    pg.wait_for_function("""() => window.__calls.some((c) =>
+        c.fn.endsWith('checkpoint_policy') && c.end === null)""", timeout=60_000)
+    s = pg.evaluate("() => window.explainer.setKnown('x', false)")
+    assert s["error"] is None and s["mask"] == {"w": False, "x": False}
+    calls = pg.evaluate("() => window.__calls")
+    follow_ups = [c for c in calls if c["fn"].endswith("checkpoint_policy")]
+    stale = [c for c in follow_ups if c["mask"] == "01"]
+    assert [c["end"] for c in stale] == ["cancelled"], stale
+    assert all(c["quiet"] for c in follow_ups)
+    runs = [c for c in calls if c["fn"].endswith(".run") and c["mask"] == "00"]
+    assert runs and not runs[0]["quiet"] and runs[0]["end"] == "ok"
+    assert sorted(c["policy"] for c in follow_ups if c["mask"] == "00") == sorted(
+        p for p in POLICY_ROWS if p != pg.evaluate("() => window.explainer.state().policy"))
+    assert pg.evaluate("() => window.explainer.record().pending_policies") == []
+    assert pg.evaluate("() => window.peEngine.info.restarts") == restarts
+
+
+def test_a_follow_up_that_made_way_for_another_call_is_asked_again(opened):
+    """A call from elsewhere (the console, an embedding page) interrupts a follow-up without
+    changing the request: the card is asked again, and the record still ends whole."""
+    pg = opened
+    pg.evaluate("() => window.explainer.setMode('checkpoint')")
+    pg.evaluate("() => window.explainer.setKnown('w', false)")
+    pg.evaluate(ENDINGS)
+    pg.evaluate("(c) => { window.explainer.setSource(c); }", SLOW)
+    pg.wait_for_function("""() => window.__calls.some((c) =>
+        c.fn.endsWith('checkpoint_policy') && c.end === null)""", timeout=60_000)
+    other = pg.evaluate("""() => window.peEngine.call('pe_engine.explain.run', {mode: 'split',
+        source: 'def g(a):\\n    return a * 2\\n', args: [{known: false, value: '1.0'}]})""")
+    assert "error" not in other
+    pg.evaluate("() => window.explainer.settled()")
+    follow_ups = [c for c in pg.evaluate("() => window.__calls")
+                  if c["fn"].endswith("checkpoint_policy")]
+    cancelled = [c["policy"] for c in follow_ups if c["end"] == "cancelled"]
+    assert len(cancelled) == 1, follow_ups
+    # the one that made way was asked again, and every card came
+    assert [c["policy"] for c in follow_ups if c["end"] == "ok"].count(cancelled[0]) == 1
+    assert pg.evaluate("() => window.explainer.record().pending_policies") == []
