@@ -574,14 +574,16 @@ class Primitive:
         # though no later request can meet that object again (a page session's worker grew
         # by some 560 objects per checkpoint answer, and Python's full collections over
         # them paused answers for up to 180 ms).
-        key = out = None
-        if all(map(_plain, params.values())):
-            key = (self, *avals, *params.items())
+        # A hit needs no walk over the params: only plain keys are ever stored.
+        key: tuple | None = (self, *avals, *params.items())
+        try:
             out = _out_avals_cache.get(key)
+        except TypeError:  # an unhashable param (a list, an array): never remembered
+            key = out = None
         if out is None:
             out = abstract_eval_rules[self](*avals, **params)
             out = tuple(out) if self.multiple_results else (out,)
-            if key is not None:
+            if key is not None and all(map(_plain, params.values())):
                 if len(_out_avals_cache) > 20_000:
                     _out_avals_cache.clear()
                 _out_avals_cache[key] = out
