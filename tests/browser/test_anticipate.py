@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from pe_engine.explain import as_json, run
+from tests.browser.engine_spy import SPY
 
 pytestmark = pytest.mark.browser
 
@@ -24,24 +25,6 @@ def f(p, q, r):
     return jnp.cos(a) + r * p
 """
 PARAMS = ["p", "q", "r"]
-
-# Every call the page makes to the engine, in order: its entry, mode, mask, whether quiet, and
-# how it ended ("ok", an error type, or null while it runs); and every state the engine shows.
-SPY = """() => {
-  const engine = window.peEngine;
-  const call = engine.call;
-  window.__calls = [];
-  window.__states = [];
-  engine.onState((s) => window.__states.push(s));
-  engine.call = (fn, kw, opts) => {
-    const entry = {fn, mode: kw.mode ?? null, quiet: Boolean(opts?.quiet), end: null,
-                   mask: (kw.args ?? []).map((a) => (a.known ? '1' : '0')).join('')};
-    window.__calls.push(entry);
-    const p = call(fn, kw, opts);
-    p.then(() => { entry.end = 'ok'; }, (e) => { entry.end = e.type; });
-    return p;
-  };
-}"""
 
 
 def _split(mask: str) -> dict:

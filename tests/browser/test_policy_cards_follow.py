@@ -14,6 +14,7 @@ import pytest
 
 from pe_engine import explain
 from pe_engine.explain.record import POLICY_ROWS
+from tests.browser.engine_spy import SPY
 
 pytestmark = pytest.mark.browser
 
@@ -201,20 +202,6 @@ def f(w, x):
         n += i
     return jnp.sum(jnp.sin(w * x))
 """
-# Every engine call from now on: its entry, policy, mask, whether quiet, and how it ended.
-ENDINGS = """() => {
-  const engine = window.peEngine;
-  const call = engine.call;
-  window.__calls = [];
-  engine.call = (fn, kw, opts) => {
-    const entry = {fn, policy: kw.policy ?? null, quiet: Boolean(opts?.quiet), end: null,
-                   mask: (kw.args ?? []).map((a) => (a.known ? '1' : '0')).join('')};
-    window.__calls.push(entry);
-    const p = call(fn, kw, opts);
-    p.then(() => { entry.end = 'ok'; }, (e) => { entry.end = e.type; });
-    return p;
-  };
-}"""
 
 
 def test_a_change_during_a_follow_up_interrupts_it_instead_of_waiting(opened):
@@ -225,7 +212,7 @@ def test_a_change_during_a_follow_up_interrupts_it_instead_of_waiting(opened):
     pg.evaluate("() => window.explainer.setMode('checkpoint')")
     pg.evaluate("() => window.explainer.setKnown('w', false)")
     restarts = pg.evaluate("() => window.peEngine.info.restarts")
-    pg.evaluate(ENDINGS)
+    pg.evaluate(SPY)
     pg.evaluate("(c) => { window.explainer.setSource(c); }", SLOW)
     pg.wait_for_function("""() => window.__calls.some((c) =>
         c.fn.endsWith('checkpoint_policy') && c.end === null)""", timeout=60_000)
@@ -250,7 +237,7 @@ def test_a_follow_up_that_made_way_for_another_call_is_asked_again(opened):
     pg = opened
     pg.evaluate("() => window.explainer.setMode('checkpoint')")
     pg.evaluate("() => window.explainer.setKnown('w', false)")
-    pg.evaluate(ENDINGS)
+    pg.evaluate(SPY)
     pg.evaluate("(c) => { window.explainer.setSource(c); }", SLOW)
     pg.wait_for_function("""() => window.__calls.some((c) =>
         c.fn.endsWith('checkpoint_policy') && c.end === null)""", timeout=60_000)
