@@ -92,6 +92,9 @@ export class EdgeLayer {
     this.dirty = false;
     const hr = this.host.getBoundingClientRect();
     this.box = { w: this.host.scrollWidth, h: this.host.scrollHeight };
+    // read here, with the rest of the layout: read in draw(), after its writes, it laid the
+    // page out a second time at every step (the observer marks a resized scroller dirty)
+    this.scrollerHeight = this.scroller.clientHeight;
     this.panes = this.paneViews.map((v) => {
       const p = v.el.getBoundingClientRect();
       return { left: p.left - hr.left, right: p.right - hr.left, top: p.top - hr.top, bottom: p.bottom - hr.top };
@@ -164,7 +167,7 @@ export class EdgeLayer {
       { x0: gx0, x1: gx1, height: LABEL_H, gap: 2, fromRight: this.stacked },
     );
     // an end further than this from its label becomes stubs (see the top of the file)
-    const reach = Math.max(160, this.scroller.clientHeight * 0.6);
+    const reach = Math.max(160, this.scrollerHeight * 0.6);
     shown.forEach((it, n) => this.route(it, slots[n], reach));
   }
 

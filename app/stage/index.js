@@ -121,7 +121,6 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     timeline.move(prev, next);
     step = next;
     for (const pv of view?.panes ?? []) pv.showStep(step);
-    view?.edges?.setStep(step);
     syncControls();
     announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : 0);
     // the reader is watching (play, buttons, keys): the page follows the equation too
@@ -137,6 +136,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
         scheduleKeepInView(next - 1, page);
       }
     }
+    // scheduled after the scroll's frame callback: it reads layout before the edges write it
+    view?.edges?.setStep(step);
     if (view && source !== "user" && source !== "key") paneKeys.refresh(currentEqn());
     if (next !== prev || source === "record") {
       const ev = step > 0 ? model.events[step - 1] : null;
