@@ -3,6 +3,7 @@
 // literal, and the shape/dtype the engine reported. Rows are kept per name, so re-rendering
 // never steals focus or loses what the user is typing.
 
+import { setAttr, setHidden, setText } from "./dom-writes.js";
 import { isKnown } from "./state.js";
 
 /**
@@ -85,11 +86,12 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       const known = isKnown(state, name);
       const jit = mode === "jit"; // every argument is a formal parameter: the mask has no say
       const autodiff = mode === "grad" || mode === "checkpoint"; // the mask is argnums
-      r.toggle.textContent = known ? "known" : "unknown";
-      r.toggle.setAttribute("aria-pressed", String(known));
+      setText(r.toggle, known ? "known" : "unknown");
+      setAttr(r.toggle, "aria-pressed", String(known));
       r.toggle.classList.toggle("is-known", known);
       r.toggle.classList.toggle("is-unknown", !known);
-      r.toggle.setAttribute(
+      setAttr(
+        r.toggle,
         "aria-label",
         jit
           ? `${name}: known or unknown, unavailable under jit`
@@ -98,48 +100,53 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
             : `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
       );
       // jit: disabled, and says why (aria-disabled keeps it focusable, so the reason is heard)
-      if (jit) {
-        r.toggle.setAttribute("aria-disabled", "true");
-        r.toggle.setAttribute("aria-describedby", r.note.id);
-      } else {
-        r.toggle.removeAttribute("aria-disabled");
-        r.toggle.removeAttribute("aria-describedby");
-      }
-      r.toggle.title = jit
-        ? "Under jit every argument is a formal parameter, so every input is unknown: the toggles apply in the other modes"
-        : autodiff
-          ? `Unknown = differentiated (JAX's argnums), known = held at its value. Make ${name} ${known ? "differentiated" : "held fixed"}`
-          : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`;
+      setAttr(r.toggle, "aria-disabled", jit ? "true" : null);
+      setAttr(r.toggle, "aria-describedby", jit ? r.note.id : null);
+      setAttr(
+        r.toggle,
+        "title",
+        jit
+          ? "Under jit every argument is a formal parameter, so every input is unknown: the toggles apply in the other modes"
+          : autodiff
+            ? `Unknown = differentiated (JAX's argnums), known = held at its value. Make ${name} ${known ? "differentiated" : "held fixed"}`
+            : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`,
+      );
       r.row.classList.toggle("is-known", known);
       r.row.classList.toggle("is-unknown", !known);
       r.row.classList.toggle("mask-ignored", jit);
       const text = state.values[name] ?? "1.0";
       if (r.value.value !== text && document.activeElement !== r.value) r.value.value = text;
-      r.value.setAttribute("aria-label", `value of ${name} (numpy literal, e.g. [0.5, 1.0] or zeros((3, 4)))`);
+      setAttr(r.value, "aria-label", `value of ${name} (numpy literal, e.g. [0.5, 1.0] or zeros((3, 4)))`);
       const a = recArgs.get(name);
-      r.aval.textContent = a?.aval ?? "";
-      r.aval.hidden = !a?.aval;
+      setText(r.aval, a?.aval ?? "");
+      setHidden(r.aval, !a?.aval);
       const bad = badInput === name;
       r.value.classList.toggle("is-invalid", bad);
-      r.value.setAttribute("aria-invalid", String(bad));
-      r.note.textContent = jit
-        ? "jit: every input is unknown"
-        : autodiff
-          ? known
-            ? "held fixed (not differentiated)"
-            : "differentiated (in argnums)"
-          : known
-            ? ""
-            : "only its shape and dtype are used";
+      setAttr(r.value, "aria-invalid", String(bad));
+      setText(
+        r.note,
+        jit
+          ? "jit: every input is unknown"
+          : autodiff
+            ? known
+              ? "held fixed (not differentiated)"
+              : "differentiated (in argnums)"
+            : known
+              ? ""
+              : "only its shape and dtype are used",
+      );
     });
     if (modeNote) {
-      modeNote.hidden = mode === "split";
+      setHidden(modeNote, mode === "split");
       modeNote.classList.toggle("is-error", Boolean(toggleError));
-      modeNote.textContent = toggleError
-        ? toggleError
-        : mode === "jit"
-          ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
-          : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one is held at its value.`;
+      setText(
+        modeNote,
+        toggleError
+          ? toggleError
+          : mode === "jit"
+            ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
+            : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one is held at its value.`,
+      );
     }
   }
 

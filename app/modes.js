@@ -1,6 +1,7 @@
 // The mode switcher: a tablist (split | jit | grad | checkpoint) with arrow-key navigation,
 // plus each mode's own option: jit's eager-constant-folding switch, checkpoint's policy picker.
 import { POLICY_NAMES } from "./contract/record.js";
+import { setAttr, setHidden } from "./dom-writes.js";
 import { MODES } from "./state.js";
 
 const LABELS = { split: "split", jit: "jit", grad: "grad", checkpoint: "checkpoint" };
@@ -91,12 +92,12 @@ export function createModes(root, { onMode, onFolding, onPolicy }) {
   function render({ mode, folding: fold, policy: pol }) {
     for (const t of tabs) {
       const on = t.dataset.mode === mode;
-      t.setAttribute("aria-selected", String(on));
-      t.tabIndex = on ? 0 : -1;
+      setAttr(t, "aria-selected", String(on));
+      setAttr(t, "tabindex", on ? "0" : "-1");
     }
-    folding.hidden = mode !== "jit";
+    setHidden(folding, mode !== "jit");
     foldingBox.checked = Boolean(fold);
-    policy.hidden = mode !== "checkpoint";
+    setHidden(policy, mode !== "checkpoint");
     if (![...policySelect.options].some((o) => o.value === pol)) {
       const o = document.createElement("option");
       o.value = pol;

@@ -5,6 +5,8 @@
 // (app/editor.js's highlight style; the Lezer grammar's tags), and the lines wear CodeMirror's
 // line classes for the marks the page sets, so nothing moves or changes colour when it mounts.
 
+import { setAttr } from "./dom-writes.js";
+
 // Lezer's Python grammar as app/editor.js colours it: what it tags a keyword, the constants,
 // and the names it tags by their place
 const KEYWORDS = new Set(
@@ -224,10 +226,10 @@ export function markPlainLines(parent, { error, linked, step }) {
     row.classList.toggle("cm-error-line", n === error);
     row.classList.toggle("cm-linked-line", n === linked);
     // the step line as CodeMirror's decoration: its colour class and its test id
-    row.className = row.className.replace(/\s*cm-(step-line|hue-\d+)/g, "").trim();
-    if (n === step.line) {
-      row.classList.add("cm-step-line", `cm-hue-${step.hue ?? 0}`);
-      row.dataset.testid = "source-line-active";
-    } else delete row.dataset.testid;
+    const hue = n === step.line ? `cm-hue-${step.hue ?? 0}` : null;
+    for (const cls of [...row.classList]) if (/^cm-hue-\d+$/.test(cls) && cls !== hue) row.classList.remove(cls);
+    row.classList.toggle("cm-step-line", hue !== null);
+    if (hue !== null && !row.classList.contains(hue)) row.classList.add(hue);
+    setAttr(row, "data-testid", hue !== null ? "source-line-active" : null);
   });
 }

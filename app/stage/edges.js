@@ -12,6 +12,7 @@
 //     see both) becomes a pair of stubs: an arrow from the label toward it, and a short arrow
 //     into the equation, whose own tag names the residual. The edge is still drawn and counts.
 
+import { setAttr } from "../dom-writes.js";
 import { add, s } from "./dom.js";
 import { placeLabels } from "./label-slots.js";
 
@@ -156,9 +157,9 @@ export class EdgeLayer {
 
   draw() {
     if (!this.panes) return;
-    this.svg.setAttribute("width", String(this.box.w));
-    this.svg.setAttribute("height", String(this.box.h));
-    this.svg.setAttribute("viewBox", `0 0 ${this.box.w} ${this.box.h}`);
+    setAttr(this.svg, "width", String(this.box.w));
+    setAttr(this.svg, "height", String(this.box.h));
+    setAttr(this.svg, "viewBox", `0 0 ${this.box.w} ${this.box.h}`);
     const [gx0, gx1] = this.gutter();
     const shown = this.items.filter((it) => it.src && it.e.reveal <= this.step && this.targets(it).length);
     for (const it of this.items) it.g.classList.toggle("st-edge--orphan", !shown.includes(it));
@@ -204,19 +205,18 @@ export class EdgeLayer {
       heads.push(`M ${f(L.x)} ${f(y1 + dir * 2)} l -3.5 ${-dir * 7} l 7 0 z`);
     }
     const d = parts.join(" ");
-    it.path.setAttribute("d", d);
-    it.halo.setAttribute("d", d);
-    it.heads.setAttribute("d", heads.join(" "));
+    setAttr(it.path, "d", d);
+    setAttr(it.halo, "d", d);
+    setAttr(it.heads, "d", heads.join(" "));
     const w = slot.width;
-    it.box.setAttribute("x", f(L.x - w / 2));
-    it.box.setAttribute("y", f(L.y - LABEL_H / 2));
-    it.box.setAttribute("width", f(w));
-    it.box.setAttribute("height", String(LABEL_H));
-    it.text.setAttribute("x", f(L.x));
-    it.text.setAttribute("y", f(L.y));
-    it.text.setAttribute("text-anchor", "middle");
-    if (far.size) it.g.dataset.stub = "far";
-    else delete it.g.dataset.stub;
+    setAttr(it.box, "x", f(L.x - w / 2));
+    setAttr(it.box, "y", f(L.y - LABEL_H / 2));
+    setAttr(it.box, "width", f(w));
+    setAttr(it.box, "height", String(LABEL_H));
+    setAttr(it.text, "x", f(L.x));
+    setAttr(it.text, "y", f(L.y));
+    setAttr(it.text, "text-anchor", "middle");
+    setAttr(it.g, "data-stub", far.size ? "far" : null);
   }
 
   destroy() {

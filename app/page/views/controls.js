@@ -1,6 +1,7 @@
 // The controls above the stage: the mode tabs and their options, the examples menu, the
 // mode's blurb and the inputs panel. Each dispatches what the reader did.
 
+import { setText } from "../../dom-writes.js";
 import { mountExamples } from "../../examples.js";
 import { createInputs } from "../../inputs.js";
 import { BLURBS, createModes } from "../../modes.js";
@@ -53,7 +54,7 @@ export function createControls(els, examples, getState, dispatch) {
     const sig = parseSignature(s.doc.code);
     modes.render(s.doc);
     menu.show(s.exampleId);
-    els.blurb.textContent = BLURBS[s.doc.mode];
+    setText(els.blurb, BLURBS[s.doc.mode]);
     inputs.render({
       params: sig ? sig.params : [],
       state: s.doc,

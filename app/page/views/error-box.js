@@ -1,6 +1,8 @@
 // The last error (data-testid="error", "Line N: message"), the "stale" badge on the stage
 // while the programs shown are from the last version that worked, and the editor's marker.
 
+import { setAttr, setHidden } from "../../dom-writes.js";
+
 /** @param {{box: HTMLElement, badge: HTMLElement, panel: HTMLElement, editor: any}} els */
 export function createErrorView({ box, badge, panel, editor }) {
   /** @param {import("../update.js").PageState} s */
@@ -8,12 +10,12 @@ export function createErrorView({ box, badge, panel, editor }) {
     const { error, record } = s;
     const stale = Boolean(error) && record !== null;
     panel.classList.toggle("stale", stale);
-    badge.hidden = !stale;
+    setHidden(badge, !stale);
     editor.setError(error && error.line ? { line: error.line, message: error.message } : null);
     if (!error) {
-      box.hidden = true;
-      box.replaceChildren();
-      box.dataset.line = "";
+      setHidden(box, true);
+      if (box.firstChild) box.replaceChildren();
+      setAttr(box, "data-line", "");
       return;
     }
     const where = document.createElement("strong");

@@ -3,6 +3,8 @@
 // that is forced moves into the unknown program, which then returns it, and its value crosses
 // over as a residual. Outputs that are unknown anyway have nothing to force.
 
+import { setHidden } from "../../dom-writes.js";
+
 /**
  * @param {HTMLElement} root the bar (data-testid="instantiate")
  * @param {{getState: () => any, dispatch: (change: object) => void}} deps
@@ -22,7 +24,7 @@ export function createInstantiate(root, { getState, dispatch }) {
     const outs = s.doc.mode === "split" && rec?.mode === "split" ? rec.program.outvars : [];
     const forced = rec?.instantiate ?? [];
     // a bar of disabled toggles only says "nothing to force": shown when one can act
-    root.hidden = !outs.some((_, i) => !rec.out_unknowns[i] || forced[i]);
+    setHidden(root, !outs.some((_, i) => !rec.out_unknowns[i] || forced[i]));
     if (root.hidden) return;
     list.replaceChildren(
       ...outs.map((v, i) => {
