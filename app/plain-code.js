@@ -229,7 +229,7 @@ export function markPlainLines(parent, { error, linked, step }) {
     const hue = n === step.line ? `cm-hue-${step.hue ?? 0}` : null;
     for (const cls of [...row.classList]) if (/^cm-hue-\d+$/.test(cls) && cls !== hue) row.classList.remove(cls);
     row.classList.toggle("cm-step-line", hue !== null);
-    if (hue !== null && !row.classList.contains(hue)) row.classList.add(hue);
+    if (hue !== null) row.classList.toggle(hue, true); // unlike add(), no write when it is there
     setAttr(row, "data-testid", hue !== null ? "source-line-active" : null);
   });
 }

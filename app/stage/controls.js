@@ -1,6 +1,7 @@
 // The stage's controls: step buttons, play, the timeline, the counter, speed, the narration
 // line and the keys hint. Built once per stage; `sync` writes what a step changes.
 
+import { setText } from "../dom-writes.js";
 import { h, richText, s } from "./dom.js";
 
 export const SPEEDS = [0.5, 1, 2];
@@ -124,7 +125,7 @@ export function createControls() {
     timeline.max = String(total);
     timeline.value = String(step);
     const label = `Step ${step} of ${total}`;
-    if (counter.textContent !== label) counter.textContent = label;
+    setText(counter, label);
     timeline.setAttribute("aria-valuetext", event ? `${label}: ${event.short}` : label);
     first.setAttribute("aria-disabled", String(step === 0));
     prev.setAttribute("aria-disabled", String(step === 0));

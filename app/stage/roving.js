@@ -7,6 +7,8 @@
 //   Home/End    the first/last item
 // Items not shown yet (not revealed at this step) are skipped.
 
+import { setAttr } from "../dom-writes.js";
+
 /**
  * @param {HTMLElement} container holds the items; gets data-stage-keys="off" (the group owns
  *   its arrow keys, the stage's step keys stay out)
@@ -41,10 +43,10 @@ export function createRoving(container, { items, lane = null, onActivate = null 
     const keep =
       (prefer && visible.includes(prefer) ? prefer : visible.includes(current) ? current : visible[0]) ?? all[0];
     // only what changes is written: the build's first frame already holds these tab stops
-    for (const el of all) if (el !== keep && el.getAttribute("tabindex") !== "-1") el.tabIndex = -1;
+    for (const el of all) if (el !== keep) setAttr(el, "tabindex", "-1");
     if (!keep) return;
     current = keep;
-    if (keep.getAttribute("tabindex") !== "0") keep.tabIndex = 0;
+    setAttr(keep, "tabindex", "0");
   }
 
   function nearestIn(list, y) {
