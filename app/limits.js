@@ -27,6 +27,9 @@ export const ANTICIPATE_UNDER_MS = 150;
 // ... and once the page has drawn its answer and nothing has changed for this long (a reader
 // flipping at once finds the engine free).
 export const ANTICIPATE_AFTER_MS = 150;
+// window.explainer's promises resolve two frames after the answer is drawn, or this long
+// after it where no frame comes (a tab in the background).
+export const IDLE_FRAME_WAIT_MS = 250;
 // The answers the page keeps for requests met again (an undo, a flip back, an example).
 export const ANSWERS_KEPT = 64;
 // The mask explorer asks for every mask of the function once the edits have paused this

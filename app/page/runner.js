@@ -12,7 +12,13 @@
 
 import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
-import { ANSWERS_KEPT, ANTICIPATE_AFTER_MS, ANTICIPATE_UNDER_MS, FOLLOW_UP_WAIT_MS } from "../limits.js";
+import {
+  ANSWERS_KEPT,
+  ANTICIPATE_AFTER_MS,
+  ANTICIPATE_UNDER_MS,
+  FOLLOW_UP_WAIT_MS,
+  IDLE_FRAME_WAIT_MS,
+} from "../limits.js";
 import { parseSignature, requestFor, requestKey } from "../state.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
 import { cancelIdle, onIdle } from "../main-thread.js";
@@ -85,7 +91,17 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     if (busy()) return;
     const waiters = idleWaiters;
     idleWaiters = [];
-    requestAnimationFrame(() => requestAnimationFrame(() => waiters.forEach((w) => w())));
+    // Two frames: the answer is painted. A tab in the background runs no frames at all (nor
+    // does a renderer starved of them), and an embedder's settled() must resolve there too.
+    let done = false;
+    const wake = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(fallback);
+      waiters.forEach((w) => w());
+    };
+    const fallback = setTimeout(wake, IDLE_FRAME_WAIT_MS);
+    requestAnimationFrame(() => requestAnimationFrame(wake));
   }
 
   async function ask(req, key) {
