@@ -1,7 +1,7 @@
 // The stage's controls: step buttons, play, the timeline, the counter, speed, the narration
 // line and the keys hint. Built once per stage; `sync` writes what a step changes.
 
-import { setText } from "../dom-writes.js";
+import { setAttr, setText } from "../dom-writes.js";
 import { h, richText, s } from "./dom.js";
 
 export const SPEEDS = [0.5, 1, 2];
@@ -120,18 +120,16 @@ export function createControls() {
 
   /** Show step `step` of `total` (`event`: the one just judged, or null). */
   function sync({ step, total, playing, event, residuals = 0, unknowns = false }) {
-    for (const b of [resPrev, resNext]) b.setAttribute("aria-disabled", String(!residuals));
-    unknownNext.setAttribute("aria-disabled", String(!unknowns));
+    for (const b of [resPrev, resNext]) setAttr(b, "aria-disabled", String(!residuals));
+    setAttr(unknownNext, "aria-disabled", String(!unknowns));
     timeline.max = String(total);
     timeline.value = String(step);
     const label = `Step ${step} of ${total}`;
     setText(counter, label);
-    timeline.setAttribute("aria-valuetext", event ? `${label}: ${event.short}` : label);
-    first.setAttribute("aria-disabled", String(step === 0));
-    prev.setAttribute("aria-disabled", String(step === 0));
-    next.setAttribute("aria-disabled", String(step >= total));
-    last.setAttribute("aria-disabled", String(step >= total));
-    play.setAttribute("aria-pressed", String(playing));
+    setAttr(timeline, "aria-valuetext", event ? `${label}: ${event.short}` : label);
+    for (const b of [first, prev]) setAttr(b, "aria-disabled", String(step === 0));
+    for (const b of [next, last]) setAttr(b, "aria-disabled", String(step >= total));
+    setAttr(play, "aria-pressed", String(playing));
     // the icon is drawn again only when it changes (the build's first frame shows "play")
     if (playing !== iconPlaying) playIcon.replaceChildren(icon(playing ? "pause" : "play"));
     iconPlaying = playing;
