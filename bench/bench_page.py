@@ -31,6 +31,9 @@ What is measured (all ms since navigation start unless said otherwise):
   read       the same toggle READ_PAUSE_MS after an edit, as a reader flips an input after
              looking at the split: by then the page has asked the engine for the flips ahead
              (app/page/anticipate.js) and the mask explorer for its grid
+  breakdown  --traced-edits edits per example more, traced (bench/edit_breakdown.py): each
+             one's span to 'painted' split into the engine worker's busy time, the page's
+             main thread's, and the rest (messages in flight, waiting for a frame)
   fps        frames per second (requestAnimationFrame) while the stage plays a 200-equation
              program at 2x speed
   bytes      response bodies of a cold load, by file (Playwright's request.sizes())
@@ -53,6 +56,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+import edit_breakdown  # noqa: E402  (bench/, beside this file)
+
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 DIST = ROOT / "dist"
@@ -420,12 +425,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every figure here")
     ap.add_argument("--no-build", action="store_true", help="use dist/ as it is")
     ap.add_argument("--mode", help="time edits only on the examples of this mode (e.g. checkpoint)")
+    ap.add_argument("--traced-edits", type=int, default=8,
+                    help="edits per example traced for where their time goes (0: none)")
     ap.add_argument("--network", choices=sorted(NETWORKS),
                     help="cold loads over an emulated link: cable (50 Mbit/s, 20 ms) or fast4g "
                          "(20 Mbit/s, 60 ms); loopback by default")
     opts = ap.parse_args(argv)
     if opts.quick:
         opts.runs, opts.edits, opts.fps_seconds = 1, 3, 1.0
+        opts.traced_edits = min(opts.traced_edits, 2)
 
     from playwright.sync_api import sync_playwright
 
@@ -469,6 +477,9 @@ def main(argv: list[str] | None = None) -> int:
                 calibration = [page.evaluate(CALIBRATE_JS)]
                 edits = edit_latency(page, examples, opts.edits)
                 calibration.append(page.evaluate(CALIBRATE_JS))
+                breakdown = {ex["id"]: edit_breakdown.summarise(edit_breakdown.trace_edits(
+                    page, page.evaluate("(id) => window.explainer.loadExample(id)", ex["id"])
+                    ["source"], opts.traced_edits)) for ex in examples if opts.traced_edits}
                 fps = animation_fps(page, opts.fps_seconds)
                 ctx.close()
                 browser.close()
@@ -481,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
     load_end = os.getloadavg()
     out.update(cold_page=cold_page, cold_base=cold_base, warm_page=warm_page,
                warm_base=warm_base, edits=edits, fps=fps, load_end=load_end,
-               calibration=calibration)
+               calibration=calibration, breakdown=breakdown)
 
     # ---- page loads
     rows = []
@@ -546,6 +557,12 @@ def main(argv: list[str] | None = None) -> int:
     before, after = out["calibration"]
     print(f"host CPU in the page, before / after the edits: {before:.1f} / {after:.1f} ms for a "
           "fixed piece of JavaScript (lower is faster; compare runs only at like figures)")
+
+    if breakdown:
+        table("Where an edit's time goes (medians, ms; bench/edit_breakdown.py)",
+              ["example", "n", "drawn", "engine worker", "page main thread", "waiting"],
+              [[ex, str(b["n"]), b["ms"], b["worker"], b["main"], b["waiting"]]
+               for ex, b in breakdown.items()])
 
     # ---- animation
     table(f"Animation: stage playing {fps['eqns']} equations at 2x (target 60 fps)",

@@ -75,6 +75,15 @@ def test_bench_page_quick(site, tmp_path):
                       proc.stdout)
     assert calib and all(float(v) > 0 for v in calib.groups()), "no CPU calibration line"
 
+    where = section(found, "Where an edit's time goes")
+    assert where[0] == ["example", "n", "drawn", "engine worker", "page main thread", "waiting"]
+    assert {r[0] for r in where[1:]} == {e["id"] for e in examples}
+    for r in where[1:]:
+        # two traced edits each, both drawn; each a new source, so the worker computed it,
+        # and the main thread's busy time is a part of the span
+        assert r[1] == "2" and all(NUM.match(c) for c in r[2:]), r
+        assert float(r[3]) > 0 and float(r[2]) >= float(r[4]), r
+
     anim = section(found, "Animation")
     assert len(anim) == 2 and NUM.match(anim[1][0]) and float(anim[1][0]) > 0, anim
     assert "200 equations" in [t for t in found if t.startswith("Animation")][0]

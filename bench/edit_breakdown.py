@@ -1,0 +1,110 @@
+"""Where an edit's time goes: the engine's worker (Python), the page's main thread (reading
+the answer, drawing it), or neither (messages in flight, waiting for a frame).
+
+A Chromium trace (devtools.timeline) is taken while one booted page makes edits; each edit is
+bracketed by two User Timing marks on the page's main thread, from the call to the frame
+after the page took the new record in (the same span as bench_page.py's 'painted'). Busy time
+is the part of each thread's top-level tasks that falls inside that span: the page's main
+thread (the one that wrote the marks), and every dedicated worker (the engine's is the only
+one the page starts). What is left of the span is waiting.
+"""
+from __future__ import annotations
+
+import statistics
+import threading
+from collections.abc import Sequence
+
+START, DRAWN = "pe-bench-edit", "pe-bench-drawn"
+
+# One edit between the two marks. A record that is not drawn within the wait (an error) leaves
+# no end mark, and the span is dropped.
+MARKED_EDIT_JS = r"""async ([src, start, end]) => {
+  let done;
+  const drawn = new Promise((res) => { done = res; });
+  const taken = () => requestAnimationFrame(() => { performance.mark(end); done(); });
+  document.addEventListener('pe:record', taken, { once: true });
+  performance.mark(start);
+  await window.explainer.setSource(src);
+  await Promise.race([drawn, new Promise((r) => setTimeout(r, 200))]);
+  document.removeEventListener('pe:record', taken);
+}"""
+
+TASK = "ThreadControllerImpl::RunTask"
+MARK_PHASES = {"R", "I", "i", "n", "b"}
+
+
+def trace_edits(page, code: str, n_edits: int) -> list[dict]:
+    """n_edits edits of `code` (a comment added each time, so the program stays the same),
+    traced; for each edit drawn, its span and each side's busy ms in it."""
+    cdp = page.context.new_cdp_session(page)
+    events: list[dict] = []
+    complete = threading.Event()
+    cdp.on("Tracing.dataCollected", lambda e: events.extend(e["value"]))
+    cdp.on("Tracing.tracingComplete", lambda e: complete.set())
+    cdp.send("Tracing.start", {
+        "traceConfig": {"includedCategories": ["devtools.timeline", "toplevel",
+                                               "blink.user_timing"]},
+        "transferMode": "ReportEvents"})
+    try:
+        for i in range(n_edits):
+            page.evaluate(MARKED_EDIT_JS,
+                          [code.rstrip("\n") + f"\n# traced edit {i}\n", START, DRAWN])
+    finally:
+        cdp.send("Tracing.end")
+        complete.wait(30)
+        cdp.detach()
+    return spans(events)
+
+
+def spans(events: Sequence[dict]) -> list[dict]:
+    """Each START..DRAWN span of the trace with the page's main-thread and the workers' busy
+    ms inside it."""
+    thread_names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
+                    if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    marks = sorted((e["ts"], e["name"], (e["pid"], e["tid"])) for e in events
+                   if e.get("name") in (START, DRAWN) and e.get("ph") in MARK_PHASES)
+    tasks = [e for e in events if e.get("ph") == "X" and e.get("name") == TASK]
+    out = []
+    start = None
+    for ts, name, thread in marks:
+        if name == START:
+            start = ts
+        elif start is not None:
+            out.append(_busy(start, ts, thread, tasks, thread_names))
+            start = None
+    return out
+
+
+def _busy(a: float, b: float, main: tuple, tasks: Sequence[dict],
+          thread_names: dict) -> dict:
+    main_ms = worker_ms = 0.0
+    pieces = []  # (start, end) of every busy piece, either side, clipped to the span
+    for t in tasks:
+        s, e = max(t["ts"], a), min(t["ts"] + t["dur"], b)
+        if e <= s:
+            continue
+        thread = (t["pid"], t["tid"])
+        if thread == main:
+            main_ms += (e - s) / 1000
+        elif thread_names.get(thread, "").startswith("DedicatedWorker"):
+            worker_ms += (e - s) / 1000
+        else:
+            continue
+        pieces.append((s, e))
+    busy = 0.0  # the union: the two sides overlap where the page draws while Python runs
+    reach = a
+    for s, e in sorted(pieces):
+        if e > reach:
+            busy += e - max(s, reach)
+            reach = e
+    total = (b - a) / 1000
+    return {"ms": total, "main": main_ms, "worker": worker_ms,
+            "waiting": max(0.0, total - busy / 1000)}
+
+
+def summarise(rows: Sequence[dict]) -> dict:
+    """Medians of each column of an example's spans (None when no edit was drawn)."""
+    if not rows:
+        return {k: None for k in ("ms", "main", "worker", "waiting")} | {"n": 0}
+    return {"n": len(rows)} | {k: round(statistics.median(r[k] for r in rows), 1)
+                               for k in ("ms", "main", "worker", "waiting")}
