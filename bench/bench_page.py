@@ -97,14 +97,18 @@ INIT_SCRIPT = r"""
 
 # window.__timeEdit(fn): ms until fn()'s promise resolved, and until the frame after the
 # page took the new record in (its 'pe:record' event: the stage drew it in the same task, or
-# kept what it shows, when the split is the one drawn).
+# kept what it shows, when the split is the one drawn). The same span is marked in User Timing,
+# for the traced edits' breakdown (bench/edit_breakdown.py).
 TIME_EDIT_JS = r"""() => {
 window.__timeEdit = async (fn) => {
   let tPaint = null;
   let done;
   const painted = new Promise((res) => { done = res; });
-  const taken = () => requestAnimationFrame(() => { tPaint = performance.now(); done(); });
+  const taken = () => requestAnimationFrame(() => {
+    tPaint = performance.now(); performance.mark('%DRAWN%'); done();
+  });
   document.addEventListener('pe:record', taken, { once: true });
+  performance.mark('%START%');
   const t0 = performance.now();
   const st = await fn();
   const t1 = performance.now();
@@ -113,7 +117,7 @@ window.__timeEdit = async (fn) => {
   return { api: t1 - t0, painted: tPaint === null ? null : tPaint - t0,
            error: st.error ? st.error.message : null, unknown: st.unknown };
 };
-}"""
+}""".replace("%START%", edit_breakdown.START).replace("%DRAWN%", edit_breakdown.DRAWN)
 
 CHAIN_STEPS = 100  # sin then mul: 200 equations
 READ_PAUSE_MS = 600
@@ -324,6 +328,11 @@ CALIBRATE_JS = """() => {
 }"""
 
 
+def timed_edit(page, src: str) -> dict:
+    """window.__timeEdit of setting the source to `src`."""
+    return page.evaluate("(s) => window.__timeEdit(() => window.explainer.setSource(s))", src)
+
+
 def timed_toggle(page, arg: str) -> dict:
     """window.__timeEdit of flipping `arg`, with 'drawn': ms to the frame after the record was
     taken in, or to the promise when no record came (an error)."""
@@ -351,7 +360,7 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
         for i in range(n_edits):
             # a new source every time (the page caches answers by request), same program
             src = code.rstrip("\n") + f"\n# edit {i}\n"
-            r = page.evaluate("(s) => window.__timeEdit(() => window.explainer.setSource(s))", src)
+            r = timed_edit(page, src)
             edits.append(r["painted"] if r["painted"] is not None else r["api"])
             api_edits.append(r["api"])
             errors += r["error"] is not None
@@ -373,6 +382,16 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
                      "toggles": toggles, "api_edits": api_edits, "api_toggles": api_toggles,
                      "reads": reads, "errors": errors})
     return rows
+
+
+def traced_breakdown(page, examples: list[dict], n_edits: int) -> dict[str, dict]:
+    """Per example, the medians of where n_edits traced edits spent their time."""
+    out = {}
+    for ex in examples if n_edits else []:
+        code = page.evaluate("(id) => window.explainer.loadExample(id)", ex["id"])["source"]
+        out[ex["id"]] = edit_breakdown.summarise(
+            edit_breakdown.trace_edits(page, code, n_edits, timed_edit))
+    return out
 
 
 def animation_fps(page, seconds: float) -> dict:
@@ -477,9 +496,7 @@ def main(argv: list[str] | None = None) -> int:
                 calibration = [page.evaluate(CALIBRATE_JS)]
                 edits = edit_latency(page, examples, opts.edits)
                 calibration.append(page.evaluate(CALIBRATE_JS))
-                breakdown = {ex["id"]: edit_breakdown.summarise(edit_breakdown.trace_edits(
-                    page, page.evaluate("(id) => window.explainer.loadExample(id)", ex["id"])
-                    ["source"], opts.traced_edits)) for ex in examples if opts.traced_edits}
+                breakdown = traced_breakdown(page, examples, opts.traced_edits)
                 fps = animation_fps(page, opts.fps_seconds)
                 ctx.close()
                 browser.close()

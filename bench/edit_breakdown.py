@@ -1,9 +1,10 @@
 """Where an edit's time goes: the engine's worker (Python), the page's main thread (reading
 the answer, drawing it), or neither (messages in flight, waiting for a frame).
 
-A Chromium trace (devtools.timeline) is taken while one booted page makes edits; each edit is
-bracketed by two User Timing marks on the page's main thread, from the call to the frame
-after the page took the new record in (the same span as bench_page.py's 'painted'). Busy time
+A Chromium trace (devtools.timeline) is taken while one booted page makes edits, timed by
+bench_page.py's window.__timeEdit, which brackets each with two User Timing marks on the
+page's main thread: from the call to the frame after the page took the new record in (its
+'painted'; an edit not drawn within its wait leaves no end mark and is dropped). Busy time
 is the part of each thread's top-level tasks that falls inside that span: the page's main
 thread (the one that wrote the marks), and every dedicated worker (the engine's is the only
 one the page starts). What is left of the span is waiting.
@@ -12,30 +13,20 @@ from __future__ import annotations
 
 import statistics
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 START, DRAWN = "pe-bench-edit", "pe-bench-drawn"
-
-# One edit between the two marks. A record that is not drawn within the wait (an error) leaves
-# no end mark, and the span is dropped.
-MARKED_EDIT_JS = r"""async ([src, start, end]) => {
-  let done;
-  const drawn = new Promise((res) => { done = res; });
-  const taken = () => requestAnimationFrame(() => { performance.mark(end); done(); });
-  document.addEventListener('pe:record', taken, { once: true });
-  performance.mark(start);
-  await window.explainer.setSource(src);
-  await Promise.race([drawn, new Promise((r) => setTimeout(r, 200))]);
-  document.removeEventListener('pe:record', taken);
-}"""
 
 TASK = "ThreadControllerImpl::RunTask"
 MARK_PHASES = {"R", "I", "i", "n", "b"}
 
 
-def trace_edits(page, code: str, n_edits: int) -> list[dict]:
+def trace_edits(page, code: str, n_edits: int,
+                timed_edit: Callable[[Any, str], dict]) -> list[dict]:
     """n_edits edits of `code` (a comment added each time, so the program stays the same),
-    traced; for each edit drawn, its span and each side's busy ms in it."""
+    each made by `timed_edit(page, source)`, traced; for each edit drawn, its span and each
+    side's busy ms in it."""
     cdp = page.context.new_cdp_session(page)
     events: list[dict] = []
     complete = threading.Event()
@@ -47,8 +38,7 @@ def trace_edits(page, code: str, n_edits: int) -> list[dict]:
         "transferMode": "ReportEvents"})
     try:
         for i in range(n_edits):
-            page.evaluate(MARKED_EDIT_JS,
-                          [code.rstrip("\n") + f"\n# traced edit {i}\n", START, DRAWN])
+            timed_edit(page, code.rstrip("\n") + f"\n# traced edit {i}\n")
     finally:
         cdp.send("Tracing.end")
         complete.wait(30)
