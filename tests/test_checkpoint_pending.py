@@ -106,3 +106,27 @@ def test_the_worker_can_call_it_and_errors_are_answers():
     assert bad["error"]["type"] == "policy"
     broken = explain.checkpoint_policy(**{**kw, "source": "def g(x):\n    return x +\n"})
     assert broken["error"]["lineno"] == 2
+
+
+def _without_calls(events: list[dict]) -> list[dict]:
+    return [{k: v for k, v in ev.items() if k != "call"} for ev in events]
+
+
+@pytest.mark.parametrize("n", range(len(EXAMPLES) + 2))
+def test_a_policy_not_drawn_is_split_alike_with_its_calls_unopened(n):
+    # the cards of the policies not selected never show their calls: they are not opened,
+    # and everything else of the policy's record is as it is with them opened
+    from pe_engine.explain.autodiff import _load_checkpoint, _policy_record
+    kw = _requests()[n]
+    ld = _load_checkpoint(kw["source"], kw["args"], kw.get("fn"))
+    for name in POLICY_ROWS:
+        card, rec = _policy_record(ld, name, True)
+        card_unopened, rec_unopened = _policy_record(ld, name, False)
+        assert _json(card_unopened) == _json(card)
+        opened = [ev for ev in rec["events"] if "call" in ev]
+        assert opened or name == "no checkpoint"  # every policy but none puts a remat call
+        assert not [ev for ev in rec_unopened["events"] if "call" in ev]
+        assert _json({**rec_unopened, "events": []}) == _json({**rec, "events": []})
+        # the narration still says a call is a call
+        assert _without_calls(_json(rec_unopened)["events"]) == _without_calls(
+            _json(rec)["events"])

@@ -91,7 +91,8 @@ class _Reverse(NamedTuple):
 
 
 def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
-                     argnums: Sequence[int], policy: str = "", label: str = "") -> _Reverse:
+                     argnums: Sequence[int], policy: str = "", label: str = "",
+                     open_calls: bool = True) -> _Reverse:
     """Linearize as JVP + partial evaluation, then transpose the linear half.
 
     The JVP program takes every primal, then the tangents of the arguments in `argnums`;
@@ -120,7 +121,7 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
                             [True] * n + [False] * k, decisions)
     tangents = [params[i] + TANGENT_MARK for i in argnums]
     split = split_record(jvp_closed, [False] * n + [True] * k, [*params, *tangents],
-                         [*values, *(values[i] for i in argnums)])
+                         [*values, *(values[i] for i in argnums)], open_calls=open_calls)
     rec = split.record
     num_res = len(rec["residuals"])
     # The unknown half, closed again, is what the transpose turns around.
@@ -247,12 +248,14 @@ def _policy_label(name: str, names: Sequence[str]) -> str:
             else name)
 
 
-def _policy_record(ld: _Loaded, name: str) -> tuple[Policy, dict]:
-    """One policy's card and its whole record (split, panes, backward, memory line)."""
+def _policy_record(ld: _Loaded, name: str, selected: bool) -> tuple[Policy, dict]:
+    """One policy's card and its whole record (split, panes, backward, memory line); only the
+    selected policy's split is drawn, so only its calls are opened."""
     fun = ld.lf.fn if name == "no checkpoint" else ad_checkpoint.checkpoint(
         ld.lf.fn, policy=_policy(name, ld.names))
     label = _policy_label(name, ld.names)
-    rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label).record
+    rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label,
+                           open_calls=selected).record
     card: Policy = {"name": name, "label": label,
                     "residual_count": len(rec["saved_residuals"]),
                     "residual_bytes": rec["saved_bytes"], "recomputed": rec["recomputed"],
@@ -271,7 +274,7 @@ def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
     wanted = [policy] if only_selected else POLICY_ROWS
     cards, memory, selected = [], [], {}
     for name in wanted:
-        card, rec = _policy_record(ld, name)
+        card, rec = _policy_record(ld, name, name == policy)
         cards.append(card)
         memory += rec["memory"]
         if name == policy:
@@ -288,5 +291,5 @@ def checkpoint_policy(source: str, args: Sequence[dict], fn: str | None = None,
                       policy: str = DEFAULT_POLICY) -> PolicyAnswer:
     """One policy's card and memory line, for a checkpoint record asked with only_selected
     (`policy` is one of its pending_policies)."""
-    card, rec = _policy_record(_load_checkpoint(source, args, fn), policy)
+    card, rec = _policy_record(_load_checkpoint(source, args, fn), policy, False)
     return {"policy": card, "memory": rec["memory"][0]}

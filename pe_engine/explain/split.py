@@ -16,7 +16,7 @@ from .. import core
 from ..core import ClosedJaxpr, Jaxpr, Literal, Var, short_dtype
 from ..partial_eval import partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
-from .calls import Inner, Shown, inner_of, nounits_shown
+from .calls import INNER, Inner, Shown, inner_of, nounits_shown
 from .observe import Round, SplitObserver
 from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
@@ -84,21 +84,24 @@ class Split(NamedTuple):
 
 def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str] | None,
                  values: Sequence[Any] | None, instantiate: bool | Sequence[bool] = False,
-                 ) -> Split:
+                 open_calls: bool = True) -> Split:
     """The split of a traced program: both halves, one event per equation, the residuals.
 
     `params` names the program's inputs (None: as the printer names its binders); `values`
     are the inputs' values, for the values computed now (None: an inner program, whose
-    values are not one value each)."""
+    values are not one value each). `open_calls`: each call equation's event carries its
+    inner split (`call`); without, the split is the same, its calls unopened (a quarter of a
+    checkpoint policy's answer, for a card that never shows them)."""
     obs = SplitObserver()
     known, unknown, out_unknowns, res_avals = partial_eval_jaxpr_nounits(
         closed, unknowns, instantiate, obs)
     return _describe(closed, params, values, obs, nounits_shown(known, unknown, unknowns),
-                     out_unknowns)
+                     out_unknowns, open_calls)
 
 
 def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequence[Any] | None,
-              obs: SplitObserver, shown: Shown, out_unknowns: list[bool]) -> Split:
+              obs: SplitObserver, shown: Shown, out_unknowns: list[bool],
+              open_calls: bool = True) -> Split:
     known, unknown = shown.known, shown.unknown
     prog, names = program_record(closed.jaxpr)
     if params is None:
@@ -163,7 +166,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
             "residuals": res_here,
         }
         rounds = obs.rounds.get((id(e),), [])
-        inner = inner_of(e, [not k for k in in_known], rounds)
+        inner = inner_of(e, [not k for k in in_known], rounds) if open_calls else None
         if inner is not None:
             event["call"] = call_split(e.primitive.name, in_known, inner, rounds)
         events.append(event)
@@ -302,7 +305,7 @@ def _narrate(ev: dict, residuals: list[dict]) -> str:
         return f"{eqn} runs now: every input is known{tail}."
     if side == "known-dropped":
         return f"{eqn} is known, and nothing reads it."
-    if side == "both" and "call" in ev:
+    if side == "both" and ev["primitive"] in INNER:  # a call, opened or not
         return f"{eqn} is a call: it splits into a known part and an unknown part."
     if side == "both":
         return (f"{eqn} runs now, and again in the unknown program: its output is not "
