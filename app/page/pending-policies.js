@@ -4,13 +4,18 @@
 // and merged into the record here. Pure: no DOM, no engine.
 
 import { POLICY_ROWS } from "../contract/record.js";
+import { CALL_MODES } from "./pending-calls.js";
 
 /** @typedef {import("../contract/record.js").CheckpointRecord} CheckpointRecord */
 /** @typedef {import("../contract/record.js").PolicyAnswer} PolicyAnswer */
 
-/** The request an edit sends first: a checkpoint request asks for its selected policy alone. */
+/** The request an edit sends first: a checkpoint request asks for its selected policy alone,
+ *  and a split's calls come unopened (pending-calls.js). */
 export function firstRequest(req) {
-  return req.mode === "checkpoint" ? { mode: req.mode, kwargs: { ...req.kwargs, only_selected: true } } : req;
+  if (!CALL_MODES.includes(req.mode)) return req;
+  const kwargs = { ...req.kwargs, open_calls: false };
+  if (req.mode === "checkpoint") kwargs.only_selected = true;
+  return { mode: req.mode, kwargs };
 }
 
 /** The policies a record still waits for ([] for a complete record, or another mode's). */

@@ -1,11 +1,12 @@
 // Running the engine for the page's state: debounced, one call at a time, cached by request
 // key; an unedited example's answer comes from the build's file for it (fetched once, before
 // Python is asked). Every answer (the engine's, or the page's own when there is nothing to
-// ask) becomes an {type: "answer"} change. A checkpoint record comes first with its selected
-// policy alone; its other policies are then asked one per idle slice and merged in, each
-// merge another answer for the same key (pending-policies.js), until the next change of
-// request stops them (their calls are quiet, as below, so that change's call never waits for
-// one). Then, once the reader has paused, the requests they are likely to make
+// ask) becomes an {type: "answer"} change. A record comes first with its calls unopened, and a
+// checkpoint record with its selected policy alone; its calls, then its other policies, are
+// then asked one per idle slice and merged in, each merge another answer for the same key
+// (pending-calls.js, pending-policies.js), until the next change of request stops them
+// (their calls are quiet, as below, so that change's call never waits for one). Then, once
+// the reader has paused, the requests they are likely to make
 // next (a flip of an input, another mode: anticipate.js) are asked the same way: quiet calls,
 // which a change's own call interrupts or overtakes (engine-client.js), and whose answer that
 // change awaits instead of asking again.
@@ -20,6 +21,7 @@ import {
   IDLE_FRAME_WAIT_MS,
 } from "../limits.js";
 import { parseSignature, requestFor, requestKey } from "../state.js";
+import { callsRequest, unopenedOf, withCalls } from "./pending-calls.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
 import { cancelIdle, onIdle } from "../main-thread.js";
 import { flippedInput, nextRequests } from "./anticipate.js";
@@ -57,7 +59,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   let inflight = false;
   let rerun = false;
   let idleWaiters = [];
-  let following = null; // {key, slice}: the pending policies being asked for the record of key
+  let following = null; // {key, slice}: the calls and policies being asked for the record of key
   const ahead = new Map(); // request key -> {asked, handle}: the quiet call asking for it ahead
   let askedMs = 0; // how long the engine took for the last request the page waited for
   let lastDoc = null; // the doc of the last run, and the input flipped since the one before
@@ -189,12 +191,15 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     notifyIdle();
   }
 
-  // ---------------------------------------------------------------- pending policies
-  /** Ask for the pending policies of the record drawn for key, one per idle slice. */
+  // ---------------------------------------------------------------- follow-ups
+  const pendingAny = (record) => unopenedOf(record).length > 0 || pendingOf(record).length > 0;
+
+  /** Ask for what the record drawn for key still waits for (its unopened calls, then its
+   *  pending policies), one per idle slice. */
   function follow(req, key) {
     const s = getState();
     if (following?.key === key || s.recordKey !== key) return;
-    if (!pendingOf(s.record).length) {
+    if (!pendingAny(s.record)) {
       anticipate(s.doc);
       return;
     }
@@ -204,7 +209,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       run.slice = onIdle(
         async () => {
           run.slice = 0;
-          const more = await askNextPolicy(req, run);
+          const more = await (unopenedOf(getState().record).length ? askCalls : askNextPolicy)(req, run);
           if (following !== run) return; // stopped by a change: its answer was dropped
           if (more) next();
           else {
@@ -265,6 +270,20 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     mine.stop = () => clearTimeout(timer);
   }
 
+  /** The record's calls asked (the same request, whole) and merged in; whether more is
+   *  pending. */
+  async function askCalls(req, run) {
+    const asked = getState().record;
+    const { answer } = await askEngine(engine, callsRequest(firstRequest(req)), { quiet: true });
+    if (following !== run || getState().record !== asked) return false; // stale, as below
+    if ("error" in answer) return answer.error.type === "cancelled";
+    const record = withCalls(asked, answer);
+    if (!record) return false; // another split (it cannot be, for the same request)
+    keep(run.key, record);
+    dispatch({ type: "answer", answer: record, key: run.key });
+    return pendingAny(record);
+  }
+
   /** One pending policy asked and merged into the record; whether more are pending. */
   async function askNextPolicy(req, run) {
     const asked = getState().record;
@@ -283,7 +302,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     const record = withPolicy(/** @type {any} */ (asked), /** @type {any} */ (answer));
     keep(run.key, record);
     dispatch({ type: "answer", answer: record, key: run.key });
-    return pendingOf(record).length > 0;
+    return pendingAny(record);
   }
 
   /** A change of request: the follow-ups still to ask are dropped (the schedule that follows

@@ -2,7 +2,7 @@
 //
 //   const stage = createStage(root, {onLink});
 //   stage.setRecord(record, {step, key}); // step defaults to the end (the finished split)
-//   stage.setPolicies(record);         // the same split, more checkpoint policies answered
+//   stage.setPolicies(record); stage.setCalls(record);  // the same split: more policies, calls opened
 //   stage.setStep(n); stage.getStep(); stage.stepCount(); stage.play(); stage.pause();
 //   stage.highlight({line} | {event} | {residual} | null);   // from the shell (editor cursor)
 //   stage.drawn();                     // lay out what is pending (the edges) now
@@ -12,10 +12,9 @@
 // onLink(link|null) is called when the user hovers or focuses an equation or a residual:
 // link = {event, line} or {residual, event, line}; null when the hover/focus leaves.
 //
-// This module orchestrates: the model (model.js) is a pure function of the record, the DOM of
-// a record is built once (view.js), a step only toggles what changed (timeline.js), and the
-// controls, play, the flight, the highlighting, the keys and the diff each live in their own
-// module.
+// This module orchestrates: the model (model.js) is a pure function of the record, the DOM of a
+// record is built once (view.js), a step only toggles what changed (timeline.js), and the controls,
+// play, the flight, the highlighting, the keys and the diff each live in their own module.
 
 import { renderCheckpoint } from "./checkpoint.js";
 import { createControls } from "./controls.js";
@@ -31,7 +30,7 @@ import { badgeRole } from "./panes.js";
 import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
-import { buildView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
+import { buildView, keepInView, openCalls, renewPolicies, scrollRowIntoView } from "./view.js";
 
 const SCRUB_DEBOUNCE_MS = 450;
 
@@ -354,6 +353,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   return {
     setRecord,
     setPolicies,
+    setCalls: (record) => (model = openCalls(view, model, record)),
     setStep(n) {
       player.pause();
       applyStep(n, { source: "api" });

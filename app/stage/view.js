@@ -3,6 +3,7 @@
 // memory (grad, checkpoint) and the table;
 // and how to scroll it (the strip and the pane bodies, never the page) to an event.
 
+import { callToggle } from "./calls.js";
 import { renderCheckpoint } from "./checkpoint.js";
 import { h, openDetails } from "./dom.js";
 import { EdgeLayer } from "./edges.js";
@@ -105,6 +106,23 @@ export function renewPolicies(view, record, onLink) {
     view[part] = next[part];
     focus?.focus({ preventScroll: true });
   }
+}
+
+/** The model of `record`, the record drawn with its calls opened (app/page/pending-calls.js),
+ *  each call's row in the view given the toggle it would have had: the split, its step and
+ *  its marks stay as they are. */
+export function openCalls(view, model, record) {
+  const events = model.events.map((ev, i) => (record.events[i]?.call ? { ...ev, call: record.events[i].call } : ev));
+  for (const pv of view?.panes ?? []) {
+    pv.eqnEls.forEach((li, j) => {
+      const call = events[pv.pane.eqnEvent[j]]?.call;
+      if (!call || li.querySelector(".st-call-toggle")) return;
+      let tags = li.querySelector(".st-eqn-tags");
+      if (!tags) li.append((tags = h("span", { class: "st-eqn-tags" })));
+      tags.append(callToggle(li, call, 1));
+    });
+  }
+  return { ...model, record, events };
 }
 
 /** What the reader did in a card drawn anew, carried to the new card of the same policy: its

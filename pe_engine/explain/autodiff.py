@@ -193,12 +193,14 @@ def _count_recomputed(jaxpr: Jaxpr, num_res: int) -> int:
     return count(jaxpr, [k >= num_res for k in range(len(jaxpr.invars))])
 
 
-def grad(source: str, args: Sequence[dict], fn: str | None = None) -> GradRecord:
-    """Reverse mode as the seed tells it: forward program, linear program, transpose."""
+def grad(source: str, args: Sequence[dict], fn: str | None = None,
+         open_calls: bool = True) -> GradRecord:
+    """Reverse mode as the seed tells it: forward program, linear program, transpose.
+    `open_calls` as split's."""
     lf, values, params = load_request(source, fn, args)
     argnums = _argnums(params, args, values)
     closed = trace_user(lf.fn, values, [True] * len(values))
-    rev = _autodiff_record(lf.fn, params, values, argnums)
+    rev = _autodiff_record(lf.fn, params, values, argnums, open_calls=open_calls)
     args = _flagged(args, argnums)
     grads = None
     # grad's own condition: one output, a float scalar (a scalar in a tuple is not one)
@@ -264,17 +266,19 @@ def _policy_record(ld: _Loaded, name: str, selected: bool) -> tuple[Policy, dict
 
 
 def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
-               policy: str = DEFAULT_POLICY, only_selected: bool = False) -> CheckpointRecord:
+               policy: str = DEFAULT_POLICY, only_selected: bool = False,
+               open_calls: bool = True) -> CheckpointRecord:
     """The same function under each policy: what may be a residual, what is recomputed.
 
     only_selected: the selected policy's card and split alone, fast for an edit; the other
-    policies are named in `pending_policies`, each answered later by `checkpoint_policy`."""
+    policies are named in `pending_policies`, each answered later by `checkpoint_policy`.
+    `open_calls` as split's (the selected policy's split: the only one drawn)."""
     ld = _load_checkpoint(source, args, fn)
     _policy(policy, ld.names)  # an unknown name is the user's error, reported before the work
     wanted = [policy] if only_selected else POLICY_ROWS
     cards, memory, selected = [], [], {}
     for name in wanted:
-        card, rec = _policy_record(ld, name, name == policy)
+        card, rec = _policy_record(ld, name, open_calls and name == policy)
         cards.append(card)
         memory += rec["memory"]
         if name == policy:

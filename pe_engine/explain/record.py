@@ -259,6 +259,9 @@ class SplitRecord(RecordBase):
     residuals: list[Residual]
     residual_bytes: int
     events: list[Event]
+    # Asked with open_calls false: the events (their `i`) that are calls, their inner splits
+    # (`call`) left out; the same request with open_calls true has them. Absent otherwise.
+    unopened_calls: NotRequired[list[int]]
     panes: list[Pane]
 
 

@@ -29,16 +29,18 @@ SPLIT_TITLES = [("known", "Known program"), ("unknown", "Unknown program")]
 
 
 def split(source: str, args: Sequence[dict], fn: str | None = None,
-          instantiate: Sequence[bool] | None = None) -> SplitRecord:
+          instantiate: Sequence[bool] | None = None, open_calls: bool = True) -> SplitRecord:
     """Partially evaluate the user's function with the given known/unknown mask.
     `instantiate`: one bool per output of the traced program (JAX's `instantiate`): a known
-    output marked true is forced into the unknown program, handed over as a residual."""
+    output marked true is forced into the unknown program, handed over as a residual.
+    `open_calls` false: the calls' inner splits are left out (`unopened_calls` lists them),
+    for a page that draws the split first and opens its calls after."""
     lf, values, params = load_request(source, fn, args)
     unknowns = [not bool(a.get("known", True)) for a in args]
     decisions: list = []
     closed = trace_user(lf.fn, values, [not uk for uk in unknowns], decisions)
     forced = _instantiate(instantiate, len(closed.jaxpr.outvars), lf.name)
-    sp = split_record(closed, unknowns, params, values, forced)
+    sp = split_record(closed, unknowns, params, values, forced, open_calls)
     rec = sp.record
     panes = split_panes(rec["known"], rec["unknown"], sp.res_out_pos, sp.res_in_pos,
                         [p for p, uk in zip(params, unknowns) if not uk],
@@ -198,6 +200,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         })
     for ev in events:
         ev["narration"] = _narrate(ev, residuals)
+    unopened = [] if open_calls else [ev["i"] for ev in events if ev["primitive"] in INNER]
     return Split({
         "program": prog,
         "known": krec,
@@ -206,6 +209,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         "residuals": residuals,
         "residual_bytes": sum(r["bytes"] for r in residuals),
         "events": events,
+        **({"unopened_calls": unopened} if unopened else {}),
     }, known, unknown, res_out_pos, [uj.invars.index(b) for b in shown.res_unknown], names,
         known_outs)
 

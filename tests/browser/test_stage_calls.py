@@ -4,12 +4,19 @@ with what pe_engine.explain.run gives in CPython where the page draws it).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from pe_engine import explain
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import precompute  # noqa: E402 - the page's request, built by the page's own code
 
 pytestmark = pytest.mark.browser
 
@@ -220,3 +227,50 @@ def test_copy_as_jax_prints_the_programs_on_the_page(opened, example, tmp_path):
     for pid, text in printed.items():
         assert re.sub(r" at 0x[0-9a-f]+>", ">", text) == \
             re.sub(r" at 0x[0-9a-f]+>", ">", shown[pid]), pid
+
+
+# Every record the page takes in, as it is drawn: its unopened calls, its opened ones, the
+# toggles on the stage, and whether the panes drawn for the first record are still the ones
+# on screen (not drawn again)
+WATCH_CALLS = """() => {
+  window.__log = [];
+  document.addEventListener("pe:record", (e) => {
+    const rec = e.detail.record;
+    const panes = document.querySelector("#stage [data-testid=panes]");
+    const toggles = document.querySelectorAll("#stage [data-testid=call-toggle]");
+    window.__firstPanes ??= panes;
+    window.__log.push({unopened: rec.unopened_calls ?? null,
+                       opened: rec.events.filter((ev) => ev.call).length,
+                       toggles: toggles.length,
+                       samePanes: panes === window.__firstPanes});
+  });
+}"""
+
+
+@pytest.mark.parametrize("mode", ["split", "grad", "checkpoint"])
+def test_an_edit_draws_its_split_first_and_opens_its_calls_after(opened, mode):
+    """Issue 14: an edit's split comes with its calls unopened and is drawn at once; the same
+    request, whole, is asked in idle time, and the rows of the split drawn gain their toggles
+    (the split not drawn again). settled() waits for it: the record is then the whole one
+    CPython gives."""
+    pg = opened
+    call(pg, "setMode", mode)
+    pg.evaluate(WATCH_CALLS)
+    source = NESTED.replace("+ x", "+ x * 2.0")  # a new split, whatever was drawn before
+    s = call(pg, "setSource", source)
+    assert s["error"] is None
+    log = pg.evaluate("() => window.__log")
+    first, last = log[0], log[-1]
+    assert first["unopened"] and first["opened"] == 0 and first["toggles"] == 0, log
+    assert last["unopened"] is None and last["opened"] == len(first["unopened"]), log
+    assert all(e["samePanes"] for e in log), log
+    rec = record(pg)
+    assert last["toggles"] == toggles_of(rec) > 0
+    # the calls drawn are CPython's, whole
+    req, = precompute.page_requests([{"code": source, "mode": mode,
+                                      "known": s["mask"], "values": s["values"]}])
+    whole = explain.as_json(explain.run(req["mode"], **req["kwargs"]))
+    assert [ev.get("call") for ev in rec["events"]] == \
+        [json.loads(json.dumps(ev.get("call"))) for ev in whole["events"]]
+    open_first_call(pg, 0)
+    assert pg.locator("[data-testid=eqn][data-depth='1']").count() > 0

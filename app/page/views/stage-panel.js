@@ -2,6 +2,7 @@
 // record; or, if that module cannot load, the programs as plain text. It also carries the
 // linked highlighting between the editor and the stage.
 
+import { callsOpened } from "../pending-calls.js";
 import { pendingOf, sameSplit, withStandIns } from "../pending-policies.js";
 
 /** Printed programs of a record, whatever its mode: the known and unknown panes, the program. */
@@ -11,14 +12,16 @@ export function programsOf(rec) {
   return { known: pane("known"), unknown: pane("unknown"), program: rec.program?.text ?? null };
 }
 
-/** What the stage draws of a record's split, as text: all of it but the JAX snippet (and, for
- *  checkpoint, the policies' cards, which come in parts). */
-const splitText = (rec) =>
-  JSON.stringify(
-    rec.mode === "checkpoint"
-      ? { ...rec, jax_snippet: null, policies: null, memory: null, pending_policies: null }
-      : { ...rec, jax_snippet: null },
+/** What the stage draws of a record's split, as text: all of it but the JAX snippet and the
+ *  calls' inner splits (for checkpoint, the policies' cards too): those come in parts. */
+const splitText = (rec) => {
+  const events = Array.isArray(rec.events) ? rec.events.map(({ call: _, ...ev }) => ev) : rec.events;
+  const split = { ...rec, events, jax_snippet: null };
+  delete split.unopened_calls; // (a key set to null would keep its place in the text)
+  return JSON.stringify(
+    rec.mode === "checkpoint" ? { ...split, policies: null, memory: null, pending_policies: null } : split,
   );
+};
 
 /** The programs as text, when the stage module could not be loaded. */
 function fallbackDraw(root, rec) {
@@ -107,7 +110,10 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
       if (next.record === prev.record || !next.record) return;
       // more checkpoint policies answered: the split drawn stays, not drawn (nor diffed) again
       if (stage && sameSplit(prev.record, next.record)) renewCards(next.record);
-      else if (stage && sameAsDrawn(prev.record, next.record)) {
+      else if (stage && callsOpened(drawn.record, next.record)) {
+        stage.setCalls(next.record); // the split drawn, its calls' rows given their toggles
+        drawn = { ...drawn, record: next.record };
+      } else if (stage && sameAsDrawn(prev.record, next.record)) {
         // the split on screen, with its step, its opened calls and its cards, is this one
       } else if (stage) {
         // a null step is the end; the build's first frame is taken over if it drew this request

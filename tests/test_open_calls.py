@@ -1,0 +1,53 @@
+"""A split with its calls unopened (issue 14): the page asks an edit's split with open_calls
+false, draws it, then asks the same request whole for the calls. The record without them is
+the whole record less each call event's `call`, and names those events in `unopened_calls`."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from pe_engine import explain
+from pe_engine.explain import schema
+from pe_engine.explain.calls import INNER
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from precompute import page_requests  # noqa: E402 - the page's requests, by the page's code
+
+EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+REQUESTS = [r for r in page_requests(EXAMPLES) if r["mode"] in ("split", "grad", "checkpoint")]
+
+
+def _json(x: dict) -> dict:
+    return json.loads(json.dumps(explain.as_json(x)))
+
+
+@pytest.mark.parametrize("req", REQUESTS, ids=lambda r: r["key"][:60])
+def test_unopened_is_the_whole_record_less_its_calls(req):
+    whole = _json(explain.run(req["mode"], **req["kwargs"]))
+    first = _json(explain.run(req["mode"], **req["kwargs"], open_calls=False))
+    calls = [ev["i"] for ev in whole["events"] if "call" in ev]
+    assert calls == [ev["i"] for ev in whole["events"] if ev["primitive"] in INNER]
+    assert first.get("unopened_calls", []) == calls
+    assert "unopened_calls" not in whole
+    assert not [ev for ev in first["events"] if "call" in ev]
+    opened = {**first, "events": [{**ev, **({"call": w["call"]} if "call" in w else {})}
+                                  for ev, w in zip(first["events"], whole["events"])]}
+    opened.pop("unopened_calls", None)
+    assert opened == whole
+    name = {"split": "SplitRecord", "grad": "GradRecord", "checkpoint": "CheckpointRecord"}
+    v = jsonschema.Draft202012Validator({"$defs": schema.record_schema()["$defs"],
+                                         "$ref": f"#/$defs/{name[req['mode']]}"})
+    assert not list(v.iter_errors(first))
+
+
+def test_some_example_has_calls_in_every_mode():
+    # the test above compares something: calls unopened in each of the three modes
+    modes = {r["mode"] for r in REQUESTS
+             if _json(explain.run(r["mode"], **r["kwargs"], open_calls=False)).get(
+                 "unopened_calls")}
+    assert modes == {"split", "grad", "checkpoint"}
