@@ -126,7 +126,10 @@ def test_a_policy_not_drawn_is_split_alike_with_its_calls_unopened(n):
         opened = [ev for ev in rec["events"] if "call" in ev]
         assert opened or name == "no checkpoint"  # every policy but none puts a remat call
         assert not [ev for ev in rec_unopened["events"] if "call" in ev]
-        assert _json({**rec_unopened, "events": []}) == _json({**rec, "events": []})
+        assert rec_unopened.get("unopened_calls", []) == [ev["i"] for ev in opened]
+        assert "unopened_calls" not in rec
+        assert _json({**rec_unopened, "events": [], "unopened_calls": None}) == _json(
+            {**rec, "events": [], "unopened_calls": None})
         # the narration still says a call is a call
         assert _without_calls(_json(rec_unopened)["events"]) == _without_calls(
             _json(rec)["events"])
