@@ -209,7 +209,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       run.slice = onIdle(
         async () => {
           run.slice = 0;
-          const more = await (unopenedOf(getState().record).length ? askCalls : askNextPolicy)(req, run);
+          const more = await askFollowUp(req, run);
           if (following !== run) return; // stopped by a change: its answer was dropped
           if (more) next();
           else {
@@ -270,36 +270,29 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     mine.stop = () => clearTimeout(timer);
   }
 
-  /** The record's calls asked (the same request, whole) and merged in; whether more is
-   *  pending. */
-  async function askCalls(req, run) {
+  /** The record's next follow-up asked and merged in: its calls (the same request, whole),
+   *  else its next pending policy; whether more is pending. */
+  async function askFollowUp(req, run) {
     const asked = getState().record;
-    const { answer } = await askEngine(engine, callsRequest(firstRequest(req)), { quiet: true });
-    if (following !== run || getState().record !== asked) return false; // stale, as below
-    if ("error" in answer) return answer.error.type === "cancelled";
-    const record = withCalls(asked, answer);
-    if (!record) return false; // another split (it cannot be, for the same request)
-    keep(run.key, record);
-    dispatch({ type: "answer", answer: record, key: run.key });
-    return pendingAny(record);
-  }
-
-  /** One pending policy asked and merged into the record; whether more are pending. */
-  async function askNextPolicy(req, run) {
-    const asked = getState().record;
+    const calls = unopenedOf(asked).length > 0;
     const [policy] = pendingOf(asked);
-    if (!policy) return false;
+    if (!calls && !policy) return false;
     // quiet: the reader's next change interrupts it rather than waiting for the rest of a card
     // that change makes stale (a card of a slow function takes as long as its split)
-    const { answer } = await askPolicy(engine, policyKwargs(req, policy), { quiet: true });
+    const { answer } = await (calls
+      ? askEngine(engine, callsRequest(firstRequest(req)), { quiet: true })
+      : askPolicy(engine, policyKwargs(req, policy), { quiet: true }));
     // stale: a change came while it was asked (the record may even be the same key's anew)
     if (following !== run || getState().record !== asked) return false;
     if ("error" in answer) {
       // made way for another call that left this record drawn: asked again in the next slice;
-      // any other error leaves the card pending: the next run for this key asks again
+      // any other error leaves it pending: the next run for this key asks again
       return answer.error.type === "cancelled";
     }
-    const record = withPolicy(/** @type {any} */ (asked), /** @type {any} */ (answer));
+    const record = calls
+      ? withCalls(asked, answer)
+      : withPolicy(/** @type {any} */ (asked), /** @type {any} */ (answer));
+    if (!record) return false; // calls of another split (it cannot be, for the same request)
     keep(run.key, record);
     dispatch({ type: "answer", answer: record, key: run.key });
     return pendingAny(record);

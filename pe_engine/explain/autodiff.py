@@ -250,14 +250,14 @@ def _policy_label(name: str, names: Sequence[str]) -> str:
             else name)
 
 
-def _policy_record(ld: _Loaded, name: str, selected: bool) -> tuple[Policy, dict]:
-    """One policy's card and its whole record (split, panes, backward, memory line); only the
-    selected policy's split is drawn, so only its calls are opened."""
+def _policy_record(ld: _Loaded, name: str, open_calls: bool) -> tuple[Policy, dict]:
+    """One policy's card and its whole record (split, panes, backward, memory line), its calls
+    opened if asked (only the selected policy's split is drawn, and only when asked whole)."""
     fun = ld.lf.fn if name == "no checkpoint" else ad_checkpoint.checkpoint(
         ld.lf.fn, policy=_policy(name, ld.names))
     label = _policy_label(name, ld.names)
     rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label,
-                           open_calls=selected).record
+                           open_calls=open_calls).record
     card: Policy = {"name": name, "label": label,
                     "residual_count": len(rec["saved_residuals"]),
                     "residual_bytes": rec["saved_bytes"], "recomputed": rec["recomputed"],
