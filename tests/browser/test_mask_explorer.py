@@ -75,6 +75,16 @@ def test_every_cell_is_the_engines_split_and_loads_its_mask(page, site, wait_eng
                            "[data-mask='011']\").getAttribute('aria-pressed') === 'true'")
     assert page.get_attribute("[data-testid=mask-cell][data-mask='110']", "aria-pressed") == "false"
 
+    # a flip of an input moves the mark within the grid drawn: the cells stay (the focus too)
+    page.focus("[data-testid=mask-cell][data-mask='011']")
+    page.evaluate("() => { window.__cells = [...document.querySelectorAll('.mask-cell')]; }")
+    page.evaluate("() => window.explainer.setKnown('W', true)")
+    page.wait_for_function("() => document.querySelector(\"[data-testid=mask-cell]"
+                           "[data-mask='111']\").getAttribute('aria-pressed') === 'true'")
+    assert page.evaluate("""() => window.__cells.every((c) => c.isConnected)
+        && document.activeElement.dataset.mask === '011'
+        && document.querySelectorAll('[aria-pressed=true].mask-cell').length === 1""")
+
 
 def test_more_than_five_inputs_is_the_engines_message(page, site, wait_engine_ready):
     open_page(page, site, wait_engine_ready=wait_engine_ready)

@@ -109,6 +109,14 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
     grid.replaceChildren(...cells.map((c) => cell(c, params, c.mask === current, most)));
   }
 
+  /** Another mask of the same function: its cell marked, the grid left as it is (drawn again,
+   *  a flip of an input laid out and painted the whole grid while the engine traced, and a
+   *  clicked cell lost the focus). */
+  function mark(current) {
+    drawnFor = current;
+    for (const b of grid.children) b.setAttribute("aria-pressed", String(b.getAttribute("data-mask") === current));
+  }
+
   function cell(c, params, isCurrent, most) {
     const b = el("button", "mask-cell");
     b.type = "button";
@@ -147,7 +155,7 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
     const request = masksRequest(s.doc);
     const key = requestKey(request);
     if (key === wanted) {
-      if (shown && currentMask(shown.params, s.doc) !== drawnFor) draw(s.doc);
+      if (shown && currentMask(shown.params, s.doc) !== drawnFor) mark(currentMask(shown.params, s.doc));
       return;
     }
     wanted = key;
