@@ -109,9 +109,8 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
     grid.replaceChildren(...cells.map((c) => cell(c, params, c.mask === current, most)));
   }
 
-  /** Another mask of the same function: its cell marked, the grid left as it is (drawn again,
-   *  a flip of an input laid out and painted the whole grid while the engine traced, and a
-   *  clicked cell lost the focus). */
+  /** Another mask of the same function marked in the grid drawn. Drawing the grid again laid
+   *  it out and painted it while the engine traced, and a clicked cell lost the focus. */
   function mark(current) {
     drawnFor = current;
     for (const b of grid.children) b.setAttribute("aria-pressed", String(b.getAttribute("data-mask") === current));
@@ -155,7 +154,8 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
     const request = masksRequest(s.doc);
     const key = requestKey(request);
     if (key === wanted) {
-      if (shown && currentMask(shown.params, s.doc) !== drawnFor) mark(currentMask(shown.params, s.doc));
+      const current = shown && currentMask(shown.params, s.doc);
+      if (shown && current !== drawnFor) mark(current);
       return;
     }
     wanted = key;
