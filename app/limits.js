@@ -24,8 +24,9 @@ export const FOLLOW_UP_WAIT_MS = 500;
 // (app/page/anticipate.js) only while the engine answers within this long: a reader's call
 // interrupts one asked ahead, so a slower one would only waste the engine's time.
 export const ANTICIPATE_UNDER_MS = 150;
-// ... and once the page has drawn its answer and nothing has changed for this long (a reader
-// flipping at once finds the engine free).
+// ... the likeliest of them at once, the others once the page has drawn its answer and nothing
+// has changed for this long (a reader changing something else at once interrupts one call, not
+// a queue of them).
 export const ANTICIPATE_AFTER_MS = 150;
 // window.explainer's promises resolve two frames after the answer is drawn, or this long
 // after it where no frame comes (a tab in the background).

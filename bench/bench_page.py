@@ -27,7 +27,9 @@ What is measured (all ms since navigation start unless said otherwise):
              in ('painted'; the stage draws it in that task, or keeps its drawing when the
              split is the one shown: the edits add a comment, so they keep it)
   toggle     window.explainer.setKnown(first known argument, flipped), measured the same way,
-             right after the edit's answer (the engine is then free: nothing was asked ahead)
+             right after the edit's answer: the page asks for that flip as soon as it draws
+             the answer (the input flipped last, app/page/runner.js), so the toggle waits for
+             the rest of that trace
   read       the same toggle READ_PAUSE_MS after an edit, as a reader flips an input after
              looking at the split: by then the page has asked the engine for the flips ahead
              (app/page/anticipate.js) and the mask explorer for its grid

@@ -5,9 +5,9 @@
 // checkpoint record with its selected policy alone; its calls, then its other policies, are
 // then asked one per idle slice and merged in, each merge another answer for the same key
 // (pending-calls.js, pending-policies.js), until the next change of request stops them
-// (their calls are quiet, as below, so that change's call never waits for one). Then, once
-// the reader has paused, the requests they are likely to make
-// next (a flip of an input, another mode: anticipate.js) are asked the same way: quiet calls,
+// (their calls are quiet, as below, so that change's call never waits for one). Then the
+// requests the reader is likely to make next (a flip of an input, another mode: anticipate.js),
+// the likeliest at once and the rest once they have paused, are asked the same way: quiet calls,
 // which a change's own call interrupts or overtakes (engine-client.js), and whose answer that
 // change awaits instead of asking again.
 
@@ -233,8 +233,9 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     round = null;
   }
 
-  /** Ask ahead for the doc's next requests not answered yet, once the reader has paused, one
-   *  per idle slice; not after a slow trace (the next would be as slow: a waste of the engine). */
+  /** Ask ahead for the doc's next requests not answered yet: the likeliest (the input flipped
+   *  last, flipped again) at once, the rest once the reader has paused, one per idle slice; not
+   *  after a slow trace (the next would be as slow: a waste of the engine). */
   function anticipate(doc) {
     stopAhead(); // one round at a time: the last doc's
     if (askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !parseSignature(doc.code)) return;
@@ -252,6 +253,10 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       let next = todo.shift();
       while (next && answered(next.key)) next = todo.shift();
       if (!next) return;
+      await askOne(next);
+      if (live() && askedMs <= ANTICIPATE_UNDER_MS) inIdle();
+    };
+    const askOne = async (next) => {
       const start = performance.now();
       const handle = { hurry: () => {} };
       const asked = askEngine(engine, next.req, { quiet: true, handle });
@@ -260,14 +265,25 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       askedMs = performance.now() - start;
       ahead.delete(next.key);
       if (cacheable) keep(next.key, answer);
-      if (live() && askedMs <= ANTICIPATE_UNDER_MS) inIdle();
     };
     const inIdle = () => {
       const slice = onIdle(askAhead);
       mine.stop = () => cancelIdle(slice);
     };
-    const timer = setTimeout(inIdle, ANTICIPATE_AFTER_MS);
-    mine.stop = () => clearTimeout(timer);
+    const afterPause = () => {
+      const timer = setTimeout(inIdle, ANTICIPATE_AFTER_MS);
+      mine.stop = () => clearTimeout(timer);
+    };
+    // The likeliest request is traced while the page draws this answer, so a flip made as soon
+    // as it is on screen waits for the rest of a trace, not a whole one; any other call of the
+    // reader's interrupts it. (An example's records come from the build: nothing to ask at once.)
+    const [likeliest] = todo;
+    if (likeliest && !answered(likeliest.key) && !exampleRecords?.(doc.code)) {
+      todo.shift();
+      askOne(likeliest).then(() => {
+        if (live() && askedMs <= ANTICIPATE_UNDER_MS) afterPause();
+      });
+    } else afterPause();
   }
 
   /** The record's next follow-up asked and merged in: its calls (the same request, whole),

@@ -87,6 +87,7 @@ def test_a_flip_or_a_mode_after_a_pause_is_drawn_from_the_answer_asked_ahead(ope
     assert rec["program"]["text"] == want["program"]["text"]
 
 
+
 # Resolves once the engine has no call of the page's ahead: every quiet call asked so far is
 # answered (they run in order), the mask explorer's among them.
 DRAIN = """async () => {
@@ -178,3 +179,30 @@ def test_the_mask_explorer_makes_way_for_a_flip_and_asks_again(opened):
     flip = [c for c in _calls(pg) if c["mode"] == "split" and c["mask"] == "01"]
     assert flip and flip[0]["end"] == "ok" and not flip[0]["quiet"]
     assert pg.get_attribute("[data-testid=mask-cell][data-mask='01']", "aria-pressed") == "true"
+
+
+def test_the_input_flipped_last_is_asked_again_at_once_and_a_flip_right_away_waits_for_it(opened):
+    """The likeliest next request (the input flipped last, flipped again) is asked as soon as
+    an answer is drawn, not after the pause: a reader who flips it as soon as the new split is
+    on screen gets the answer of that call, hurried, not a trace of their own."""
+    pg = opened
+    pg.evaluate(DRAIN)
+    code = CODE + "# flipped at once\n"
+    _spied_edit(pg, code)
+    assert pg.evaluate("() => window.explainer.setKnown('q', false)")["error"] is None
+    pg.evaluate(DRAIN)
+    pg.evaluate("() => { window.__calls.length = 0; }")
+    # an edit; its promise resolves two frames after its answer is drawn, well inside the pause
+    assert pg.evaluate("(c) => window.explainer.setSource(c)", code + "# edited\n")["error"] is None
+    calls = _calls(pg)
+    ahead = [c for c in calls if c["quiet"] and c["mode"] == "split"]
+    assert [c["mask"] for c in ahead] == ["111"], calls  # q known again: the flip back
+    st = pg.evaluate("() => window.explainer.setKnown('q', true)")
+    assert st["error"] is None and st["mask"]["q"] is True
+    mine = [c for c in _calls(pg) if not c["quiet"] and c["mode"] == "split"]
+    assert [c["mask"] for c in mine] == ["101"], _calls(pg)  # the edit's own call only
+    rec = pg.evaluate("() => window.explainer.record()")
+    want = as_json(run("split", source=code + "# edited\n",
+                       args=[{"known": True, "value": "1.0"}] * 3))
+    assert rec["known"]["text"] == want["known"]["text"]
+    assert rec["residuals"] == want["residuals"]

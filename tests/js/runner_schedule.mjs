@@ -14,12 +14,13 @@ const EXAMPLE = {
 };
 
 function page() {
-  const calls = [];
+  const calls = []; // the changes' own
+  const quiet = []; // asked ahead of the reader
   const engine = {
     state: "ready",
     info: {},
-    async call(fn, kwargs) {
-      calls.push(kwargs);
+    async call(fn, kwargs, opts) {
+      (opts?.quiet ? quiet : calls).push(kwargs);
       return { error: { type: "Stand-in", message: "no engine here", lineno: null } };
     },
   };
@@ -38,8 +39,11 @@ function page() {
   const setKnown = (name, known) => {
     state = { ...state, doc: { ...state.doc, known: { ...state.doc.known, [name]: known } } };
   };
+  const edit = (code) => {
+    state = { ...state, doc: { ...state.doc, code } };
+  };
   const key = () => requestKey(requestFor(state.doc));
-  return { calls, answers, runner, setKnown, key };
+  return { calls, quiet, answers, runner, setKnown, edit, key };
 }
 
 const nextTask = () => new Promise((r) => setTimeout(r, 0));
@@ -77,6 +81,23 @@ const out = {};
   out.debounceHeld = p.calls.length === 0;
   await p.runner.whenIdle();
   out.debounceSentOnce = p.calls.length;
+}
+
+// once an edit's answer is in, the input flipped last is asked flipped again at once (quiet),
+// not after the reader's pause
+{
+  const p = page();
+  p.runner.schedule(0);
+  await p.runner.whenIdle();
+  p.setKnown("y", true);
+  p.runner.schedule(0);
+  await p.runner.whenIdle();
+  p.quiet.length = 0;
+  p.edit(`${EXAMPLE.code}# edited\n`);
+  p.runner.schedule(0);
+  await p.runner.whenIdle();
+  out.likeliestAskedAtOnce = p.quiet.map((kw) => `${kw.source.endsWith("# edited\n")}:${kw.args.map((a) => a.known)}`);
+  out.readersCallsThen = p.calls.length;
 }
 
 // idle is not reported while a "now" run is queued
