@@ -1,8 +1,8 @@
 """When the page's runner (app/page/runner.js) sends a change's request: a change that asks
 now is sent in the task that made it, changes made in one task share one request for the
-state after them all, and a debounce asked later in the task holds it back; once an answer is in, the input flipped last
-is asked flipped again at once, in a quiet call. Run in Node on a
-stand-in engine by tests/js/runner_schedule.mjs."""
+state after them all, and a debounce asked later in the task holds it back; once an edit's
+answer is in, the input flipped last is asked flipped again at once, in a quiet call. Run in
+Node on a stand-in engine by tests/js/runner_schedule.mjs."""
 from __future__ import annotations
 
 import json
