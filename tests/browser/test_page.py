@@ -198,6 +198,34 @@ def test_edit_toggle_and_both_programs(page, site, wait_engine_ready):
     assert page.evaluate("() => window.explainer.state().source") == EDITED
 
 
+
+def test_an_api_edits_request_leaves_before_the_editor_takes_the_code(page, site,
+                                                                       wait_engine_ready):
+    """Code the reader did not type (window.explainer, an example, a link) goes to the engine
+    first and into CodeMirror after (app/main.js): the request does not wait for the editor's
+    update, and the editor holds the code by the time the answer is drawn."""
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    reach_editor(page)
+    code = EDITED + "# sent first\n"
+    out = page.evaluate("""async (code) => {
+        const text = () => document.querySelector('[data-testid=editor] .cm-content').textContent;
+        const engine = window.peEngine;
+        const call = engine.call;
+        let shown = null;
+        engine.call = (fn, kw, opts) => {
+          if (!opts?.quiet && kw.source === code) shown ??= text();
+          return call(fn, kw, opts);
+        };
+        const s = await window.explainer.setSource(code);
+        engine.call = call;
+        return {shown, after: text(), error: s.error, source: s.source};
+    }""", code)
+    assert out["error"] is None and out["source"] == code
+    assert out["shown"] is not None, "the edit never asked the engine"
+    assert "# sent first" not in out["shown"]
+    assert "# sent first" in out["after"]
+    assert out["after"] == code.replace("\n", "")  # CodeMirror's lines, without breaks
+
 def test_error_keeps_last_good_record_stale(page, site, wait_engine_ready):
     open_page(page, site, wait_engine_ready=wait_engine_ready)
     good = state(page)
