@@ -276,7 +276,8 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     };
     // The likeliest request is traced while the page draws this answer, so a flip made as soon
     // as it is on screen waits for the rest of a trace, not a whole one; any other call of the
-    // reader's interrupts it. (An example's records come from the build: nothing to ask at once.)
+    // reader's interrupts it. (While an example's files are still coming, all of it waits for
+    // them: they may hold the answer.)
     const [likeliest] = todo;
     if (likeliest && !answered(likeliest.key) && !exampleRecords?.(doc.code)) {
       todo.shift();
