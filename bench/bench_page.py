@@ -122,6 +122,13 @@ window.__timeEdit = async (fn) => {
 }""".replace("%START%", edit_breakdown.START).replace("%DRAWN%", edit_breakdown.DRAWN)
 
 CHAIN_STEPS = 100  # sin then mul: 200 equations
+EDIT_P95_MS = 50  # issue 14's target for an edit or a toggle, every example and mode
+
+
+def met(p95: float) -> str:
+    """Judged on the figure as the table prints it (one decimal), so the two never disagree."""
+    return "met" if round(p95, 1) <= EDIT_P95_MS else "missed"
+
 READ_PAUSE_MS = 600
 
 
@@ -566,13 +573,18 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             rows.append([r["example"], kind, str(len(vals)), pct(vals, 50), pct(vals, 95),
                          max(vals), pct(api, 50) if api else None,
-                         str(r["errors"]) if kind == "edit" else ""])
+                         str(r["errors"]) if kind == "edit" else "", met(pct(vals, 95))])
     all_vals = [v for r in edits for v in r["edits"] + r["toggles"] + r["reads"]]
     if all_vals:  # --edits 0 times loads alone
         rows.append(["all examples", "both", str(len(all_vals)), pct(all_vals, 50),
-                     pct(all_vals, 95), max(all_vals), None, ""])
-    table("Edit/toggle to the new split drawn (ms; target p95 < 50)",
-          ["example", "kind", "n", "p50", "p95", "max", "api p50", "errors"], rows)
+                     pct(all_vals, 95), max(all_vals), None, "", met(pct(all_vals, 95))])
+    table(f"Edit/toggle to the new split drawn (ms; target p95 <= {EDIT_P95_MS})",
+          ["example", "kind", "n", "p50", "p95", "max", "api p50", "errors",
+           f"p95 <= {EDIT_P95_MS}"], rows)
+    missed = [f"{r[0]} {r[1]}" for r in rows[:-1] if r[8] == "missed"]
+    if all_vals:
+        print(f"rows with p95 <= {EDIT_P95_MS} ms: {len(rows) - 1 - len(missed)} of "
+              f"{len(rows) - 1}" + (f"; missed: {', '.join(missed)}" if missed else ""))
     before, after = out["calibration"]
     print(f"host CPU in the page, before / after the edits: {before:.1f} / {after:.1f} ms for a "
           "fixed piece of JavaScript (lower is faster; compare runs only at like figures)")

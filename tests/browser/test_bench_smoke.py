@@ -71,6 +71,12 @@ def test_bench_page_quick(site, tmp_path):
     assert all(r[2] == ("1" if r[1].endswith(" on") else "3") and NUM.match(r[3])
                and NUM.match(r[4]) for r in edits[1:-1]), edits
     assert all(r[7] in ("0", "") for r in edits[1:-1]), "an edit left an error"
+    # each row's p95 beside the target, judged as printed
+    assert edits[0][8] == "p95 <= 50"
+    assert all(r[8] == ("met" if float(r[4].replace(",", "")) <= 50 else "missed")
+               for r in edits[1:]), edits
+    assert re.search(rf"rows with p95 <= 50 ms: \d+ of {len(edits) - 2}\b", proc.stdout), \
+        "no count of the rows that met the target"
     calib = re.search(r"host CPU in the page, before / after the edits: ([\d.]+) / ([\d.]+) ms",
                       proc.stdout)
     assert calib and all(float(v) > 0 for v in calib.groups()), "no CPU calibration line"
