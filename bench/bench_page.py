@@ -26,6 +26,10 @@ What is measured (all ms since navigation start unless said otherwise):
              after the redraw) and until the first frame after the page took the new record
              in ('painted'; the stage draws it in that task, or keeps its drawing when the
              split is the one shown: the edits add a comment, so they keep it)
+  program edit  the same, for an edit that changes the program: the function's last line
+             `return E` becomes `return (E) * 1.0` and back, edit after edit (one equation
+             more or less, every pane renumbered), so each one waits for Python and then
+             draws a new split
   toggle     window.explainer.setKnown(first known argument, flipped), measured the same way,
              right after the edit's answer: the page asks for that flip as soon as it draws
              the answer (the input flipped last, app/page/runner.js), so the toggle waits for
@@ -351,6 +355,19 @@ def timed_toggle(page, arg: str) -> dict:
     return {**r, "drawn": r["painted"] if r["painted"] is not None else r["api"]}
 
 
+def program_edit(code: str, i: int) -> str:
+    """`code` with its last line, the function's `return E`, made `return (E) * 1.0` on even
+    `i`, as it was on odd ones: every edit changes the program (a comment keeps each source
+    new)."""
+    head, _, last = code.rstrip("\n").rpartition("\n")
+    indent, ret, expr = last.partition("return ")
+    if ret != "return " or indent.strip():
+        raise ValueError(f"the example's last line is not a return: {last!r}")
+    if i % 2 == 0:
+        last = f"{indent}return ({expr}) * 1.0"
+    return f"{head}\n{last}\n# program edit {i}\n"
+
+
 def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
     page.evaluate(TIME_EDIT_JS)
     rows = []
@@ -378,6 +395,12 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
                 toggles.append(r["drawn"])
                 api_toggles.append(r["api"])
                 errors += r["error"] is not None
+        programs, api_programs = [], []
+        for i in range(n_edits):
+            r = timed_edit(page, program_edit(code, i))
+            programs.append(r["painted"] if r["painted"] is not None else r["api"])
+            api_programs.append(r["api"])
+            errors += r["error"] is not None
         reads = []
         for i in range(max(1, n_edits // 3) if args else 0):
             src = code.rstrip("\n") + f"\n# read {i}\n"
@@ -389,7 +412,8 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
             errors += r["error"] is not None
         rows.append({"example": ex["id"], "mode": ex["mode"], "edits": edits,
                      "toggles": toggles, "api_edits": api_edits, "api_toggles": api_toggles,
-                     "reads": reads, "errors": errors})
+                     "programs": programs,
+                     "api_programs": api_programs, "reads": reads, "errors": errors})
     return rows
 
 
@@ -568,13 +592,15 @@ def main(argv: list[str] | None = None) -> int:
     for r in edits:
         for kind, vals, api in (("edit", r["edits"], r["api_edits"]),
                                 ("toggle", r["toggles"], r["api_toggles"]),
+                                ("program edit", r["programs"], r["api_programs"]),
                                 (f"toggle {READ_PAUSE_MS} ms on", r["reads"], [])):
             if not vals:
                 continue
             rows.append([r["example"], kind, str(len(vals)), pct(vals, 50), pct(vals, 95),
                          max(vals), pct(api, 50) if api else None,
                          str(r["errors"]) if kind == "edit" else "", met(pct(vals, 95))])
-    all_vals = [v for r in edits for v in r["edits"] + r["toggles"] + r["reads"]]
+    all_vals = [v for r in edits for v in r["edits"] + r["toggles"] + r["programs"]
+                + r["reads"]]
     if all_vals:  # --edits 0 times loads alone
         rows.append(["all examples", "both", str(len(all_vals)), pct(all_vals, 50),
                      pct(all_vals, 95), max(all_vals), None, "", met(pct(all_vals, 95))])

@@ -66,7 +66,7 @@ def test_bench_page_quick(site, tmp_path):
     assert edits[0][:6] == ["example", "kind", "n", "p50", "p95", "max"]
     assert {r[0] for r in edits[1:-1]} == {e["id"] for e in examples}
     timed = {r[1] for r in edits[1:-1]}
-    assert timed == {"edit", "toggle", "toggle 600 ms on"}, timed
+    assert timed == {"edit", "toggle", "program edit", "toggle 600 ms on"}, timed
     # three edits and toggles each; a toggle after a reader's pause for every three edits
     assert all(r[2] == ("1" if r[1].endswith(" on") else "3") and NUM.match(r[3])
                and NUM.match(r[4]) for r in edits[1:-1]), edits
