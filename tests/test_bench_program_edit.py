@@ -15,19 +15,23 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
 
 
-def _bench_page():
+def _program_edit():
     if str(ROOT / "bench") not in sys.path:  # bench_page imports its neighbours as the script does
         sys.path.insert(0, str(ROOT / "bench"))
     spec = importlib.util.spec_from_file_location("bench_page", ROOT / "bench" / "bench_page.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod
+    return mod.program_edit
+
+
+program_edit = _program_edit()
 
 
 def _programs(e: dict, source: str) -> list[str]:
     kw = {"mode": e["mode"], "source": source,
           "args": [{"known": e["known"][p], "value": e["values"][p]} for p in e["known"]]}
-    kw.update({k: e[k] for k in ("policy",) if k in e})
+    if "policy" in e:
+        kw["policy"] = e["policy"]
     answer = json.loads(call("pe_engine.explain.run", json.dumps(kw)))
     assert answer["ok"] and "error" not in answer["result"], answer
     return [p["program"]["text"] for p in answer["result"]["panes"]]
@@ -35,14 +39,13 @@ def _programs(e: dict, source: str) -> list[str]:
 
 @pytest.mark.parametrize("e", EXAMPLES, ids=[e["id"] for e in EXAMPLES])
 def test_each_program_edit_changes_the_split_drawn(e):
-    edit = _bench_page().program_edit
     original = _programs(e, e["code"])
-    changed = _programs(e, edit(e["code"], 0))
-    back = _programs(e, edit(e["code"], 1))
+    changed = _programs(e, program_edit(e["code"], 0))
+    back = _programs(e, program_edit(e["code"], 1))
     assert changed != original, "the program edit left every pane as it was"
     assert back == original, "the odd edits are not the example's own program"
 
 
 def test_a_source_that_does_not_end_in_a_return_is_refused():
     with pytest.raises(ValueError, match="not a return"):
-        _bench_page().program_edit("def f(x):\n    y = x\n    return y\nprint(1)\n", 0)
+        program_edit("def f(x):\n    y = x\n    return y\nprint(1)\n", 0)
