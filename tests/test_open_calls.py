@@ -1,6 +1,7 @@
 """A split with its calls unopened (issue 14): the page asks an edit's split with open_calls
-false, draws it, then asks the same request whole for the calls. The record without them is
-the whole record less each call event's `call`, and names those events in `unopened_calls`."""
+false (grad's with saved false too), draws it, then asks the same request whole for the rest.
+The record without them is the whole record less each call event's `call`, and names those
+events in `unopened_calls`; grad's has saved_residuals and saved_bytes None."""
 from __future__ import annotations
 
 import json
@@ -26,10 +27,17 @@ def _json(x: dict) -> dict:
     return json.loads(json.dumps(explain.as_json(x)))
 
 
+def _first(req: dict) -> dict:
+    """The record an edit asks first, as app/page/pending-policies.js's firstRequest asks it
+    (less its selected policy alone: test_checkpoint_pending.py)."""
+    saved = {"saved": False} if req["mode"] == "grad" else {}
+    return _json(explain.run(req["mode"], **req["kwargs"], open_calls=False, **saved))
+
+
 @pytest.mark.parametrize("req", REQUESTS, ids=lambda r: r["key"][:60])
-def test_unopened_is_the_whole_record_less_its_calls(req):
+def test_a_first_answer_is_the_whole_record_less_its_calls_and_saved_residuals(req):
     whole = _json(explain.run(req["mode"], **req["kwargs"]))
-    first = _json(explain.run(req["mode"], **req["kwargs"], open_calls=False))
+    first = _first(req)
     calls = [ev["i"] for ev in whole["events"] if "call" in ev]
     assert calls == [ev["i"] for ev in whole["events"] if ev["primitive"] in INNER]
     assert first.get("unopened_calls", []) == calls
@@ -38,6 +46,11 @@ def test_unopened_is_the_whole_record_less_its_calls(req):
     opened = {**first, "events": [{**ev, **({"call": w["call"]} if "call" in w else {})}
                                   for ev, w in zip(first["events"], whole["events"])]}
     opened.pop("unopened_calls", None)
+    if req["mode"] == "grad":
+        # what print_saved_residuals prints is left to the whole request
+        assert first["saved_residuals"] is None and first["saved_bytes"] is None
+        assert isinstance(whole["saved_residuals"], list)
+        opened.update(saved_residuals=whole["saved_residuals"], saved_bytes=whole["saved_bytes"])
     assert opened == whole
     name = {"split": "SplitRecord", "grad": "GradRecord", "checkpoint": "CheckpointRecord"}
     v = jsonschema.Draft202012Validator({"$defs": schema.record_schema()["$defs"],
@@ -47,7 +60,5 @@ def test_unopened_is_the_whole_record_less_its_calls(req):
 
 def test_some_example_has_calls_in_every_mode():
     # the test above compares something: calls unopened in each of the three modes
-    modes = {r["mode"] for r in REQUESTS
-             if _json(explain.run(r["mode"], **r["kwargs"], open_calls=False)).get(
-                 "unopened_calls")}
+    modes = {r["mode"] for r in REQUESTS if _first(r).get("unopened_calls")}
     assert modes == {"split", "grad", "checkpoint"}

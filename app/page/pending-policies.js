@@ -4,17 +4,18 @@
 // and merged into the record here. Pure: no DOM, no engine.
 
 import { POLICY_ROWS } from "../contract/record.js";
-import { CALL_MODES } from "./pending-calls.js";
+import { CALL_MODES } from "./pending-whole.js";
 
 /** @typedef {import("../contract/record.js").CheckpointRecord} CheckpointRecord */
 /** @typedef {import("../contract/record.js").PolicyAnswer} PolicyAnswer */
 
 /** The request an edit sends first: a checkpoint request asks for its selected policy alone,
- *  and a split's calls come unopened (pending-calls.js). */
+ *  a split's calls come unopened and grad's saved residuals untraced (pending-whole.js). */
 export function firstRequest(req) {
   if (!CALL_MODES.includes(req.mode)) return req;
   const kwargs = { ...req.kwargs, open_calls: false };
   if (req.mode === "checkpoint") kwargs.only_selected = true;
+  if (req.mode === "grad") kwargs.saved = false;
   return { mode: req.mode, kwargs };
 }
 

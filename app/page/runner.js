@@ -1,10 +1,11 @@
 // Running the engine for the page's state: debounced, one call at a time, cached by request
 // key; an unedited example's answer comes from the build's file for it (fetched once, before
 // Python is asked). Every answer (the engine's, or the page's own when there is nothing to
-// ask) becomes an {type: "answer"} change. A record comes first with its calls unopened, and a
-// checkpoint record with its selected policy alone; its calls, then its other policies, are
-// then asked one per idle slice and merged in, each merge another answer for the same key
-// (pending-calls.js, pending-policies.js), until the next change of request stops them
+// ask) becomes an {type: "answer"} change. A record comes first with its calls unopened (grad's
+// without its saved residuals), and a checkpoint record with its selected policy alone; the
+// rest of it (the same request whole), then its other policies, are then asked one per idle
+// slice and merged in, each merge another answer for the same key
+// (pending-whole.js, pending-policies.js), until the next change of request stops them
 // (their calls are quiet, as below, so that change's call never waits for one). Then the
 // requests the reader is likely to make next (a flip of an input, another mode: anticipate.js),
 // the likeliest at once and the rest once they have paused, are asked the same way: quiet calls,
@@ -21,7 +22,7 @@ import {
   IDLE_FRAME_WAIT_MS,
 } from "../limits.js";
 import { parseSignature, requestFor, requestKey } from "../state.js";
-import { callsRequest, unopenedOf, withCalls } from "./pending-calls.js";
+import { waitsForWhole, wholeRequest, withWhole } from "./pending-whole.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
 import { cancelIdle, onIdle } from "../main-thread.js";
 import { flippedInput, nextRequests } from "./anticipate.js";
@@ -192,10 +193,10 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   }
 
   // ---------------------------------------------------------------- follow-ups
-  const pendingAny = (record) => unopenedOf(record).length > 0 || pendingOf(record).length > 0;
+  const pendingAny = (record) => waitsForWhole(record) || pendingOf(record).length > 0;
 
-  /** Ask for what the record drawn for key still waits for (its unopened calls, then its
-   *  pending policies), one per idle slice. */
+  /** Ask for what the record drawn for key still waits for (the rest of its whole request,
+   *  then its pending policies), one per idle slice. */
   function follow(req, key) {
     const s = getState();
     if (following?.key === key || s.recordKey !== key) return;
@@ -287,17 +288,17 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     } else afterPause();
   }
 
-  /** The record's next follow-up asked and merged in: its calls (the same request, whole),
-   *  else its next pending policy; whether more is pending. */
+  /** The record's next follow-up asked and merged in: the rest of it (the same request,
+   *  whole), else its next pending policy; whether more is pending. */
   async function askFollowUp(req, run) {
     const asked = getState().record;
-    const calls = unopenedOf(asked).length > 0;
+    const whole = waitsForWhole(asked);
     const [policy] = pendingOf(asked);
-    if (!calls && !policy) return false;
+    if (!whole && !policy) return false;
     // quiet: the reader's next change interrupts it rather than waiting for the rest of a card
     // that change makes stale (a card of a slow function takes as long as its split)
-    const { answer } = await (calls
-      ? askEngine(engine, callsRequest(firstRequest(req)), { quiet: true })
+    const { answer } = await (whole
+      ? askEngine(engine, wholeRequest(firstRequest(req)), { quiet: true })
       : askPolicy(engine, policyKwargs(req, policy), { quiet: true }));
     // stale: a change came while it was asked (the record may even be the same key's anew)
     if (following !== run || getState().record !== asked) return false;
@@ -306,10 +307,10 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       // any other error leaves it pending: the next run for this key asks again
       return answer.error.type === "cancelled";
     }
-    const record = calls
-      ? withCalls(asked, answer)
+    const record = whole
+      ? withWhole(asked, answer)
       : withPolicy(/** @type {any} */ (asked), /** @type {any} */ (answer));
-    if (!record) return false; // calls of another split (it cannot be, for the same request)
+    if (!record) return false; // another split's rest (it cannot be, for the same request)
     keep(run.key, record);
     dispatch({ type: "answer", answer: record, key: run.key });
     return pendingAny(record);

@@ -11,6 +11,7 @@
 // opening state (dist/precomputed.json, tools/precompute.py).
 import { askEngine, errorAnswer } from "../engine-answers.js";
 import { SECTION_CALL_TIMEOUT_MS, SECTION_LANDING_MS } from "../limits.js";
+import { waitsForWhole } from "../page/pending-whole.js";
 import { requestKey } from "../state.js";
 
 // Each demo's module is imported when its section first comes near the viewport: none of
@@ -100,8 +101,8 @@ function createContext(engine, explainer, precomputed) {
         return;
       }
       if (!kwargs || typeof kwargs.source !== "string") return;
-      // a checkpoint record still waiting for policies is no answer for a demo to keep
-      if (!record.pending_policies?.length) cache.set(key, record);
+      // a record still waiting for its rest or its policies is no answer for a demo to keep
+      if (!record.pending_policies?.length && !waitsForWhole(record)) cache.set(key, record);
       ctx.main = { mode, kwargs, record, key };
       for (const cb of listeners) cb(ctx.main);
     },

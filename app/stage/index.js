@@ -2,7 +2,7 @@
 //
 //   const stage = createStage(root, {onLink});
 //   stage.setRecord(record, {step, key}); // step defaults to the end (the finished split)
-//   stage.setPolicies(record); stage.setCalls(record);  // the same split: more policies, calls opened
+//   stage.setPolicies(record); stage.setRest(record);  // the same split: more policies; calls opened, saved residuals
 //   stage.setStep(n); stage.getStep(); stage.stepCount(); stage.play(); stage.pause();
 //   stage.highlight({line} | {event} | {residual} | null);   // from the shell (editor cursor)
 //   stage.drawn();                     // lay out what is pending (the edges) now
@@ -30,7 +30,7 @@ import { badgeRole } from "./panes.js";
 import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
-import { buildView, keepInView, openCalls, renewPolicies, scrollRowIntoView } from "./view.js";
+import { buildView, completeView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
 
 const SCRUB_DEBOUNCE_MS = 450;
 
@@ -353,7 +353,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   return {
     setRecord,
     setPolicies,
-    setCalls: (record) => (model = openCalls(view, model, record)),
+    setRest: (record) => (model = completeView(view, model, record)),
     setStep(n) {
       player.pause();
       applyStep(n, { source: "api" });

@@ -50,19 +50,32 @@ function chip(model, r, reveal) {
   return li;
 }
 
-/** What JAX's print_saved_residuals would print for this function (grad records). */
+const savedLines = (saved) => saved.map((r) => `${r.aval} ${r.description}`).join("\n");
+
+/** What JAX's print_saved_residuals would print for this function (grad and checkpoint
+ *  records); null (an edit's first grad answer) is a placeholder that fillSaved completes. */
 function savedResiduals(saved) {
-  if (!Array.isArray(saved) || !saved.length) return null;
-  const lines = saved.map((r) => `${r.aval} ${r.description}`);
+  if (saved !== null && (!Array.isArray(saved) || !saved.length)) return null;
   return h(
     "details",
-    { class: "st-saved" },
+    { class: "st-saved", "data-testid": "saved-residuals", "aria-busy": saved === null ? "true" : null },
     h("summary", null, "In JAX's words: ", h("code", null, "jax.ad_checkpoint.print_saved_residuals")),
-    h("pre", { class: "st-pre", tabindex: "0" }, lines.join("\n")),
+    h("pre", { class: "st-pre", tabindex: "0" }, saved === null ? "tracing it…" : savedLines(saved)),
   );
 }
 
-/** The residual section: {el, chips} (chips[k] is residual k's). */
+/** The placeholder of savedResiduals given its lines (none: it goes). */
+export function fillSaved(el, saved) {
+  if (!saved.length) {
+    el.remove();
+    return;
+  }
+  el.querySelector("pre").textContent = savedLines(saved);
+  el.removeAttribute("aria-busy");
+}
+
+/** The residual section: {el, chips, list, saved} (chips[k] is residual k's; saved: the
+ *  print_saved_residuals block, or null). */
 export function renderResidualList(model, reveal) {
   const rs = model.residuals;
   const total = rs.reduce((a, r) => a + (r.bytes || 0), 0);
@@ -71,13 +84,14 @@ export function renderResidualList(model, reveal) {
     ? `${rs.length} known value${rs.length === 1 ? "" : "s"} handed to the unknown program · ` +
       `${formatBytes(total)} · shown as known name → unknown name`
     : "none: the unknown program reads no known values";
+  const saved = savedResiduals(model.record.saved_residuals);
   const list = h("ul", { class: "st-res-list", "aria-label": "Residuals: arrow keys move between them" }, chips);
   const el = h(
     "section",
     { class: "st-res", "data-testid": "residuals" },
     h("div", { class: "st-res-head" }, h("h3", null, "Residuals"), h("span", { class: "st-muted" }, summary)),
     list,
-    savedResiduals(model.record.saved_residuals),
+    saved,
   );
-  return { el, chips, list };
+  return { el, chips, list, saved };
 }

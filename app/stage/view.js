@@ -10,7 +10,7 @@ import { EdgeLayer } from "./edges.js";
 import { renderLegend } from "./legend.js";
 import { renderMemory } from "./memory.js";
 import { renderPane, renderTrace } from "./panes.js";
-import { renderResidualList } from "./residual-list.js";
+import { fillSaved, renderResidualList } from "./residual-list.js";
 import { renderTable } from "./table.js";
 
 /** The residuals each pane shows in its header and footer, by residual: Map(k -> elements). */
@@ -39,7 +39,8 @@ function residualVars(model, pv) {
  * Build the record's view. `timeline` registers what each step reveals and which elements
  * belong to which event; `onLink` is handed to the policy cards.
  * @returns {{nodes: Element[], policies: HTMLElement | null, memory: HTMLElement | null, trace,
- *            wrap: HTMLElement, panes, table, resChips, resList, edges}}
+ *            wrap: HTMLElement, panes, table, resChips, resList, saved: HTMLElement | null,
+ *            edges}}
  */
 export function buildView(model, timeline, onLink) {
   const reveal = timeline.reveal;
@@ -83,6 +84,7 @@ export function buildView(model, timeline, onLink) {
     table,
     resChips: residuals?.chips,
     resList: residuals?.list,
+    saved: residuals?.saved,
     edges,
   };
 }
@@ -108,10 +110,10 @@ export function renewPolicies(view, record, onLink) {
   }
 }
 
-/** The model of `record`, the record drawn with its calls opened (app/page/pending-calls.js),
- *  each call's row in the view given the toggle it would have had: the split, its step and
- *  its marks stay as they are. */
-export function openCalls(view, model, record) {
+/** The model of `record`, the record drawn completed (app/page/pending-whole.js): each call's
+ *  row in the view given the toggle it would have had, the saved residuals their lines; the
+ *  split, its step and its marks stay as they are. */
+export function completeView(view, model, record) {
   const events = model.events.map((ev, i) => (record.events[i]?.call ? { ...ev, call: record.events[i].call } : ev));
   for (const pv of view?.panes ?? []) {
     pv.eqnEls.forEach((li, j) => {
@@ -122,6 +124,7 @@ export function openCalls(view, model, record) {
       tags.append(callToggle(li, call, 1));
     });
   }
+  if (view?.saved && Array.isArray(record.saved_residuals)) fillSaved(view.saved, record.saved_residuals);
   return { ...model, record, events };
 }
 

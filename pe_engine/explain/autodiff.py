@@ -92,7 +92,7 @@ class _Reverse(NamedTuple):
 
 def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
                      argnums: Sequence[int], policy: str = "", label: str = "",
-                     open_calls: bool = True) -> _Reverse:
+                     open_calls: bool = True, saved: bool = True) -> _Reverse:
     """Linearize as JVP + partial evaluation, then transpose the linear half.
 
     The JVP program takes every primal, then the tangents of the arguments in `argnums`;
@@ -131,17 +131,18 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
                                      [True] * n_lin_out)
     back_rec, _ = program_record(backward.jaxpr)
     # saved_residuals differentiates every argument it is given: the held ones are closed
-    # over, as jvp_program does.
-    saved = [_saved_residual(a, d) for a, d in ad_checkpoint.saved_residuals_at(
+    # over, as jvp_program does. A third trace of the function: left out (None) when not
+    # asked for.
+    listed = [_saved_residual(a, d) for a, d in ad_checkpoint.saved_residuals_at(
         fun if len(argnums) == n else lambda *d: fun(*_with(values, argnums, d)),
-        tuple(values[i] for i in argnums), held=True)]
+        tuple(values[i] for i in argnums), held=True)] if saved else None
     recomputed = _count_recomputed(linear.jaxpr, num_res)
     panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
                         params, tangents, AUTODIFF_TITLES)
     return _Reverse({
         **rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr),
-        "backward": back_rec, "saved_residuals": saved,
-        "saved_bytes": sum(r["bytes"] for r in saved),
+        "backward": back_rec, "saved_residuals": listed,
+        "saved_bytes": None if listed is None else sum(r["bytes"] for r in listed),
         "recomputed": recomputed,
         "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)],
         "memory": [memory_line(policy, label, rec["residuals"], split.known.jaxpr,
@@ -194,13 +195,15 @@ def _count_recomputed(jaxpr: Jaxpr, num_res: int) -> int:
 
 
 def grad(source: str, args: Sequence[dict], fn: str | None = None,
-         open_calls: bool = True) -> GradRecord:
+         open_calls: bool = True, saved: bool = True) -> GradRecord:
     """Reverse mode as the seed tells it: forward program, linear program, transpose.
-    `open_calls` as split's."""
+    `open_calls` as split's. saved false leaves out what print_saved_residuals prints
+    (saved_residuals and saved_bytes None): a third trace of the function, which an edit
+    need not wait for; the same request with saved true has them."""
     lf, values, params = load_request(source, fn, args)
     argnums = _argnums(params, args, values)
     closed = trace_user(lf.fn, values, [True] * len(values))
-    rev = _autodiff_record(lf.fn, params, values, argnums, open_calls=open_calls)
+    rev = _autodiff_record(lf.fn, params, values, argnums, open_calls=open_calls, saved=saved)
     args = _flagged(args, argnums)
     grads = None
     # grad's own condition: one output, a float scalar (a scalar in a tuple is not one)

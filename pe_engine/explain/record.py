@@ -278,8 +278,10 @@ class GradRecord(SplitRecord):
     traced: Program
     grads: list[str] | None
     backward: Program
-    saved_residuals: list[SavedResidual]
-    saved_bytes: int
+    # None when asked with saved false (print_saved_residuals' trace left out): the same
+    # request with saved true has them.
+    saved_residuals: list[SavedResidual] | None
+    saved_bytes: int | None
     recomputed: int
 
 

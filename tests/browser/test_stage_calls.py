@@ -242,6 +242,9 @@ WATCH_CALLS = """() => {
     window.__log.push({unopened: rec.unopened_calls ?? null,
                        opened: rec.events.filter((ev) => ev.call).length,
                        toggles: toggles.length,
+                       saved: rec.saved_residuals === null ? "pending" : typeof rec.saved_residuals,
+                       savedShown: document.querySelector(
+                         "#stage [data-testid=saved-residuals] pre")?.textContent ?? null,
                        samePanes: panes === window.__firstPanes});
   });
 }"""
@@ -249,9 +252,10 @@ WATCH_CALLS = """() => {
 
 @pytest.mark.parametrize("mode", ["split", "grad", "checkpoint"])
 def test_an_edit_draws_its_split_first_and_opens_its_calls_after(opened, mode):
-    """Issue 14: an edit's split comes with its calls unopened and is drawn at once; the same
-    request, whole, is asked in idle time, and the rows of the split drawn gain their toggles
-    (the split not drawn again). settled() waits for it: the record is then the whole one
+    """Issue 14: an edit's split comes with its calls unopened (grad's without its saved
+    residuals) and is drawn at once; the same request, whole, is asked in idle time, and the
+    rows of the split drawn gain their toggles, grad's saved residuals their lines (the split
+    not drawn again). settled() waits for it: the record is then the whole one
     CPython gives."""
     pg = opened
     call(pg, "setMode", mode)
@@ -272,5 +276,12 @@ def test_an_edit_draws_its_split_first_and_opens_its_calls_after(opened, mode):
     whole = explain.as_json(explain.run(req["mode"], **req["kwargs"]))
     assert [ev.get("call") for ev in rec["events"]] == \
         [json.loads(json.dumps(ev.get("call"))) for ev in whole["events"]]
+    if mode == "grad":
+        # grad's saved residuals come with the rest: a placeholder first, then JAX's lines
+        assert first["saved"] == "pending" and first["savedShown"] == "tracing it…", log
+        assert rec["saved_residuals"] == json.loads(json.dumps(whole["saved_residuals"]))
+        lines = "\n".join(f"{r['aval']} {r['description']}" for r in whole["saved_residuals"])
+        assert last["saved"] == "object" and last["savedShown"] == lines, log
+        assert pg.get_attribute("#stage [data-testid=saved-residuals]", "aria-busy") is None
     open_first_call(pg, 0)
     assert pg.locator("[data-testid=eqn][data-depth='1']").count() > 0

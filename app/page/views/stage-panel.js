@@ -2,7 +2,7 @@
 // record; or, if that module cannot load, the programs as plain text. It also carries the
 // linked highlighting between the editor and the stage.
 
-import { callsOpened } from "../pending-calls.js";
+import { wholeArrived } from "../pending-whole.js";
 import { pendingOf, sameSplit, withStandIns } from "../pending-policies.js";
 
 /** Printed programs of a record, whatever its mode: the known and unknown panes, the program. */
@@ -12,12 +12,18 @@ export function programsOf(rec) {
   return { known: pane("known"), unknown: pane("unknown"), program: rec.program?.text ?? null };
 }
 
-/** What the stage draws of a record's split, as text: all of it but the JAX snippet and the
- *  calls' inner splits (for checkpoint, the policies' cards too): those come in parts. */
+/** What the stage draws of a record's split, as text: all of it but the JAX snippet, the
+ *  calls' inner splits and grad's saved residuals (for checkpoint, the policies' cards too):
+ *  those come in parts. */
 const splitText = (rec) => {
   const events = Array.isArray(rec.events) ? rec.events.map(({ call: _, ...ev }) => ev) : rec.events;
   const split = { ...rec, events, jax_snippet: null };
-  delete split.unopened_calls; // (a key set to null would keep its place in the text)
+  // (a key set to null would keep its place in the text)
+  delete split.unopened_calls;
+  if (rec.mode === "grad") {
+    delete split.saved_residuals;
+    delete split.saved_bytes;
+  }
   return JSON.stringify(
     rec.mode === "checkpoint" ? { ...split, policies: null, memory: null, pending_policies: null } : split,
   );
@@ -110,8 +116,8 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
       if (next.record === prev.record || !next.record) return;
       // more checkpoint policies answered: the split drawn stays, not drawn (nor diffed) again
       if (stage && sameSplit(prev.record, next.record)) renewCards(next.record);
-      else if (stage && callsOpened(drawn.record, next.record)) {
-        stage.setCalls(next.record); // the split drawn, its calls' rows given their toggles
+      else if (stage && wholeArrived(drawn.record, next.record)) {
+        stage.setRest(next.record); // the split drawn, completed: call toggles, saved residuals
         drawn = { ...drawn, record: next.record };
       } else if (stage && sameAsDrawn(prev.record, next.record)) {
         // the split on screen, with its step, its opened calls and its cards, is this one
