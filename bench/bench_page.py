@@ -624,6 +624,10 @@ def main(argv: list[str] | None = None) -> int:
               ["example", "n", "drawn", "engine worker", "page main thread", "waiting"],
               [[ex, str(b["n"]), b["ms"], b["worker"], b["main"], b["waiting"]]
                for ex, b in breakdown.items()])
+        slowest = {ex: b["slowest"] for ex, b in breakdown.items() if b["slowest"]}
+        table("The slowest traced edit of each example (ms): what an outlier waited for",
+              ["example", "drawn", "engine worker", "page main thread", "waiting"],
+              [[ex, w["ms"], w["worker"], w["main"], w["waiting"]] for ex, w in slowest.items()])
 
     # ---- animation
     table(f"Animation: stage playing {fps['eqns']} equations at 2x (target 60 fps)",

@@ -92,9 +92,16 @@ def _busy(a: float, b: float, main: tuple, tasks: Sequence[dict],
             "waiting": max(0.0, total - busy / 1000)}
 
 
+COLUMNS = ("ms", "main", "worker", "waiting")
+
+
 def summarise(rows: Sequence[dict]) -> dict:
-    """Medians of each column of an example's spans (None when no edit was drawn)."""
+    """Medians of each column of an example's spans, and the slowest span's own figures
+    (`slowest`: where an edit far over the median spent its time); None when no edit was
+    drawn."""
     if not rows:
-        return {k: None for k in ("ms", "main", "worker", "waiting")} | {"n": 0}
+        return {k: None for k in COLUMNS} | {"n": 0, "slowest": None}
+    worst = max(rows, key=lambda r: r["ms"])
     return {"n": len(rows)} | {k: round(statistics.median(r[k] for r in rows), 1)
-                               for k in ("ms", "main", "worker", "waiting")}
+                               for k in COLUMNS} | {
+        "slowest": {k: round(worst[k], 1) for k in COLUMNS}}

@@ -76,7 +76,7 @@ def test_the_first_answer_is_the_selected_policy_alone(case):
     assert first["pending_policies"] == [p for p in POLICY_ROWS if p != whole["selected"]]
     # the stage's split is the selected policy's, whole
     for key in ("events", "panes", "residuals", "known", "unknown", "backward",
-                "saved_residuals", "jax_snippet", "traced", "names", "args"):
+                "saved_residuals", "jax_snippet", "names", "args"):
         assert first[key] == whole[key], key
 
 

@@ -81,13 +81,14 @@ class _Reverse(NamedTuple):
     """A reverse-mode record, and what running its backward program at the inputs' values
     takes: the forward (known) program's outputs there, the residuals last, and how many
     output cotangents the backward program reads after the residuals; and the tree of the
-    function's output."""
+    function's output, with its type when it is one array (None otherwise)."""
     record: dict
     backward: ClosedJaxpr
     known_outs: list
     num_res: int
     num_cts: int
     out_tree: PyTreeDef
+    out_aval: Any
 
 
 def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
@@ -147,7 +148,8 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
         "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)],
         "memory": [memory_line(policy, label, rec["residuals"], split.known.jaxpr,
                                backward.jaxpr, recomputed)]},
-        backward, split.known_outs, num_res, n_lin_out, out_tree[0])
+        backward, split.known_outs, num_res, n_lin_out, out_tree[0],
+        jvp_closed.out_avals[0] if out_tree[0] == LEAF else None)
 
 
 def _gradient(rev: _Reverse) -> list:
@@ -202,20 +204,19 @@ def grad(source: str, args: Sequence[dict], fn: str | None = None,
     need not wait for; the same request with saved true has them."""
     lf, values, params = load_request(source, fn, args)
     argnums = _argnums(params, args, values)
-    closed = trace_user(lf.fn, values, [True] * len(values))
     rev = _autodiff_record(lf.fn, params, values, argnums, open_calls=open_calls, saved=saved)
     args = _flagged(args, argnums)
     grads = None
     # grad's own condition: one output, a float scalar (a scalar in a tuple is not one)
-    out = closed.out_avals[0] if len(closed.out_avals) == 1 else None
-    if out is not None and out.shape == () and out.dtype.kind == "f" and rev.out_tree == LEAF:
+    out = rev.out_aval
+    if out is not None and out.shape == () and out.dtype.kind == "f":
         try:
             grads = [format_value(g) for g in _gradient(rev)]
         except Exception:  # noqa: BLE001 - the programs are the point; values are a bonus
             grads = None
     return {"version": RECORD_VERSION, "mode": "grad", "fn": lf.name,
             "args": args_record(params, args, values),
-            "traced": program_record(closed.jaxpr)[0], "grads": grads, **rev.record}
+            "grads": grads, **rev.record}
 
 
 def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
@@ -235,8 +236,7 @@ class _Loaded(NamedTuple):
     params: list[str]
     argnums: list[int]
     args: list[dict]  # flagged as grad reads them
-    traced: Any  # the function traced, every input known
-    names: list[str]  # the checkpoint_name names in it
+    names: list[str]  # the checkpoint_name names in the function traced, every input known
 
 
 def _load_checkpoint(source: str, args: Sequence[dict], fn: str | None) -> _Loaded:
@@ -245,7 +245,7 @@ def _load_checkpoint(source: str, args: Sequence[dict], fn: str | None) -> _Load
     closed = trace_user(lf.fn, values, [True] * len(values))
     names = sorted({e.params["name"] for e in closed.jaxpr.eqns
                     if e.primitive is ad_checkpoint.name_p})
-    return _Loaded(lf, values, params, argnums, _flagged(args, argnums), closed, names)
+    return _Loaded(lf, values, params, argnums, _flagged(args, argnums), names)
 
 
 def _policy_label(name: str, names: Sequence[str]) -> str:
@@ -288,7 +288,7 @@ def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
             selected = rec
     return {"version": RECORD_VERSION, "mode": "checkpoint", "fn": ld.lf.name,
             "args": args_record(ld.params, ld.args, ld.values),
-            "traced": program_record(ld.traced.jaxpr)[0], "names": ld.names,
+            "names": ld.names,
             "policies": cards, "selected": policy,
             "pending_policies": [n for n in POLICY_ROWS if n not in wanted],
             **selected, "memory": memory}

@@ -275,7 +275,6 @@ class JitRecord(RecordBase):
 
 
 class GradRecord(SplitRecord):
-    traced: Program
     grads: list[str] | None
     backward: Program
     # None when asked with saved false (print_saved_residuals' trace left out): the same
@@ -286,7 +285,6 @@ class GradRecord(SplitRecord):
 
 
 class CheckpointRecord(SplitRecord):
-    traced: Program
     backward: Program
     saved_residuals: list[SavedResidual]
     saved_bytes: int

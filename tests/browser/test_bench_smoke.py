@@ -89,6 +89,14 @@ def test_bench_page_quick(site, tmp_path):
         # and the main thread's busy time is a part of the span
         assert r[1] == "2" and all(NUM.match(c) for c in r[2:]), r
         assert float(r[3]) > 0 and float(r[2]) >= float(r[4]), r
+    slowest = section(found, "The slowest traced edit of each example")
+    assert slowest[0] == ["example", "drawn", "engine worker", "page main thread", "waiting"]
+    medians = {r[0]: float(r[2]) for r in where[1:]}
+    assert {r[0] for r in slowest[1:]} == set(medians)
+    for r in slowest[1:]:
+        # the slowest of the two is at least their median, and its parts are of its span
+        assert all(NUM.match(c) for c in r[1:]) and float(r[1]) >= medians[r[0]], r
+        assert float(r[2]) > 0 and float(r[1]) >= float(r[3]), r
 
     anim = section(found, "Animation")
     assert len(anim) == 2 and NUM.match(anim[1][0]) and float(anim[1][0]) > 0, anim
