@@ -621,13 +621,15 @@ def main(argv: list[str] | None = None) -> int:
 
     if breakdown:
         table("Where an edit's time goes (medians, ms; bench/edit_breakdown.py)",
-              ["example", "n", "drawn", "engine worker", "page main thread", "waiting"],
-              [[ex, str(b["n"]), b["ms"], b["worker"], b["main"], b["waiting"]]
+              ["example", "n", "drawn", "engine worker", "page main thread", "waiting",
+               "V8 gc"],
+              [[ex, str(b["n"]), b["ms"], b["worker"], b["main"], b["waiting"], b["gc"]]
                for ex, b in breakdown.items()])
         slowest = {ex: b["slowest"] for ex, b in breakdown.items() if b["slowest"]}
         table("The slowest traced edit of each example (ms): what an outlier waited for",
-              ["example", "drawn", "engine worker", "page main thread", "waiting"],
-              [[ex, w["ms"], w["worker"], w["main"], w["waiting"]] for ex, w in slowest.items()])
+              ["example", "drawn", "engine worker", "page main thread", "waiting", "V8 gc"],
+              [[ex, w["ms"], w["worker"], w["main"], w["waiting"], w["gc"]]
+               for ex, w in slowest.items()])
 
     # ---- animation
     table(f"Animation: stage playing {fps['eqns']} equations at 2x (target 60 fps)",

@@ -7,7 +7,10 @@ page's main thread: from the call to the frame after the page took the new recor
 'painted'; an edit not drawn within its wait leaves no end mark and is dropped). Busy time
 is the part of each thread's top-level tasks that falls inside that span: the page's main
 thread (the one that wrote the marks), and every dedicated worker (the engine's is the only
-one the page starts). What is left of the span is waiting.
+one the page starts). What is left of the span is waiting. Of the busy time, `gc` is V8's
+collections on either thread (its MinorGC and MajorGC events): the part of a slow edit that
+is the JavaScript heap's housekeeping rather than the page's work. Python's own collector does
+not show here; the engine turns it off while it traces.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from typing import Any
 START, DRAWN = "pe-bench-edit", "pe-bench-drawn"
 
 TASK = "ThreadControllerImpl::RunTask"
+GC = {"MinorGC", "MajorGC"}
 MARK_PHASES = {"R", "I", "i", "n", "b"}
 
 
@@ -54,13 +58,15 @@ def spans(events: Sequence[dict]) -> list[dict]:
     marks = sorted((e["ts"], e["name"], (e["pid"], e["tid"])) for e in events
                    if e.get("name") in (START, DRAWN) and e.get("ph") in MARK_PHASES)
     tasks = [e for e in events if e.get("ph") == "X" and e.get("name") == TASK]
+    collections = [e for e in events if e.get("ph") == "X" and e.get("name") in GC]
     out = []
     start = None
     for ts, name, thread in marks:
         if name == START:
             start = ts
         elif start is not None:
-            out.append(_busy(start, ts, thread, tasks, thread_names))
+            out.append(_busy(start, ts, thread, tasks, thread_names)
+                       | {"gc": _gc_ms(start, ts, thread, collections, thread_names)})
             start = None
     return out
 
@@ -74,12 +80,12 @@ def _busy(a: float, b: float, main: tuple, tasks: Sequence[dict],
         if e <= s:
             continue
         thread = (t["pid"], t["tid"])
+        if not _on_page(thread, main, thread_names):
+            continue
         if thread == main:
             main_ms += (e - s) / 1000
-        elif thread_names.get(thread, "").startswith("DedicatedWorker"):
-            worker_ms += (e - s) / 1000
         else:
-            continue
+            worker_ms += (e - s) / 1000
         pieces.append((s, e))
     busy = 0.0  # the union: the two sides overlap where the page draws while Python runs
     reach = a
@@ -92,7 +98,17 @@ def _busy(a: float, b: float, main: tuple, tasks: Sequence[dict],
             "waiting": max(0.0, total - busy / 1000)}
 
 
-COLUMNS = ("ms", "main", "worker", "waiting")
+def _on_page(thread: tuple, main: tuple, thread_names: dict) -> bool:
+    return thread == main or thread_names.get(thread, "").startswith("DedicatedWorker")
+
+
+def _gc_ms(a: float, b: float, main: tuple, collections: Sequence[dict],
+           thread_names: dict) -> float:
+    return sum(max(0.0, min(c["ts"] + c["dur"], b) - max(c["ts"], a)) for c in collections
+               if _on_page((c["pid"], c["tid"]), main, thread_names)) / 1000
+
+
+COLUMNS = ("ms", "main", "worker", "waiting", "gc")
 
 
 def summarise(rows: Sequence[dict]) -> dict:

@@ -82,21 +82,26 @@ def test_bench_page_quick(site, tmp_path):
     assert calib and all(float(v) > 0 for v in calib.groups()), "no CPU calibration line"
 
     where = section(found, "Where an edit's time goes")
-    assert where[0] == ["example", "n", "drawn", "engine worker", "page main thread", "waiting"]
+    assert where[0] == ["example", "n", "drawn", "engine worker", "page main thread", "waiting",
+                        "V8 gc"]
     assert {r[0] for r in where[1:]} == {e["id"] for e in examples}
     for r in where[1:]:
         # two traced edits each, both drawn; each a new source, so the worker computed it,
         # and the main thread's busy time is a part of the span
         assert r[1] == "2" and all(NUM.match(c) for c in r[2:]), r
         assert float(r[3]) > 0 and float(r[2]) >= float(r[4]), r
+        # V8's collections are busy time of the two threads, never more
+        assert float(r[6]) <= float(r[3]) + float(r[4]), r
     slowest = section(found, "The slowest traced edit of each example")
-    assert slowest[0] == ["example", "drawn", "engine worker", "page main thread", "waiting"]
+    assert slowest[0] == ["example", "drawn", "engine worker", "page main thread", "waiting",
+                          "V8 gc"]
     medians = {r[0]: float(r[2]) for r in where[1:]}
     assert {r[0] for r in slowest[1:]} == set(medians)
     for r in slowest[1:]:
         # the slowest of the two is at least their median, and its parts are of its span
         assert all(NUM.match(c) for c in r[1:]) and float(r[1]) >= medians[r[0]], r
         assert float(r[2]) > 0 and float(r[1]) >= float(r[3]), r
+        assert float(r[5]) <= float(r[2]) + float(r[3]), r
 
     anim = section(found, "Animation")
     assert len(anim) == 2 and NUM.match(anim[1][0]) and float(anim[1][0]) > 0, anim
