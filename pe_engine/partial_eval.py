@@ -176,7 +176,7 @@ class JaxprTracer(Tracer):
             known.note_decision(kind, value)
 
     def full_lower(self) -> Any:
-        known = self.pval.get_known()
+        known = self.pval[1]  # PartialVal.get_known, inlined: bind lowers every output
         return self if known is None else known
 
 
@@ -211,47 +211,49 @@ class JaxprTrace(Trace):
 
     def instantiate_const(self, tracer: JaxprTracer) -> JaxprTracer:
         """Give a known value a place in the staged jaxpr: a Literal or a ConstVar."""
-        const = tracer.pval.get_known()
+        const = tracer.pval[1]  # PartialVal.get_known, inlined: every staged known input
         if const is None:
             return tracer
         aval = get_aval(const)
-        if is_literalable(const):
-            return JaxprTracer(self, PartialVal.unknown(aval), Literal(const, aval))
-        return self.new_instantiated_const(const)
+        recipe = Literal(const, aval) if is_literalable(const) else ConstVar(const)
+        return JaxprTracer(self, PartialVal((aval, None)), recipe)
 
     def process_primitive(self, primitive: Primitive, tracers: list, params: dict) -> list:
         # Every operation of the traced function comes here, known inputs or not (the trace
         # is current, as in JAX), and what the rules bind on known values goes to the parent.
-        with current_dynamic_trace(self.state.parent):
-            rule = partial_eval_rules.get(primitive)
-            if rule is not None:
-                return rule(self, tracers, params)
+        rule = partial_eval_rules.get(primitive)
+        if rule is None:
             return self.default_process_primitive(primitive, tracers, params)
+        with current_dynamic_trace(self.state.parent):
+            return rule(self, tracers, params)
 
     def default_process_primitive(self, primitive: Primitive, tracers: list,
                                   params: dict) -> list:
         # By default, if all the input tracers are known, then bind the primitive
         # and consider all outputs known. Otherwise, stage the application into the
         # jaxpr and consider all outputs unknown.
-        consts = [t.pval.get_known() for t in tracers]
+        state = self.state
+        consts = [t.pval[1] for t in tracers]  # PartialVal.get_known, inlined (every op)
         for c in consts:
             if c is None:
                 break
-        else:  # every input known
-            outs = bind(primitive, *consts, **params)
+        else:  # every input known: bound at the parent trace
+            with current_dynamic_trace(state.parent):
+                outs = bind(primitive, *consts, **params)
             outs = outs if primitive.multiple_results else [outs]
-            self.state.observer.known(primitive, params, tracers, outs)
+            state.observer.known(primitive, params, tracers, outs)
             return [self.new_const(o) for o in outs]
         staged_in, out_tracers = self.stage_application(primitive, tracers, params)
-        self.state.observer.staged(primitive, params, tracers, staged_in, out_tracers[0].recipe)
+        state.observer.staged(primitive, params, tracers, staged_in, out_tracers[0].recipe)
         return out_tracers
 
     def stage_application(self, primitive: Primitive, tracers: list,
                           params: dict) -> tuple[list, list]:
         """Stage one application with every output unknown; known inputs are instantiated."""
-        staged_in = [self.instantiate_const(t) for t in tracers]
-        out_avals = primitive.out_avals([t.aval for t in staged_in], params)
-        out_tracers = [JaxprTracer(self, PartialVal.unknown(a), None) for a in out_avals]
+        # (an unknown PartialVal is (aval, None): read directly, on every staged operation)
+        staged_in = [t if t.pval[0] is not None else self.instantiate_const(t) for t in tracers]
+        out_avals = primitive.out_avals([t.pval[0] for t in staged_in], params)
+        out_tracers = [JaxprTracer(self, PartialVal((a, None)), None) for a in out_avals]
         eqn = new_eqn_recipe(self, staged_in, out_tracers, primitive, params)
         for t in out_tracers:
             t.recipe = eqn
@@ -263,7 +265,7 @@ def new_eqn_recipe(trace: JaxprTrace, in_tracers: list, out_tracers: list,
     if core.observed:
         core.observer.equation_staged()
     return JaxprEqnRecipe(next(trace.state.counter), in_tracers,
-                          [weakref.ref(t) for t in out_tracers], [t.aval for t in out_tracers],
+                          [weakref.ref(t) for t in out_tracers], [t.pval[0] for t in out_tracers],
                           primitive, params, no_effects, user_source_info())
 
 
@@ -284,6 +286,8 @@ def toposort(end_nodes: Sequence[JaxprTracer]) -> list[JaxprTracer]:
         if id(n) not in seen_ids:
             seen_ids.add(id(n))
             ends.append(n)
+    # A node's parents are its equation's inputs (JaxprTracer.parents, inlined: each node is
+    # visited twice, a property call each time)
     child_counts: dict[int, int] = {}
     stack = list(ends)
     while stack:
@@ -292,7 +296,8 @@ def toposort(end_nodes: Sequence[JaxprTracer]) -> list[JaxprTracer]:
             child_counts[id(node)] += 1
         else:
             child_counts[id(node)] = 1
-            stack.extend(node.parents)
+            if type(node.recipe) is JaxprEqnRecipe:
+                stack.extend(node.recipe.in_tracers)
     for node in ends:
         child_counts[id(node)] -= 1
     order = []
@@ -300,7 +305,9 @@ def toposort(end_nodes: Sequence[JaxprTracer]) -> list[JaxprTracer]:
     while ready:
         node = ready.pop()
         order.append(node)
-        for parent in node.parents:
+        if type(node.recipe) is not JaxprEqnRecipe:
+            continue
+        for parent in node.recipe.in_tracers:
             if child_counts[id(parent)] == 1:
                 ready.append(parent)
             else:
