@@ -37,6 +37,8 @@ What is measured (all ms since navigation start unless said otherwise):
   read       the same toggle READ_PAUSE_MS after an edit, as a reader flips an input after
              looking at the split: by then the page has asked the engine for the flips ahead
              (app/page/anticipate.js) and the mask explorer for its grid
+  other modes  --other-modes program edits, each followed by a toggle, for each example in
+             every mode but its own (loaded, then switched with setMode), timed as above
   breakdown  --traced-edits edits per example more, traced (bench/edit_breakdown.py): each
              one's span to 'painted' split into the engine worker's busy time, the page's
              main thread's, and the rest (messages in flight, waiting for a frame)
@@ -372,6 +374,45 @@ def program_edit(code: str, i: int) -> str:
     return f"{head}\n{last}\n# program edit {i}\n"
 
 
+def toggled_args(mode: str, mask: dict[str, bool]) -> list[str]:
+    """The inputs a toggle may flip, the first one flipped. In grad and checkpoint modes the
+    unknown inputs are differentiated (argnums): one whose flip leaves one differentiated, a
+    held input first."""
+    args = list(mask)
+    if mode in ("grad", "checkpoint"):
+        held = [a for a in args if mask[a]]
+        return held or (args if len(args) > 1 else [])
+    return args
+
+
+def other_modes_latency(page, examples: list[dict], modes: list[str],
+                        n_edits: int) -> list[dict]:
+    """Each example in each mode but its own (the page's mode switch): program edits, and a
+    toggle right after each one's answer, timed as edit_latency times them."""
+    page.evaluate(TIME_EDIT_JS)
+    rows = []
+    for ex in examples:
+        for mode in modes:
+            if mode == ex["mode"]:
+                continue
+            page.evaluate("(id) => window.explainer.loadExample(id)", ex["id"])
+            st = page.evaluate("(m) => window.explainer.setMode(m)", mode)
+            code = st["source"]
+            args = toggled_args(mode, st["mask"])
+            programs, toggles, errors = [], [], 0
+            for i in range(n_edits):
+                r = timed_edit(page, program_edit(code, i))
+                programs.append(r["drawn"])
+                errors += r["error"] is not None
+                if args:
+                    r = timed_toggle(page, args[0])
+                    toggles.append(r["drawn"])
+                    errors += r["error"] is not None
+            rows.append({"example": ex["id"], "mode": mode, "programs": programs,
+                         "toggles": toggles, "errors": errors})
+    return rows
+
+
 def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
     page.evaluate(TIME_EDIT_JS)
     rows = []
@@ -380,12 +421,7 @@ def edit_latency(page, examples: list[dict], n_edits: int) -> list[dict]:
         if st["error"]:
             raise RuntimeError(f"example {ex['id']}: {st['error']}")
         code = st["source"]
-        args = list(st["mask"])
-        if ex["mode"] in ("grad", "checkpoint"):
-            # the unknown inputs are differentiated (argnums): toggle one whose flip leaves
-            # one differentiated, a held input first
-            held = [a for a in args if st["mask"][a]]
-            args = held or (args if len(args) > 1 else [])
+        args = toggled_args(ex["mode"], st["mask"])
         edits, toggles, api_edits, api_toggles, errors = [], [], [], [], 0
         for i in range(n_edits):
             # a new source every time (the page caches answers by request), same program
@@ -481,6 +517,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every figure here")
     ap.add_argument("--no-build", action="store_true", help="use dist/ as it is")
     ap.add_argument("--mode", help="time edits only on the examples of this mode (e.g. checkpoint)")
+    ap.add_argument("--other-modes", type=int, default=8,
+                    help="program edits (each with a toggle) per example in each mode but its "
+                         "own (0: none)")
     ap.add_argument("--traced-edits", type=int, default=8,
                     help="edits per example traced for where their time goes (0: none)")
     ap.add_argument("--network", choices=sorted(NETWORKS),
@@ -490,6 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     if opts.quick:
         opts.runs, opts.edits, opts.fps_seconds = 1, 3, 1.0
         opts.traced_edits = min(opts.traced_edits, 2)
+        opts.other_modes = min(opts.other_modes, 1)
 
     from playwright.sync_api import sync_playwright
 
@@ -497,8 +537,9 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([sys.executable, str(ROOT / "build.py"), "--if-stale"], cwd=ROOT,
                        check=True, stdin=subprocess.DEVNULL)
     build = load_build()
-    examples = [ex for ex in json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
-                if opts.mode in (None, ex["mode"])]
+    every = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+    examples = [ex for ex in every if opts.mode in (None, ex["mode"])]
+    modes = sorted({ex["mode"] for ex in every})  # the examples show every mode
     load = os.getloadavg()
     print(f"# bench_page: {opts.runs} loads per variant, {opts.edits} edits per example; "
           f"{os.cpu_count()} CPUs, load average at start {load[0]:.2f} {load[1]:.2f} "
@@ -532,6 +573,7 @@ def main(argv: list[str] | None = None) -> int:
                 page.wait_for_selector("[data-testid=editor] .cm-editor", timeout=BOOT_TIMEOUT_MS)
                 calibration = [page.evaluate(CALIBRATE_JS)]
                 edits = edit_latency(page, examples, opts.edits)
+                others = other_modes_latency(page, examples, modes, opts.other_modes)
                 calibration.append(page.evaluate(CALIBRATE_JS))
                 breakdown = traced_breakdown(page, examples, opts.traced_edits)
                 fps = animation_fps(page, opts.fps_seconds)
@@ -546,7 +588,7 @@ def main(argv: list[str] | None = None) -> int:
     load_end = os.getloadavg()
     out.update(cold_page=cold_page, cold_base=cold_base, warm_page=warm_page,
                warm_base=warm_base, edits=edits, fps=fps, load_end=load_end,
-               calibration=calibration, breakdown=breakdown)
+               calibration=calibration, breakdown=breakdown, other_modes=others)
 
     # ---- page loads
     rows = []
@@ -615,6 +657,21 @@ def main(argv: list[str] | None = None) -> int:
     if all_vals:
         print(f"rows with p95 <= {EDIT_P95_MS} ms: {len(rows) - 1 - len(missed)} of "
               f"{len(rows) - 1}" + (f"; missed: {', '.join(missed)}" if missed else ""))
+    rows = []
+    for r in others:
+        for kind, vals in (("program edit", r["programs"]), ("toggle", r["toggles"])):
+            if vals:
+                rows.append([r["example"], r["mode"], kind, str(len(vals)), pct(vals, 50),
+                             pct(vals, 95), max(vals),
+                             str(r["errors"]) if kind == "program edit" else "",
+                             met(pct(vals, 95))])
+    if rows:
+        missed = [f"{r[0]} in {r[1]} {r[2]}" for r in rows if r[8] == "missed"]
+        table(f"The same in every other mode (ms; target p95 <= {EDIT_P95_MS})",
+              ["example", "mode", "kind", "n", "p50", "p95", "max", "errors",
+               f"p95 <= {EDIT_P95_MS}"], rows)
+        print(f"rows with p95 <= {EDIT_P95_MS} ms: {len(rows) - len(missed)} of {len(rows)}"
+              + (f"; missed: {', '.join(missed)}" if missed else ""))
     before, after = out["calibration"]
     print(f"host CPU in the page, before / after the edits: {before:.1f} / {after:.1f} ms for a "
           "fixed piece of JavaScript (lower is faster; compare runs only at like figures)")

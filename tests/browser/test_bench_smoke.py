@@ -77,6 +77,19 @@ def test_bench_page_quick(site, tmp_path):
                for r in edits[1:]), edits
     assert re.search(rf"rows with p95 <= 50 ms: \d+ of {len(edits) - 2}\b", proc.stdout), \
         "no count of the rows that met the target"
+    # every example in each mode but its own: a program edit (one in --quick), and a toggle
+    # where the mode leaves an input to flip
+    others = section(found, "The same in every other mode")
+    assert others[0] == ["example", "mode", "kind", "n", "p50", "p95", "max", "errors",
+                         "p95 <= 50"]
+    modes = {e["mode"] for e in examples}
+    assert {(r[0], r[1]) for r in others[1:] if r[2] == "program edit"} == {
+        (e["id"], m) for e in examples for m in modes if m != e["mode"]}
+    assert {r[2] for r in others[1:]} == {"program edit", "toggle"}
+    for r in others[1:]:
+        assert r[3] == "1" and NUM.match(r[4]) and NUM.match(r[5]), r
+        assert r[7] in ("0", "") and r[8] == ("met" if float(r[5]) <= 50 else "missed"), r
+    assert re.search(rf"rows with p95 <= 50 ms: \d+ of {len(others) - 1}\b", proc.stdout)
     calib = re.search(r"host CPU in the page, before / after the edits: ([\d.]+) / ([\d.]+) ms",
                       proc.stdout)
     assert calib and all(float(v) > 0 for v in calib.groups()), "no CPU calibration line"
