@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import statistics
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 START, DRAWN = "pe-bench-edit", "pe-bench-drawn"
@@ -71,17 +71,23 @@ def spans(events: Sequence[dict]) -> list[dict]:
     return out
 
 
+def _on_page(events: Sequence[dict], a: float, b: float, main: tuple,
+             thread_names: dict) -> Iterator[tuple[tuple, float, float]]:
+    """(thread, start, end) of each event on the page's threads (its main thread, the
+    workers), clipped to the span a..b; events outside it are left out."""
+    for ev in events:
+        s, e = max(ev["ts"], a), min(ev["ts"] + ev["dur"], b)
+        thread = (ev["pid"], ev["tid"])
+        if e > s and (thread == main
+                      or thread_names.get(thread, "").startswith("DedicatedWorker")):
+            yield thread, s, e
+
+
 def _busy(a: float, b: float, main: tuple, tasks: Sequence[dict],
           thread_names: dict) -> dict:
     main_ms = worker_ms = 0.0
     pieces = []  # (start, end) of every busy piece, either side, clipped to the span
-    for t in tasks:
-        s, e = max(t["ts"], a), min(t["ts"] + t["dur"], b)
-        if e <= s:
-            continue
-        thread = (t["pid"], t["tid"])
-        if not _on_page(thread, main, thread_names):
-            continue
+    for thread, s, e in _on_page(tasks, a, b, main, thread_names):
         if thread == main:
             main_ms += (e - s) / 1000
         else:
@@ -98,14 +104,9 @@ def _busy(a: float, b: float, main: tuple, tasks: Sequence[dict],
             "waiting": max(0.0, total - busy / 1000)}
 
 
-def _on_page(thread: tuple, main: tuple, thread_names: dict) -> bool:
-    return thread == main or thread_names.get(thread, "").startswith("DedicatedWorker")
-
-
 def _gc_ms(a: float, b: float, main: tuple, collections: Sequence[dict],
            thread_names: dict) -> float:
-    return sum(max(0.0, min(c["ts"] + c["dur"], b) - max(c["ts"], a)) for c in collections
-               if _on_page((c["pid"], c["tid"]), main, thread_names)) / 1000
+    return sum(e - s for _, s, e in _on_page(collections, a, b, main, thread_names)) / 1000
 
 
 COLUMNS = ("ms", "main", "worker", "waiting", "gc")

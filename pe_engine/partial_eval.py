@@ -158,10 +158,6 @@ class JaxprTracer(Tracer):
         aval, const = self.pval  # PartialVal.get_aval, inlined: read at every operation
         return aval if aval is not None else get_aval(const)
 
-    @property
-    def parents(self) -> list:
-        return self.recipe.in_tracers if isinstance(self.recipe, JaxprEqnRecipe) else []
-
     def is_known(self) -> bool:
         return self.pval.is_known()
 
@@ -286,8 +282,7 @@ def toposort(end_nodes: Sequence[JaxprTracer]) -> list[JaxprTracer]:
         if id(n) not in seen_ids:
             seen_ids.add(id(n))
             ends.append(n)
-    # A node's parents are its equation's inputs (JaxprTracer.parents, inlined: each node is
-    # visited twice, a property call each time)
+    # A node's parents are its equation's inputs (read in place: each node is visited twice)
     child_counts: dict[int, int] = {}
     stack = list(ends)
     while stack:
