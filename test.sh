@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fresh machine to green: a project virtualenv (.venv) with the test dependencies, Debian's
-# Chromium if missing, build dist/, run every test with the venv's python (the browser tests,
-# the build and the tools it starts run under the same interpreter: sys.executable). Extra
-# arguments go to pytest (e.g. ./test.sh -m browser).
+# Chromium, Firefox ESR and WebKitGTK driver if missing, build dist/, run every test with the
+# venv's python (the browser tests, the build and the tools it starts run under the same
+# interpreter: sys.executable). Extra arguments go to pytest (e.g. ./test.sh -m browser).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -26,8 +26,15 @@ fi
 PY=.venv/bin/python
 $PY -m pip install -q --disable-pip-version-check -e '.[test]'
 
-if [ ! -x /usr/bin/chromium ]; then
-  apt_install chromium
+# The three browser engines the page is tested in (tests/browser/engines.py): Chromium, Firefox
+# (driven over WebDriver BiDi) and WebKit (MiniBrowser through WebKitWebDriver, on Xvfb).
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
+[ -x /usr/bin/WebKitWebDriver ] || need+=(webkit2gtk-driver)
+[ -x /usr/bin/Xvfb ] || need+=(xvfb xauth)
+if [ ${#need[@]} -gt 0 ]; then
+  apt_install "${need[@]}"
 fi
 
 $PY build.py

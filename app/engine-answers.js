@@ -52,14 +52,18 @@ export function errorAnswer(type, message, lineno = null) {
   return { error: { type, message, lineno } };
 }
 
+/** Which way a runaway was stopped: the reader learns why the next answer may take a while. */
+function howStopped(err) {
+  if (!err.restarted) return "Python was interrupted.";
+  if (err.interruptSent) return "it did not stop when interrupted (a loop inside a C function), so the Python engine was restarted.";
+  return "this browser cannot interrupt Python here, so the Python engine was restarted.";
+}
+
 /** The message for a call the engine could not answer (runaway, crash, restart). */
 function engineFailure(err) {
   if (err.type === "timeout") {
     const secs = err.timeoutMs ? ` ${Math.round(err.timeoutMs / 100) / 10} s` : "";
-    return (
-      `Stopped: the trace ran longer than${secs} (an endless loop, or a long Python loop?)` +
-      (err.restarted ? "; the Python engine was restarted." : ".")
-    );
+    return `Stopped: the trace ran longer than${secs} (an endless loop, or a long Python loop?); ${howStopped(err)}`;
   }
   if (err.type === "crashed")
     return `The Python engine crashed (${err.reason || "fatal error"}) and was restarted; your code is kept.`;

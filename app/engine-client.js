@@ -227,6 +227,7 @@ export function createEngine({
     c.timedOut = true;
     if (info.interruptible && c.interrupt !== false) {
       info.interrupts++;
+      c.interruptSent = true;
       engine.port.postMessage({ cmd: "interrupt" });
       c.graceTimer = setTimeout(() => kill(c), interruptGraceMs);
     } else {
@@ -269,6 +270,8 @@ export function createEngine({
       new EngineError("timeout", `${c.fn} did not finish within ${c.timeoutMs} ms; the engine was restarted`, {
         restarted: true,
         timeoutMs: c.timeoutMs,
+        // false: this engine cannot be interrupted (no SharedArrayBuffer in its frame)
+        interruptSent: c.interruptSent === true,
       }),
     );
     info.restarts++;

@@ -24,8 +24,15 @@
     interrupt = sab ? new Int32Array(sab) : null;
     const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
     worker = new Worker(url, { name: "pe-engine" });
-    URL.revokeObjectURL(url);
-    worker.onmessage = (e) => report(e.data);
+    // Revoked once the worker has spoken: WebKit loads a worker's script after the
+    // constructor returns, and a URL revoked at once leaves it a worker whose own blob: URLs
+    // are refused ("Cross-origin script load denied"), so Pyodide's import fails.
+    let revoked = false;
+    worker.onmessage = (e) => {
+      if (!revoked) URL.revokeObjectURL(url);
+      revoked = true;
+      report(e.data);
+    };
     worker.onmessageerror = () => report({ type: "worker-error", message: "an unreadable message" });
     worker.onerror = (e) => {
       e.preventDefault();

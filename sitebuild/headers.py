@@ -59,7 +59,13 @@ def content_security_policy(script_hashes: Sequence[str], *, meta: bool = False)
 def common_headers(script_hashes: Sequence[str]) -> dict[str, str]:
     return {
         "Cross-Origin-Opener-Policy": "same-origin",
-        "Cross-Origin-Embedder-Policy": "require-corp",
+        # credentialless, not require-corp: Chromium and Firefox isolate the page either way
+        # (the engine's frame gets SharedArrayBuffer, so a runaway is interrupted), while
+        # WebKit, which does not implement credentialless, then applies no embedder policy:
+        # under require-corp it refuses the engine frame's blob: worker (an opaque origin's
+        # blob is cross-origin to it) and the engine never starts. The page loads nothing
+        # from another origin (the CSP), so what credentialless allows is never used.
+        "Cross-Origin-Embedder-Policy": "credentialless",
         "Cross-Origin-Resource-Policy": "same-origin",
         "Content-Security-Policy": content_security_policy(script_hashes),
         "X-Content-Type-Options": "nosniff",

@@ -1,20 +1,25 @@
-"""Browser fixtures: build dist/ if needed, serve it with build.py, drive Debian's Chromium.
+"""Browser fixtures: build dist/ if needed, serve it with build.py (and as a plain static host
+that sends no headers), drive Debian's Chromium, and Firefox and WebKit through `engines.py`.
 
 Skips (cleanly) only when Playwright or /usr/bin/chromium is missing. Never `playwright install`.
 """
 from __future__ import annotations
 
+import http.server
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from sitebuild import server
+from sitebuild.common import DIST
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.code_editor import reach_editor
+from tests.browser.engines import Engines
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 120_000
@@ -54,12 +59,57 @@ def site(tmp_path_factory):
         server.stop(proc)
 
 
+class PlainHost(http.server.SimpleHTTPRequestHandler):
+    """dist/ under PLAIN_BASE, with the content types a static host knows and no other header
+    (as GitHub Pages or a bucket would serve it: no COOP/COEP, no CSP header)."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".js": "text/javascript",
+                      ".mjs": "text/javascript", ".json": "application/json"}
+    base = "/some/path/"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=str(DIST), **kwargs)
+
+    def translate_path(self, path):
+        if not path.startswith(self.base):
+            return str(DIST / "no-such-file")
+        return super().translate_path("/" + path[len(self.base):])
+
+    def log_message(self, *args):
+        pass
+
+
 @pytest.fixture(scope="session")
-def browser():
+def plain_site(site):  # `site` builds dist/ first
+    """Base URL of dist/ served under a sub-path by a static host that sends no headers."""
+    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PlainHost)
+    host.daemon_threads = True
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    name, port = host.server_address[:2]
+    yield f"http://{name}:{port}{PlainHost.base}"
+    host.shutdown()
+
+
+@pytest.fixture(scope="session")
+def playwright():
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    b = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def engines(playwright):
+    """Tabs in Chromium, Firefox or WebKit (tests/browser/engines.py)."""
+    e = Engines(playwright)
+    yield e
+    e.close()
 
 
 def _is_local(url: str) -> bool:

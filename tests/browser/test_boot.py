@@ -162,7 +162,7 @@ def test_served_headers(site, path, ctype):
         h = r.headers
     assert h["Content-Type"].split(";")[0] == ctype
     assert h["Cross-Origin-Opener-Policy"] == "same-origin"
-    assert h["Cross-Origin-Embedder-Policy"] == "require-corp"
+    assert h["Cross-Origin-Embedder-Policy"] == "credentialless"
     # the same policy on every file, naming the built frame script by its hash
     assert h["Content-Security-Policy"] == content_security_policy(
         inline_script_hashes(Path(__file__).resolve().parents[2] / "dist"))

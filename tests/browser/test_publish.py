@@ -2,46 +2,11 @@
 headers at all (no COOP/COEP, no CSP), as GitHub Pages or an S3 bucket would serve it."""
 from __future__ import annotations
 
-import http.server
-import threading
-from pathlib import Path
-
 import pytest
 
 pytestmark = pytest.mark.browser
 
-DIST = Path(__file__).resolve().parents[2] / "dist"
-BASE = "/some/path/"
 LOOP = "def f(x):\n    while True:\n        pass\n"
-
-
-class PlainHost(http.server.SimpleHTTPRequestHandler):
-    """dist/ at BASE, with the content types a static host knows and no other header."""
-
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".js": "text/javascript",
-                      ".mjs": "text/javascript", ".json": "application/json"}
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, directory=str(DIST), **kwargs)
-
-    def translate_path(self, path):
-        if not path.startswith(BASE):
-            return str(DIST / "no-such-file")
-        return super().translate_path("/" + path[len(BASE):])
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def plain_site(site):  # `site` builds dist/ first
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PlainHost)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}{BASE}"
-    server.shutdown()
 
 
 def test_a_host_without_headers(browser, plain_site, wait_engine_ready):
