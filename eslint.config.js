@@ -15,6 +15,12 @@ export default [
     languageOptions: { globals: { ...globals.worker, loadPyodide: "readonly" } },
   },
   {
+    // the browser wall's probes (tests/browser/test_engine_wall.py): a worker's program and a
+    // function run in the engine's frame
+    files: ["tests/browser/wall/*.js"],
+    languageOptions: { ecmaVersion: 2023, sourceType: "script", globals: { ...globals.browser, ...globals.worker } },
+  },
+  {
     files: ["app/sw.js"],
     languageOptions: { globals: globals.serviceworker },
   },

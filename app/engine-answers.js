@@ -52,10 +52,20 @@ export function errorAnswer(type, message, lineno = null) {
   return { error: { type, message, lineno } };
 }
 
+// What a reader whose browser cannot run the engine is told, here and in the status line.
+export const NO_ENGINE = "The Python engine could not start in this browser";
+export const STILL_SHOWN = "the examples still show their programs, computed when the site was built";
+
+/** The answer to anything asked of an engine that could not start. */
+export function notStarted(reason) {
+  return `${NO_ENGINE} (${reason ?? "no detail"}), so this cannot run; ${STILL_SHOWN}.`;
+}
+
 /** Which way a runaway was stopped: the reader learns why the next answer may take a while. */
 function howStopped(err) {
   if (!err.restarted) return "Python was interrupted.";
-  if (err.interruptSent) return "it did not stop when interrupted (a loop inside a C function), so the Python engine was restarted.";
+  if (err.interruptSent)
+    return "it did not stop when interrupted (a loop inside a C function), so the Python engine was restarted.";
   return "this browser cannot interrupt Python here, so the Python engine was restarted.";
 }
 
@@ -65,6 +75,7 @@ function engineFailure(err) {
     const secs = err.timeoutMs ? ` ${Math.round(err.timeoutMs / 100) / 10} s` : "";
     return `Stopped: the trace ran longer than${secs} (an endless loop, or a long Python loop?); ${howStopped(err)}`;
   }
+  if (err.notStarted) return notStarted(err.reason);
   if (err.type === "crashed")
     return `The Python engine crashed (${err.reason || "fatal error"}) and was restarted; your code is kept.`;
   return err.message;

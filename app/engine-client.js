@@ -181,7 +181,10 @@ export function createEngine({
   function bootFailed(error) {
     stop();
     info.error = error;
-    const err = new EngineError(error.type || "BootError", `engine failed to start: ${error.message}`);
+    const err = new EngineError(error.type || "BootError", `engine failed to start: ${error.message}`, {
+      notStarted: true,
+      reason: error.message,
+    });
     readyReject(err);
     const pending = current ? [current, ...queue.splice(0)] : queue.splice(0);
     current = null;
@@ -316,7 +319,12 @@ export function createEngine({
   function call(fn, kwargs = {}, opts = {}) {
     return new Promise((resolve, reject) => {
       if (state === "error") {
-        reject(new EngineError("EngineNotReady", `engine is in error state: ${info.error?.message}`));
+        reject(
+          new EngineError("EngineNotReady", `engine is in error state: ${info.error?.message}`, {
+            notStarted: true,
+            reason: info.error?.message,
+          }),
+        );
         return;
       }
       const c = {

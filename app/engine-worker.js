@@ -15,6 +15,17 @@
 //   {id, fatal: true, error}: Pyodide itself failed (a wasm stack overflow, an abort)
 "use strict";
 
+// Storage the engine never uses, taken out of this worker's reach before anything else runs.
+// The frame's opaque origin has none, but WebKit gives a blob: worker of such a frame a Cache
+// Storage of its own that every such worker shares, across frames and engine restarts: code
+// that escaped Python could leave data there for the next link's code to read. A nested
+// worker would start with all of it again, so `Worker` goes too. (The network is the CSP's.)
+for (const name of ["caches", "indexedDB", "Worker", "SharedWorker", "BroadcastChannel"]) {
+  for (let o = self; o; o = Object.getPrototypeOf(o)) {
+    if (Object.getOwnPropertyDescriptor(o, name)) delete o[name];
+  }
+}
+
 const T0 = performance.now();
 const timings = {};
 const mark = (name) => {

@@ -13,7 +13,7 @@
 // change awaits instead of asking again.
 
 import { answerProblems } from "../contract/validate.js";
-import { askEngine, askPolicy, errorAnswer } from "../engine-answers.js";
+import { askEngine, askPolicy, errorAnswer, notStarted } from "../engine-answers.js";
 import {
   ANSWERS_KEPT,
   ANTICIPATE_AFTER_MS,
@@ -113,10 +113,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       return errorAnswer("restricted", "Define a function, e.g. def f(x, y): return jnp.sin(x) * y");
     }
     if (engine.state === "error") {
-      return errorAnswer(
-        "engine",
-        `the Python engine failed to start: ${engine.info.error?.message ?? "unknown error"}`,
-      );
+      return errorAnswer("engine", notStarted(engine.info.error?.message));
     }
     inflight = true;
     if (!getState().record || engine.state === "loading") dispatch({ type: "waiting", on: true });

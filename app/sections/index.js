@@ -9,7 +9,7 @@
 // main split is idle (explainer.settled()), so they never hold up the main view. Answers are
 // cached by request key, starting with the answers the build precomputed for the page's
 // opening state (dist/precomputed.json, tools/precompute.py).
-import { askEngine, errorAnswer } from "../engine-answers.js";
+import { askEngine, errorAnswer, notStarted } from "../engine-answers.js";
 import { SECTION_CALL_TIMEOUT_MS, SECTION_LANDING_MS } from "../limits.js";
 import { waitsForWhole } from "../page/pending-whole.js";
 import { requestKey } from "../state.js";
@@ -146,7 +146,7 @@ function createContext(engine, explainer, precomputed) {
             return;
           }
           if (engine.state === "error") {
-            resolve(errorAnswer("engine", `the Python engine failed to start: ${engine.info?.error?.message ?? ""}`));
+            resolve(errorAnswer("engine", notStarted(engine.info?.error?.message)));
             return;
           }
           const asked = await askEngine(engine, { mode, kwargs }, { timeoutMs: SECTION_CALL_TIMEOUT_MS });

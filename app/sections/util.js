@@ -73,7 +73,7 @@ export function waitingNote(engine, what = "This demo") {
     return h(
       "p",
       { class: "demo-loading is-error", role: "note" },
-      `${what} needs the Python engine, which failed to start: ${engine.info?.error?.message ?? "unknown error"}.`,
+      `${what} needs the Python engine, which could not start in this browser (${engine.info?.error?.message ?? "no detail"}).`,
     );
   }
   const stage = engine.info?.stage ? ` (${engine.info.stage})` : "";

@@ -4,12 +4,17 @@ browser), on a host that sends the site's headers and on a plain static host tha
 In each: the first frame is on screen from the HTML; the engine starts; an edit draws the new
 split and a toggle moves an input; a runaway is stopped (interrupted where the engine's frame
 has SharedArrayBuffer, the engine restarted where not, within 2 s of the limit either way) and
-the next edit works; a permalink opened in a fresh profile restores source, mask and mode.
+the next edit works; a permalink opened in a fresh profile restores source, mask and mode. And
+where the engine cannot start, the reader is told so and still browses the examples.
 """
 from __future__ import annotations
 
+import http.server
+import threading
+
 import pytest
 
+from tests.browser.conftest import PlainHost
 from tests.browser.engines import ENGINES, missing
 
 pytestmark = pytest.mark.browser
@@ -108,3 +113,44 @@ def test_live(engines, engine, host, site, plain_site):
         assert got["mode"] == "grad" and "tanh" in got["source"]
     finally:
         fresh.close()
+
+
+class NoWasmHost(PlainHost):
+    """A plain host that lost Pyodide's wasm: the engine cannot start, as in a browser that
+    cannot run it."""
+
+    def send_head(self):
+        if self.path.split("?")[0].endswith("pyodide.asm.wasm"):
+            self.send_error(404)
+            return None
+        return super().send_head()
+
+
+@pytest.fixture(scope="module")
+def no_engine_site(site):
+    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NoWasmHost)
+    host.daemon_threads = True
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{host.server_address[1]}{PlainHost.base}"
+    host.shutdown()
+
+
+@pytest.mark.parametrize("engine", [engine_param(e) for e in ENGINES])
+def test_without_the_engine_the_examples_stay_browsable(engines, engine, no_engine_site):
+    """A reader whose browser cannot start the engine is told so in a sentence, still browses
+    every example's precomputed programs, and keeps what they type."""
+    tab = engines.tab(engine)
+    try:
+        tab.goto(no_engine_site)
+        assert tab.wait(READY, timeout_s=120) == "error"
+        status = tab.run("() => document.querySelector('[data-testid=engine]').textContent")
+        assert status.startswith("The Python engine could not start in this browser"), status
+        assert "the examples still show their programs" in status, status
+        tab.wait("() => typeof window.explainer?.loadExample === 'function'")
+        st = api(tab, "loadExample", "split-mlp-known-weights")
+        assert st["error"] is None and "tanh" in st["known"] + st["unknown"], st
+        st = api(tab, "setSource", EDIT)
+        assert st["source"] == EDIT
+        assert st["error"]["message"].startswith("The Python engine could not start"), st
+    finally:
+        tab.close()

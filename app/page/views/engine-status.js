@@ -1,7 +1,9 @@
 // The engine's status line (data-testid="engine"): loading (with the boot stage), ready (with
-// the boot time), working, failed to start.
+// the boot time), working, or a sentence for a reader whose browser could not start it.
 
-const LABEL = { loading: "loading", ready: "ready", busy: "working", error: "failed to start" };
+import { NO_ENGINE, STILL_SHOWN } from "../../engine-answers.js";
+
+const LABEL = { loading: "loading", ready: "ready", busy: "working" };
 
 export function showEngineStatus(el, engine) {
   const show = (state, info) => {
@@ -9,7 +11,7 @@ export function showEngineStatus(el, engine) {
     let text = `Python engine: ${LABEL[state]}`;
     if (state === "loading" && info.stage) text += ` (${info.stage})`;
     if (state === "ready" && info.timings) text += ` in ${(info.timings.bootMs / 1000).toFixed(1)} s`;
-    if (state === "error" && info.error) text += `: ${info.error.message}`;
+    if (state === "error") text = `${NO_ENGINE} (${info.error?.message ?? "no detail"}); ${STILL_SHOWN}.`;
     el.textContent = text;
     el.title = text; // a narrow screen cuts the line short (static/style.css)
   };
