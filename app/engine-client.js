@@ -164,6 +164,12 @@ export function createEngine({
       worker: Object.fromEntries(stages.map((k) => [k, t[k]])), // ms since the worker started
       sinceNavigation: Object.fromEntries(stages.map((k) => [k, toPage(t[k])])),
       bootMs: Math.round(performance.now() - bootStart), // engine start -> ready, page clock
+      // when each file reached the worker (its clock): what a stage may have waited for
+      files: Object.fromEntries(
+        Object.entries(t.files && typeof t.files === "object" ? t.files : {})
+          .slice(0, 40)
+          .map(([k, v]) => [String(k).slice(0, 80), num(v)]),
+      ),
     };
     const v = msg.versions && typeof msg.versions === "object" ? msg.versions : {};
     info.versions = Object.fromEntries(

@@ -36,6 +36,7 @@ const TYPES = { wasm: "application/wasm", json: "application/json", zip: "applic
 
 const files = new Map(); // name -> Promise<ArrayBuffer>
 const arrived = new Map(); // name -> resolve
+const filesAt = {}; // name -> ms since the worker started, when it arrived
 let pyodide = null;
 let entry = null;
 let booted = null;
@@ -55,6 +56,7 @@ function fileArrived(event) {
   if (msg.cmd === "file" && typeof msg.name === "string" && msg.bytes instanceof ArrayBuffer) {
     fileNamed(msg.name);
     arrived.get(msg.name)?.(msg.bytes);
+    filesAt[msg.name] = Math.round(performance.now() - T0);
   }
 }
 
@@ -118,6 +120,64 @@ async function bootedHeap({ path, heap_at: at, wasm_segment: [start, length] }) 
   return heap;
 }
 
+// A zip archive's files, [name, bytes] each, inflated by the browser (DecompressionStream):
+// Pyodide's own unpacking runs Python's zipfile and zlib, which a WebAssembly engine that
+// starts cold code in an interpreter (WebKit's) runs several seconds slower.
+function unzipped(bytes) {
+  const view = new DataView(bytes);
+  let end = bytes.byteLength - 22; // the end-of-directory record, after any archive comment
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error("an engine file is not a zip archive");
+  const names = new TextDecoder();
+  const files = [];
+  for (let i = 0, at = view.getUint32(end + 16, true); i < view.getUint16(end + 10, true); i++) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("a zip archive's directory is damaged");
+    const method = view.getUint16(at + 10, true);
+    const packed = view.getUint32(at + 20, true);
+    const size = view.getUint32(at + 24, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const name = names.decode(new Uint8Array(bytes, at + 46, nameLength));
+    const local = view.getUint32(at + 42, true);
+    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    if (name.endsWith("/")) continue;
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    files.push(
+      inflated(new Uint8Array(bytes, start, packed), method).then((data) => {
+        if (data.byteLength !== size) throw new Error(`${name}: unpacked to the wrong size`);
+        return [name, data];
+      }),
+    );
+  }
+  return Promise.all(files);
+}
+
+/** Files written into Pyodide's file system under `dir`: the paths written. */
+function writeFiles(FS, files, dir) {
+  return files.map(([name, data]) => {
+    const path = `${dir}/${name}`;
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    FS.writeFile(path, data);
+    return path;
+  });
+}
+
+// numpy, installed as loadPackage would (its files written, then its compiled libraries
+// loaded), but unpacked as soon as its wheel arrives, while Pyodide boots.
+async function installNumpy(pyodide, wheel, files, sitePackages) {
+  const paths = writeFiles(pyodide.FS, await files, sitePackages);
+  await pyodide._api.loadDynlibsFromPackage(
+    { file_name: wheel },
+    paths.filter((p) => p.endsWith(".so")),
+  );
+}
+
+async function inflated(data, method) {
+  if (method === 0) return data; // stored
+  if (method !== 8) throw new Error(`zip compression method ${method} is not deflate`);
+  const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 // Pyodide takes a signal from the interrupt buffer in two steps, a read and then a store of 0
 // (_Py_CheckEmscriptenSignals_Helper; python/cpython#157548), and Python runs that check every
 // 50 turns of a loop. An interrupt the frame stores between the two is wiped out unread, and the
@@ -158,6 +218,9 @@ async function boot(interruptBuffer) {
 
     progress("loadPyodide");
     const manifest = JSON.parse(new TextDecoder().decode(await fileNamed("manifest.json")));
+    const [numpyWheel] = manifest.pyodide_packages;
+    const numpy = fileNamed(numpyWheel).then(unzipped);
+    numpy.catch(() => {}); // awaited below
     // Started from the heap of a Pyodide booted at build time, not by initialising Python
     pyodide = await loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: bootedHeap(manifest.heap_snapshot) });
     // That heap's random module was seeded at build time: reseeded here from this browser's
@@ -165,26 +228,26 @@ async function boot(interruptBuffer) {
     pyodide.runPython("import random\nrandom.seed()");
     mark("loadPyodide");
 
-    // Only numpy: the engine is unpacked from its wheel below, so neither micropip nor
-    // packaging is loaded (or shipped).
+    // Only numpy, installed as loadPackage would (its files, then its compiled libraries
+    // loaded) but unpacked here; the engine is unpacked from its wheel below, so neither
+    // micropip nor packaging is loaded (or shipped).
     progress("packages");
-    const pkgErrors = [];
-    await pyodide.loadPackage(["numpy"], { messageCallback: () => {}, errorCallback: (m) => pkgErrors.push(m) });
-    if (!("numpy" in pyodide.loadedPackages)) {
-      throw new Error(`package numpy did not load: ${pkgErrors.join("; ") || "no detail"}`);
-    }
+    const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
+    await installNumpy(pyodide, numpyWheel, numpy, sitePackages);
     mark("packages");
 
     progress("engine");
-    const wheel = await fileNamed(baseName(manifest.engine_wheel));
-    const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
-    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+    writeFiles(pyodide.FS, await unzipped(await fileNamed(baseName(manifest.engine_wheel))), sitePackages);
     if (manifest.import_cache) {
       // bytecode for numpy's and the standard library's modules the engine imports, compiled
       // at build time (sitebuild/import_cache.py): the stdlib's, sourceless, first on sys.path
-      pyodide.unpackArchive(await fileNamed(baseName(manifest.import_cache)), "zip", { extractDir: "/" });
+      writeFiles(pyodide.FS, await unzipped(await fileNamed(baseName(manifest.import_cache))), "");
       pyodide.runPython("import sys\nsys.path.insert(0, '/lib/python3.12/pe-import-cache')");
     }
+    // The import system keeps what site-packages held when it last looked: its finder is
+    // dropped. (importlib.invalidate_caches() would do it too, but it also rereads the
+    // standard library's zip directory for each of its entries: 1 to 2.5 s.)
+    pyodide.runPython(`import sys\nsys.path_importer_cache.pop(${JSON.stringify(sitePackages)}, None)`);
     mark("engine");
 
     progress("verify");
@@ -212,7 +275,7 @@ async function boot(interruptBuffer) {
     files.clear();
     self.postMessage({
       type: "ready",
-      timings: { ...timings, workerTimeOrigin: performance.timeOrigin, workerStart: T0 },
+      timings: { ...timings, files: filesAt, workerTimeOrigin: performance.timeOrigin, workerStart: T0 },
       versions,
       interrupt: Boolean(interruptBuffer),
     });

@@ -4,8 +4,9 @@ Serves the built site (`build.py serve`, with its headers, or `--plain`: a stati
 sends none), opens it in a fresh profile of Chromium, Firefox and WebKit in turn (round robin,
 `--runs` loads each, so that a change in the machine's load touches every engine alike), and
 prints per engine the median of "engine ready" (page navigation to the engine's ready message,
-on the page's clock) and of each boot stage as the engine's worker timed it, then the ratio of
-each engine's median to Chromium's against the target (<= 1.2).
+on the page's clock), of each boot stage as the engine's worker timed it and of the arrival of
+its last file (what a stage may have waited for), then the ratio of each engine's median to
+Chromium's against the target (<= 1.2).
 
     python3 bench/bench_browsers.py [--runs 5] [--plain] [--engines chromium,firefox,webkit]
 """
@@ -44,7 +45,8 @@ def one_load(engines, engine: str, url: str) -> dict:
         if state != "ready":
             raise RuntimeError(f"{engine}: the engine did not start")
         t = tab.run(TIMINGS)
-        return {"ready": t["sinceNavigation"]["verify"], **t["worker"]}
+        return {"ready": t["sinceNavigation"]["verify"], **t["worker"],
+                "last file": max(t["files"].values(), default=0)}
     finally:
         tab.close()
 
@@ -89,17 +91,18 @@ def main(argv: list[str]) -> int:
         if proc is not None:
             server.stop(proc)
 
-    med = {e: {k: statistics.median(r[k] for r in runs) for k in ("ready", *STAGES)}
+    med = {e: {k: statistics.median(r[k] for r in runs) for k in ("ready", *STAGES, "last file")}
            for e, runs in got.items()}
     print("\nmedians, ms (stages: the engine worker's clock, since it started)")
-    print(f"{'engine':<10} {'ready':>7} " + " ".join(f"{s:>11}" for s in STAGES)
+    print(f"{'engine':<10} {'ready':>7} " + " ".join(f"{s:>11}" for s in (*STAGES, "last file"))
           + f" {'x Chromium':>11} {'target':>8}")
     base = med.get("chromium", {}).get("ready")
     for engine, m in med.items():
         ratio = m["ready"] / base if base else float("nan")
         verdict = "" if engine == "chromium" or not base else (
             "met" if ratio <= TARGET else "missed")
-        print(f"{engine:<10} {m['ready']:>7.0f} " + " ".join(f"{m[s]:>11.0f}" for s in STAGES)
+        print(f"{engine:<10} {m['ready']:>7.0f} "
+              + " ".join(f"{m[s]:>11.0f}" for s in (*STAGES, "last file"))
               + f" {ratio:>11.2f} {verdict:>8}")
     print("\nevery load, engine ready (ms): " + "; ".join(
         f"{e} " + " ".join(f"{r['ready']:.0f}" for r in runs) for e, runs in got.items()))
