@@ -201,6 +201,9 @@ class Engines:
         return self._browsers[engine]
 
     def tab(self, engine: str) -> Tab:
+        reason = missing(engine)
+        if reason:
+            raise RuntimeError(f"{engine} cannot run here: {reason}")
         if engine == "webkit":
             if self._display is None:
                 self._display = virtual_display()
