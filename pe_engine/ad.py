@@ -35,6 +35,7 @@ from .core import (
     jaxpr_as_fun,
     new_main,
     scalar_constant,
+    trace_stack,
     weakref_lru_cache,
 )
 from .partial_eval import JaxprTracer, PartialVal, trace_to_jaxpr_nounits
@@ -88,24 +89,31 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
     return lax.full(aval.shape, scalar_constant(0, aval.dtype, aval.weak_type))
 
 
-# Zero tangents made into arrays (a scan's carried tangent, say), by identity. JAX's
-# direct linearize makes them on the tangent side, so saved_residuals does not count them;
-# linearizing as JVP + partial eval makes them known work, hence residuals, so they are
-# remembered here to be left out of that count.
-_instantiated_zeros: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-
-
 def instantiate_zeros(t: Any) -> Any:
+    """A symbolic zero made an array. In a JVP rule (scatter's, concatenate's) that array is
+    known work, so linearizing saves it as a residual, as JAX's linearize does."""
+    if type(t) is not Zero:
+        return t
+    return zeros_like_aval(t.aval)
+
+
+# Zero tangents JAX makes on the tangent side (a scan's carried tangent, a linearized
+# function's zero output), by identity: linearizing as JVP + partial eval makes them known
+# work, hence residuals, so they are remembered here for saved_residuals to leave out.
+_tangent_side_zeros: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def instantiate_tangent_side_zeros(t: Any) -> Any:
     if type(t) is not Zero:
         return t
     z = zeros_like_aval(t.aval)
     with contextlib.suppress(TypeError):  # a literal or an array held now: never a residual
-        _instantiated_zeros[id(z)] = z
+        _tangent_side_zeros[id(z)] = z
     return z
 
 
-def is_instantiated_zero(x: Any) -> bool:
-    return _instantiated_zeros.get(id(x)) is x
+def is_tangent_side_zero(x: Any) -> bool:
+    return _tangent_side_zeros.get(id(x)) is x
 
 
 def add_tangents(x: Any, y: Any) -> Any:
@@ -205,7 +213,8 @@ def _jvp_jaxpr(closed: ClosedJaxpr, nonzeros: tuple[bool, ...],
         tangents = [next(nz_tangents) if nz else Zero(a.to_tangent_aval())
                     for nz, a in zip(nonzeros, closed.in_avals, strict=True)]
         p_out, t_out = jvp_flat(fun, primals, tangents)
-        t_out = [instantiate_zeros(t) if i else t for i, t in zip(inst, t_out, strict=True)]
+        t_out = [instantiate_tangent_side_zeros(t) if i else t
+                 for i, t in zip(inst, t_out, strict=True)]
         out_nz[:] = [type(t) is not Zero for t in t_out]
         return [*p_out, *(t for t in t_out if type(t) is not Zero)]
 
@@ -232,7 +241,7 @@ def linearize_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any],
     def jvp_fun(*args: Any) -> list[Any]:
         p_out, t_out = jvp_flat(fun, args[:n], args[n:])
         primals_out[:] = p_out
-        return [instantiate_zeros(t) for t in t_out]
+        return [instantiate_tangent_side_zeros(t) for t in t_out]
 
     jaxpr, _, residuals = trace_to_jaxpr_nounits(jvp_fun, pvals, instantiate=True,
                                                  observer=observer)
@@ -417,6 +426,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """`jax.vjp`: (out, f_vjp[, aux]); f_vjp maps an output cotangent to input cotangents."""
     flat, in_tree = tree_flatten(primals)
     aux_box: list = []
+    own_level = len(trace_stack)  # the traces this vjp makes start here
     flat_fun, out_tree = _flatten_fun(_split_aux(fun, aux_box) if has_aux else fun, in_tree)
     out, f_vjp_flat, jaxpr, residuals = vjp_flat(flat_fun, flat)
 
@@ -430,7 +440,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     f_vjp.jaxpr = jaxpr  # type: ignore[attr-defined]
     f_vjp.residuals = residuals  # type: ignore[attr-defined]
     result = tree_unflatten(out_tree[0], out)
-    return (result, f_vjp, _primal_tree(aux_box[0])) if has_aux else (result, f_vjp)
+    return (result, f_vjp, _primal_tree(aux_box[0], own_level)) if has_aux else (result, f_vjp)
 
 
 def _split_aux(fun: Callable, box: list) -> Callable:
@@ -441,12 +451,13 @@ def _split_aux(fun: Callable, box: list) -> Callable:
     return main_only
 
 
-def _primal_tree(tree: Any) -> Any:
-    """The auxiliary output as a plain value: aux is computed from the primals alone, so
-    it is the primal of each JVP tracer, known to the partial evaluator (JAX returns it
-    without any tracer of the differentiation)."""
+def _primal_tree(tree: Any, own_level: int) -> Any:
+    """The auxiliary output without this differentiation's tracers: aux is computed from
+    the primals alone, so it is the primal of each of its JVP tracers, known to its partial
+    evaluator. The tracers of enclosing transformations (levels below `own_level`) stay:
+    an outer jvp or grad differentiates through aux as JAX's does."""
     def primal(x: Any) -> Any:
-        while isinstance(x, (JVPTracer, JaxprTracer)):
+        while isinstance(x, (JVPTracer, JaxprTracer)) and x._trace.main.level >= own_level:
             if isinstance(x, JVPTracer):
                 x = x.primal
             elif x.is_known():

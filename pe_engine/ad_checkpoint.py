@@ -23,7 +23,7 @@ import numpy as np
 from . import lax
 from .ad import (
     Zero,
-    is_instantiated_zero,
+    is_tangent_side_zero,
     is_undefined_primal,
     jvp_jaxpr,
     linearize_flat,
@@ -423,7 +423,7 @@ def saved_residuals_at(f: Callable, args: tuple, held: bool) -> list[tuple[Shape
     def residuals_of(*leaves: Any) -> list:
         def flat_f(*xs: Any) -> list:
             return tree_flatten(f(*tree_unflatten(in_tree, xs)))[0]
-        return [r for r in linearize_flat(flat_f, leaves)[2] if not is_instantiated_zero(r)]
+        return [r for r in linearize_flat(flat_f, leaves)[2] if not is_tangent_side_zero(r)]
 
     closed = trace_to_jaxpr_dynamic(residuals_of, [get_aval(x) for x in flat],
                                     held=flat if held else None)

@@ -28,19 +28,11 @@ from .core import (
     bind,
     get_aval,
     impl_rules,
-    scalar_constant,
     to_numpy,
 )
 from .numpy import result_type
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _const(x: Any, val: Any) -> Any:
-    """JAX's `_const`: a Python scalar beside a weakly typed scalar, else a typed 0-d array
-    (both print as a literal, e.g. `mul 2.0:f32[] a`)."""
-    aval = get_aval(x)
-    return scalar_constant(val, aval.dtype, aval.weak_type and not aval.shape)
 
 
 def _one(x: Any) -> Any:
@@ -122,16 +114,16 @@ def deflinear(prim: Primitive, transpose: Callable[..., list[Any]]) -> None:
 defjvp(lax.sin_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.cos(x, accuracy)))
 defjvp(lax.cos_p, lambda g, ans, x, accuracy=None: lax.neg(lax.mul(g, lax.sin(x, accuracy))))
 defjvp(lax.tan_p, lambda g, ans, x, accuracy=None:
-       lax.mul(g, lax.add(_const(x, 1), lax.square(ans))))
+       lax.mul(g, lax.add(lax._const(x, 1), lax.square(ans))))
 defjvp(lax.exp_p, lambda g, ans, x, accuracy=None: lax.mul(g, ans))
 defjvp(lax.log_p, lambda g, ans, x, accuracy=None: lax.div(g, x))
 defjvp(lax.tanh_p, lambda g, ans, x, accuracy=None:
        lax.mul(lax.add(g, lax.mul(g, ans)), lax.sub(_one(x), ans)))
 defjvp(lax.logistic_p, lambda g, ans, x, accuracy=None:
        lax.mul(g, lax.mul(ans, lax.sub(_one(ans), ans))))
-defjvp(lax.sqrt_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.div(_const(x, 0.5), ans)))
+defjvp(lax.sqrt_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.div(lax._const(x, 0.5), ans)))
 defjvp(lax.abs_p, lambda g, ans, x: _select(lax.ge(x, _zero(x)), g, lax.neg(g)))
-defjvp(lax.square_p, lambda g, ans, x: lax.mul(g, lax.mul(_const(x, 2), x)))
+defjvp(lax.square_p, lambda g, ans, x: lax.mul(g, lax.mul(lax._const(x, 2), x)))
 defjvp_zero(lax.sign_p)
 for _cmp in (lax.gt_p, lax.lt_p, lax.ge_p, lax.le_p, lax.eq_p, lax.ne_p):
     defjvp_zero(_cmp)
@@ -142,7 +134,7 @@ defjvp(lax.div_p, lambda g, ans, x, y: lax.div(g, y),
 
 
 def _replace_zero(x: Any) -> Any:
-    return _select(lax.eq(x, _const(x, 0)), _ones(x), x)
+    return _select(lax.eq(x, lax._const(x, 0)), _ones(x), x)
 
 
 def _pow_jvp_lhs(g: Any, ans: Any, x: Any, y: Any) -> Any:
@@ -155,7 +147,7 @@ def _pow_jvp_lhs(g: Any, ans: Any, x: Any, y: Any) -> Any:
         if x_shape != y_shape:
             shape = tuple(np.broadcast_shapes(x_shape, y_shape))
             x, y = _maybe_broadcast(shape, x), _maybe_broadcast(shape, y)
-        jac = _select(lax.eq(y, _const(y, 0)), _zeros(y),
+        jac = _select(lax.eq(y, lax._const(y, 0)), _zeros(y),
                       lax.mul(_replace_zero(y), lax.pow(x, lax.sub(y, _ones(y)))))
     else:
         jac = lax.mul(y, lax.pow(x, lax.sub(y, _ones(y))))
@@ -176,8 +168,8 @@ def _integer_pow_jvp(g: Any, ans: Any, x: Any, *, y: int) -> Any:
     if y == 1:
         return g
     if y == 2:
-        return lax.mul(g, lax.mul(_const(x, y), x))
-    return lax.mul(g, lax.mul(_const(x, y), lax.integer_pow(x, y - 1)))
+        return lax.mul(g, lax.mul(lax._const(x, y), x))
+    return lax.mul(g, lax.mul(lax._const(x, y), lax.integer_pow(x, y - 1)))
 
 
 defjvp(lax.integer_pow_p, _integer_pow_jvp)
@@ -283,7 +275,7 @@ def _select_n_transpose(ct: Any, which: Any, *cases: Any) -> list[Any]:
     if get_aval(which).dtype.kind == "b":
         return [None, _select(which, zeros, ct) if is_undefined_primal(cases[0]) else None,
                 _select(which, ct, zeros) if is_undefined_primal(cases[1]) else None]
-    return [None] + [_select(lax.eq(which, _const(which, i)), ct, zeros)
+    return [None] + [_select(lax.eq(which, lax._const(which, i)), ct, zeros)
                      if is_undefined_primal(c) else None for i, c in enumerate(cases)]
 
 
@@ -398,7 +390,7 @@ def _slice_transpose(ct: Any, x: Any, *, start_indices: tuple, limit_indices: tu
         ends = np.add(start_indices, np.where(n == 0, 0, 1 + (n - 1) * np.array(strides)))
         cfg = tuple(zip(start_indices, np.subtract(shape, ends),
                         np.subtract(np.array(strides, np.int64), 1)))
-    return [bind(pad_p, ct, _const(ct, 0), padding_config=cfg)]
+    return [bind(pad_p, ct, lax._const(ct, 0), padding_config=cfg)]
 
 
 def pad(x: Any, pad_value: Any, padding_config: Any) -> Any:

@@ -7,10 +7,11 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .core import ClosedJaxpr, Jaxpr, Tracer, bind, config, get_aval
+from . import core
+from .core import ClosedJaxpr, Jaxpr, Tracer, as_array, bind, config, get_aval
 from .pjit import jit_p
-from .staging import TraceDebug, trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
+from .staging import DynamicJaxprTrace, TraceDebug, inline_jaxpr_into_trace, trace_to_jaxpr_dynamic
+from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 
 def _static_split(args: tuple, static_argnums: Sequence[int]) -> tuple[list[int], list[Any]]:
@@ -136,37 +137,21 @@ def jit(fun: Callable | None = None, static_argnums: int | Sequence[int] | None 
         return lambda f: jit(f, static_argnums, static_argnames=static_argnames,
                              inline=inline, **_options)
     nums, names = _static_args(fun, static_argnums, static_argnames)
+    cache = _trace_cache(fun)
     if inline:
-        return fun
+        return _inline_jit(fun, nums, names, cache)
     name = getattr(fun, "__name__", "fun")
-    try:
-        cache = _jit_traces.setdefault(fun, {})
-    except TypeError:  # a callable that cannot be weakly referenced: this wrapper's own cache
-        cache = {}
 
     @functools.wraps(fun)
     def call(*args: Any, **kwargs: Any) -> Any:
-        dyn_idx, dyn_args = _static_split(args, nums)
-        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in names}
-        flat_args, in_tree = tree_flatten((tuple(dyn_args), dyn_kwargs))
+        dyn_idx, flat_args, in_tree, static = _dynamic_leaves(args, kwargs, nums, names)
         avals = tuple(get_aval(a) for a in flat_args)
-        static = (tuple(args[i] for i in range(len(args)) if i not in dyn_idx),
-                  tuple(sorted((k, v) for k, v in kwargs.items() if k in names)))
         key = (nums, avals, in_tree, hashable_key(static),
                config.values["eager_constant_folding"])
         hit = cache.get(key)
         if hit is None:
             box: list = []
-
-            def flat(*leaves: Any) -> list:
-                dyn, kw = tree_unflatten(in_tree, leaves)
-                full = list(args)
-                for i, a in zip(dyn_idx, dyn):
-                    full[i] = a
-                out_leaves, tree = tree_flatten(fun(*full, **{**kwargs, **kw}))
-                box.append(tree)
-                return out_leaves
-
+            flat = _traceable(fun, args, kwargs, dyn_idx, in_tree, box)
             debug = TraceDebug(lambda: (func_src_info(fun), arg_names(fun, args, nums)), "jit")
             closed = trace_to_jaxpr_dynamic(flat, avals, debug=debug)
             # Constants stay inside the jaxpr, unless one is a tracer of an enclosing trace:
@@ -178,6 +163,84 @@ def jit(fun: Callable | None = None, static_argnums: int | Sequence[int] | None 
                 hit = cache[key] = (closed, [], box[0])
         closed, consts, out_tree = hit
         outs = bind(jit_p, *consts, *flat_args, jaxpr=closed, name=name)
+        return tree_unflatten(out_tree, outs)
+    return call
+
+
+def _trace_cache(fun: Callable) -> dict:
+    try:
+        return _jit_traces.setdefault(fun, {})
+    except TypeError:  # a callable that cannot be weakly referenced: its wrapper's own cache
+        return {}
+
+
+def _dynamic_leaves(args: tuple, kwargs: dict, nums: tuple[int, ...], names: tuple[str, ...]
+                    ) -> tuple[list[int], list[Any], Any, tuple]:
+    """A call's dynamic arguments as leaves, with what it takes to rebuild the call: the
+    positions of the dynamic arguments, the leaves' tree and the static values."""
+    dyn_idx, dyn_args = _static_split(args, nums)
+    dyn_kwargs = {k: v for k, v in kwargs.items() if k not in names}
+    flat_args, in_tree = tree_flatten((tuple(dyn_args), dyn_kwargs))
+    static = (tuple(args[i] for i in range(len(args)) if i not in dyn_idx),
+              tuple(sorted((k, v) for k, v in kwargs.items() if k in names)))
+    return dyn_idx, flat_args, in_tree, static
+
+
+def _traceable(fun: Callable, args: tuple, kwargs: dict, dyn_idx: list[int], in_tree: Any,
+               out_tree_box: list) -> Callable[..., list]:
+    """`fun` at this call's static arguments, as a function of the dynamic leaves."""
+    def flat(*leaves: Any) -> list:
+        dyn, kw = tree_unflatten(in_tree, leaves)
+        full = list(args)
+        for i, a in zip(dyn_idx, dyn):
+            full[i] = a
+        out_leaves, tree = tree_flatten(fun(*full, **{**kwargs, **kw}))
+        out_tree_box.append(tree)
+        return out_leaves
+    return flat
+
+
+def _inline_jit(fun: Callable, nums: tuple[int, ...], names: tuple[str, ...], cache: dict
+                ) -> Callable:
+    """`jit(fun, inline=True)`, as JAX runs it (most jnp functions are such jits).
+
+    Staged without eager constant folding, the call is `fun` traced into its caller: what
+    JAX's inlining gives, at the cost of a call. Run now (no trace, or only constants under
+    eager constant folding) it is a jit's dispatch: every output is an array. Under eager
+    constant folding with a tracer among the arguments, `fun` is traced once per argument
+    types into a jaxpr of its own, every argument an input (a Python scalar beside a tracer
+    is not folded with constants), operations on constants alone run then (their arrays the
+    jaxpr's constants), and the jaxpr is replayed into the caller's trace with constant
+    folding: a constant it made is one object, hence one constvar, however often it is called.
+    """
+    @functools.wraps(fun)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        main = core.dynamic_trace
+        if main is None:
+            if len(core.trace_stack) > 1:  # under jvp, vmap or a partial evaluator
+                return fun(*args, **kwargs)
+            return tree_map(as_array, fun(*args, **kwargs))
+        if not config.values["eager_constant_folding"]:
+            return fun(*args, **kwargs)
+        dyn_idx, leaves, in_tree, static = _dynamic_leaves(args, kwargs, nums, names)
+        tracers = [x for x in leaves if isinstance(x, Tracer)]
+        if not tracers:
+            return tree_map(as_array, fun(*args, **kwargs))
+        if any(t._trace.main is not main for t in tracers):
+            return fun(*args, **kwargs)
+        avals = tuple(get_aval(a) for a in leaves)
+        key = ("inline", nums, avals, in_tree, hashable_key(static))
+        hit = cache.get(key)
+        if hit is None:
+            box: list = []
+            closed = trace_to_jaxpr_dynamic(_traceable(fun, args, kwargs, dyn_idx, in_tree, box),
+                                            avals)
+            if any(isinstance(c, Tracer) for c in closed.consts):
+                return fun(*args, **kwargs)  # it reads an enclosing trace's value
+            hit = cache[key] = (closed, box[0])
+        closed, out_tree = hit
+        trace = DynamicJaxprTrace(main)
+        outs = inline_jaxpr_into_trace(trace, closed, [trace.full_raise(x) for x in leaves])
         return tree_unflatten(out_tree, outs)
     return call
 

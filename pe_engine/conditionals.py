@@ -35,6 +35,7 @@ from .core import (
     ShapedArray,
     Var,
     abstract_eval_rules,
+    as_array,
     bind,
     eval_jaxpr,
     get_aval,
@@ -68,7 +69,9 @@ def _cond_abstract(index: ShapedArray, *avals: ShapedArray, branches: tuple) -> 
 
 def _cond_impl(index: Any, *args: Any, branches: tuple) -> list:
     i = int(np.clip(int(np.asarray(index)), 0, len(branches) - 1))
-    return eval_jaxpr(branches[i].jaxpr, branches[i].consts, *args)
+    # A cond run now returns arrays, even for a literal branch output, as JAX's does.
+    outs = eval_jaxpr(branches[i].jaxpr, branches[i].consts, *args)
+    return [as_array(x, a) for x, a in zip(outs, _cond_abstract(index, branches=branches))]
 
 
 impl_rules[cond_p] = _cond_impl

@@ -12,6 +12,7 @@ that depend on known consts alone: JAX hoists those out of the loop
 from __future__ import annotations
 
 import inspect
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ from .ad import (
     UndefinedPrimal,
     Zero,
     backward_pass,
+    instantiate_tangent_side_zeros,
     instantiate_zeros,
     is_undefined_primal,
     jvp_jaxpr,
@@ -36,6 +38,7 @@ from .core import (
     Primitive,
     ShapedArray,
     abstract_eval_rules,
+    as_array,
     bind,
     eval_jaxpr,
     get_aval,
@@ -128,10 +131,11 @@ def _bind_scan(closed: ClosedJaxpr, consts: list, carry: list, xs: list, **param
 
 
 def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
-         reverse: bool = False, unroll: int = 1) -> tuple[Any, Any]:
+         reverse: bool = False, unroll: int | bool = 1) -> tuple[Any, Any]:
     """`lax.scan`: loop `f(carry, x) -> (carry, y)` over the leading axis of xs."""
     xs_flat, xs_tree = tree_flatten(xs)
     n = _scan_length(xs_flat, length)
+    unroll = _unroll_param(unroll, n)
     init_flat, init_tree = tree_flatten(init)
     out_tree: list = []
 
@@ -181,10 +185,22 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
     outs = bind(scan_p, *consts, *init_flat, *xs_flat, jaxpr=closed, length=n, reverse=reverse,
                 unroll=unroll, num_consts=len(consts), num_carry=num_carry)
     carry, ys = split_list(outs, [num_carry])
-    ys = subs_list(ys_from_xs, xs_flat, ys)
+    # A NumPy xs comes back an array, as JAX puts it on the device.
+    ys = subs_list(ys_from_xs, [as_array(x) if isinstance(x, np.ndarray) else x
+                                for x in xs_flat], ys)
     if new_consts:
         carry = merge_lists(to_const, carry, new_consts)
     return tree_unflatten(init_tree, carry), tree_unflatten(out_tree[0], ys)
+
+
+def _unroll_param(unroll: int | bool, length: int) -> int:
+    """JAX's scan param is a count: True unrolls the whole loop (its length), False none."""
+    if isinstance(unroll, (bool, np.bool_)):
+        return max(length, 1) if unroll else 1
+    unroll = operator.index(unroll)
+    if unroll < 0:
+        raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
+    return unroll
 
 
 def _scan_length(xs_flat: list, length: int | None) -> int:
@@ -260,7 +276,7 @@ def _scan_jvp(primals: list, tangents: list, *, jaxpr: ClosedJaxpr, length: int,
                                  outvars=[*pco, *tco, *pyo, *tyo]), jvp_closed.consts)
     consts, init, xs = split_list(primals, [num_consts, num_carry])
     c_dot, i_dot, x_dot = split_list(tangents, [num_consts, num_carry])
-    i_dot = [instantiate_zeros(t) for t, n in zip(i_dot, carry_nz) if n]
+    i_dot = [instantiate_tangent_side_zeros(t) for t, n in zip(i_dot, carry_nz) if n]
     outs = _bind_scan(body, [*consts, *(t for t in c_dot if type(t) is not Zero)],
                       [*init, *i_dot], [*xs, *(t for t in x_dot if type(t) is not Zero)],
                       length=length, **params)

@@ -240,7 +240,7 @@ class ArrayOps:
     def argmax(self, axis=None, keepdims=False): return self._jnp.argmax(self, axis, keepdims)
     def argmin(self, axis=None, keepdims=False): return self._jnp.argmin(self, axis, keepdims)
     def cumsum(self, axis=None): return self._jnp.cumsum(self, axis)
-    def clip(self, min=None, max=None): return self._jnp.clip(self, min, max)  # noqa: A002
+    def clip(self, min=None, max=None): return self._jnp.clip(self, min=min, max=max)  # noqa: A002
     def round(self, decimals=0): return self._jnp.round(self, decimals)
     def ravel(self): return self._jnp.ravel(self)
     flatten = ravel
@@ -301,6 +301,16 @@ class Array(ArrayOps):
     def tolist(self): return self.val.tolist()
 
 
+def as_array(x: Any, aval: ShapedArray | None = None) -> Any:
+    """A value as a jit's dispatch returns it: an Array, of type `aval` (by default its own: a
+    Python scalar keeps its weak type, a NumPy value takes its canonical dtype); a tracer
+    stays itself."""
+    if isinstance(x, Tracer) or (isinstance(x, Array) and aval in (None, x.aval)):
+        return x
+    aval = aval or get_aval(x)
+    return Array(np.asarray(x, aval.dtype), aval.weak_type)
+
+
 def get_aval(x: Any) -> ShapedArray:
     """The abstract value of a tracer, an Array or a Python/NumPy value."""
     if isinstance(x, (Tracer, Array)):
@@ -328,7 +338,7 @@ _ndarray_avals: dict[tuple, ShapedArray] = {}  # (shape, NumPy dtype) -> aval
 
 # Python scalars are weakly typed (avals are never mutated, so one of each type serves).
 _PYTHON_SCALAR_AVALS = {
-    bool: ShapedArray((), bool_, weak_type=True),
+    bool: ShapedArray((), bool_),  # bool comes in one width: JAX never makes it weak
     int: ShapedArray((), int32, weak_type=True),
     float: ShapedArray((), float32, weak_type=True),
     complex: ShapedArray((), np.dtype("complex64"), weak_type=True),

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, lax, pretty
+from . import batching, core, lax, pretty
 from .ad import Zero, primitive_jvps
-from .ad_rules import _const, _zeros, defjvp, defjvp_zero, deflinear
+from .ad_rules import _zeros, defjvp, defjvp_zero, deflinear
 from .core import ShapedArray, bind, get_aval
 from .lax import _ANY, _BOOL_OR_INT, _FLOAT, _binop, _def, _hide, _unop
 from .tree_util import tree_map
@@ -55,6 +55,7 @@ erf_p = _unop("erf", _erf, _FLOAT)
 erfc_p = _unop("erfc", _erfc, _FLOAT)
 not_p = _unop("not", np.invert, _BOOL_OR_INT)
 stop_gradient_p = _unop("stop_gradient", lambda x: x, _ANY)
+core.impl_rules[stop_gradient_p] = lambda x: x  # run now, the value itself, as JAX's is
 
 
 def _round_abstract(x: ShapedArray, *, rounding_method: RoundingMethod) -> ShapedArray:
@@ -158,13 +159,13 @@ def select(pred: Any, on_true: Any, on_false: Any) -> Any:
 
 # --------------------------------------------------------------------------- JVP rules
 
-defjvp(log1p_p, lambda g, ans, x, accuracy=None: lax.div(g, lax.add(x, _const(x, 1))))
-defjvp(expm1_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.add(ans, _const(ans, 1))))
+defjvp(log1p_p, lambda g, ans, x, accuracy=None: lax.div(g, lax.add(x, lax._const(x, 1))))
+defjvp(expm1_p, lambda g, ans, x, accuracy=None: lax.mul(g, lax.add(ans, lax._const(ans, 1))))
 defjvp(rsqrt_p, lambda g, ans, x, accuracy=None:
-       lax.mul(g, lax.mul(_const(x, -0.5), lax.div(ans, x))))
-defjvp(erf_p, lambda g, ans, x: lax.mul(_const(x, 2. / np.sqrt(np.pi)),
+       lax.mul(g, lax.mul(lax._const(x, -0.5), lax.div(ans, x))))
+defjvp(erf_p, lambda g, ans, x: lax.mul(lax._const(x, 2. / np.sqrt(np.pi)),
                                         lax.mul(g, lax.exp(lax.neg(lax.square(x))))))
-defjvp(erfc_p, lambda g, ans, x: lax.mul(_const(x, -2. / np.sqrt(np.pi)),
+defjvp(erfc_p, lambda g, ans, x: lax.mul(lax._const(x, -2. / np.sqrt(np.pi)),
                                          lax.mul(g, lax.exp(lax.neg(lax.square(x))))))
 defjvp(atan2_p,
        lambda g, ans, x, y: lax.mul(g, lax.div(y, lax.add(lax.square(x), lax.square(y)))),

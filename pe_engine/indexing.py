@@ -195,7 +195,9 @@ def _normalize_index(index: Any, size: int) -> Any:
         return index + size if index < 0 else index
     if get_aval(index).dtype.kind == "u":
         return index
-    return lax.select(index < 0, lax.add(index, np.array(size, get_aval(index).dtype)), index)
+    # The size takes the index's type, weak type included (JAX's `_const`): a fori counter
+    # stays weak here, and the cast to int32 that follows is an equation.
+    return lax.select(index < 0, lax.add(index, lax._const(index, size)), index)
 
 
 def _index_to_gather(parsed: list[Parsed], shape: tuple) -> _GatherIndexer:
@@ -293,7 +295,7 @@ def _gather(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
     ix = _index_to_gather(parsed, shape)
     y = x
     if 0 in ix.slice_shape:
-        return lax.broadcast_in_dim(np.zeros((), get_aval(x).dtype), ix.slice_shape, ())
+        return lax.full_like(x, 0, shape=ix.slice_shape)
     if 0 not in get_aval(ix.gather_indices).shape:
         y = slicing.gather(y, ix.gather_indices, ix.dnums, ix.gather_slice_shape,
                            unique_indices=ix.unique_indices,

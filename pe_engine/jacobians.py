@@ -12,7 +12,7 @@ from . import lax
 from . import numpy as jnp
 from .ad import jvp, vjp
 from .batching import vmap
-from .core import get_aval
+from .core import bind, get_aval
 from .tree_util import tree_flatten, tree_map, tree_structure, tree_unflatten
 
 
@@ -36,23 +36,34 @@ def _check_float(name: str, x: Any) -> None:
                         "differentiation of non-real inputs use the holomorphic option.")
 
 
+# JAX casts each piece of the basis with a sharding of its own, one that never equals the
+# piece's (its spec nests a list), so that cast is an equation even to the same type; the
+# pieces of a Jacobian are cast only to change their type.
+_BASIS_SHARDING = "the basis piece's"
+
+
 def _std_basis(tree: Any) -> Any:
     leaves, _ = tree_flatten(tree)
     n = sum(int(np.size(np.zeros(get_aval(x).shape))) for x in leaves)
     dtype = jnp.result_type(*leaves)[0]
-    return _unravel(tree, 1, None, jnp.eye(n, dtype=dtype))
+    return _unravel(tree, 1, None, jnp.eye(n, dtype=dtype), _BASIS_SHARDING)
 
 
-def _unravel(tree: Any, axis: int, example: Any, arr: Any) -> Any:
+def _unravel(tree: Any, axis: int, example: Any, arr: Any, sharding: Any = None) -> Any:
+    """`arr` cut along `axis` into one piece per leaf of `tree` (always by `split`, even into
+    one piece, as JAX cuts it), reshaped, cast to the example's type (or the leaf's)."""
     leaves, treedef = tree_flatten(tree)
     shape = get_aval(arr).shape
     shapes = [shape[:axis] + get_aval(x).shape + shape[axis + 1:] for x in leaves]
     sizes = [get_aval(x).size for x in leaves]
-    parts = jnp.split(arr, list(np.cumsum(sizes[:-1])), axis) if len(leaves) > 1 else [arr]
+    parts = jnp.split(arr, list(np.cumsum(sizes[:-1])), axis)
     out = []
     for part, s, leaf in zip(parts, shapes, leaves):
         ex = get_aval(leaf if example is None else example)
-        out.append(lax.convert_element_type(jnp.reshape(part, s), ex.dtype, ex.weak_type))
+        part = jnp.reshape(part, s)
+        out.append(lax.convert_element_type(part, ex.dtype, ex.weak_type) if sharding is None
+                   else bind(lax.convert_element_type_p, part, new_dtype=ex.dtype,
+                             weak_type=ex.weak_type, sharding=sharding))
     return tree_unflatten(treedef, out)
 
 

@@ -95,6 +95,7 @@ def identity(n: int, dtype: Any = None) -> Any:
 # --------------------------------------------------------------------------- joining
 
 
+@jit(inline=True)
 def ravel(a: Any) -> Any:
     _check_arraylike(a)
     return reshape(a, (get_aval(a).size,))
@@ -250,6 +251,7 @@ def _promote_integer(dtype: np.dtype) -> np.dtype:
     return dtype
 
 
+@jit(static_argnames=("axis", "dtype", "keepdims"), inline=True)
 def prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
          initial: Any = None) -> Any:
     _check_arraylike(a)
@@ -296,7 +298,8 @@ def _var(a: Any, *, axis: Any = None, dtype: Any = None, correction: Any = 0,
     centered = lax.square(lax.sub(a, a_mean))
     axes = _canonical_axes(axis, get_aval(a).ndim)
     count = int(np.prod([get_aval(a).shape[i] for i in axes], dtype=np.int64))
-    normalizer = lax.sub(np.array(count, computation),
+    # JAX's _count: the count cast to the computation type, an operation (see mean).
+    normalizer = lax.sub(lax.convert_element_type(count, computation),
                          lax.convert_element_type(correction, computation))
     result = sum(centered, axis, keepdims=keepdims)
     result = lax.div(result, normalizer).astype(dtype)

@@ -17,10 +17,12 @@ from .core import get_aval
 from .custom_derivatives import custom_jvp
 from .numpy import (
     _check_arraylike,
+    _full_like,
     _promote_args_inexact,
     _promote_dtypes,
     _to_numeric,
     _where_jit,
+    array,
     asarray,
     maximum,
     minimum,
@@ -51,6 +53,7 @@ def arctan2(x1: Any, x2: Any) -> Any:
     return lax.atan2(*_promote_args_inexact(x1, x2))
 
 
+@jit(inline=True)
 def floor(x: Any) -> Any:
     _check_arraylike(x)
     if get_aval(x).dtype.kind in "biu":
@@ -58,6 +61,7 @@ def floor(x: Any) -> Any:
     return lax.floor(*_promote_args_inexact(x))
 
 
+@jit(inline=True)
 def ceil(x: Any) -> Any:
     _check_arraylike(x)
     if get_aval(x).dtype.kind in "biu":
@@ -70,7 +74,7 @@ def isfinite(x: Any) -> Any:
     aval = get_aval(x)
     if aval.dtype.kind == "f":
         return lax.is_finite(x)
-    return lax.broadcast_in_dim(np.bool_(True), aval.shape, ()) if aval.shape else np.bool_(True)
+    return lax.full_like(x, True, dtype=np.bool_)
 
 
 @jit(static_argnames=("decimals",))
@@ -124,11 +128,11 @@ def floor_divide(x1: Any, x2: Any) -> Any:
 @jit
 def remainder(x1: Any, x2: Any) -> Any:
     x1, x2 = _promote_numeric(x1, x2)
-    zero = np.zeros((), get_aval(x1).dtype)
+    # JAX's constants, made as it makes them: jnp.array and full_like are operations, so
+    # under eager constant folding they run now and the jaxpr holds them as constvars.
+    zero = array(0, get_aval(x1).dtype)
     if get_aval(x2).dtype.kind in "iu":
-        ones = lax.broadcast_in_dim(np.ones((), get_aval(x2).dtype), get_aval(x2).shape, ()) \
-            if get_aval(x2).shape else np.ones((), get_aval(x2).dtype)
-        x2 = _where_jit(x2 == 0, ones, x2)
+        x2 = _where_jit(x2 == 0, _full_like(x2, 1, None), x2)
     trunc_mod = lax.rem(x1, x2)
     trunc_mod_not_zero = lax.ne(trunc_mod, zero)
     do_plus = lax.bitwise_and(lax.ne(lax.lt(trunc_mod, zero), lax.lt(x2, zero)),

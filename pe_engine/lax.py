@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import pretty
+from . import core, pretty
 from .core import (
     Array,
     ArrayOps,
@@ -287,10 +287,11 @@ def _convert_fold(consts: list, params: dict, out_avals: list) -> list | None:
 
 
 const_fold_rules[convert_element_type_p] = _convert_fold
-# A conversion to the type the operand already has is its operand.
+# A conversion to the type the operand already has is its operand, unless it carries a
+# sharding of its own (JAX compares it with the operand's; the engine's one device has none).
 forwarding_rules[convert_element_type_p] = lambda avals, params: [
     0 if (avals[0].dtype, avals[0].weak_type) == (params["new_dtype"], params["weak_type"])
-    else None]
+    and params.get("sharding") is None else None]
 
 
 class ArrayCopySemantics(enum.Enum):
@@ -581,10 +582,11 @@ def select_n(which: Any, *cases: Any) -> Any:
 
 
 def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any:
-    """Cast; like JAX, an array already of that type is returned as is (no equation)."""
+    """Cast; like JAX, an array or tracer already of that type is returned as is (no
+    equation). A NumPy value is bound, so that run now it comes back an array."""
     new_dtype = canonicalize_dtype(new_dtype)
     aval = get_aval(x)
-    if aval.dtype == new_dtype and aval.weak_type == weak_type and _is_array(x):
+    if aval.dtype == new_dtype and aval.weak_type == weak_type and isinstance(x, ArrayOps):
         return x
     return bind(convert_element_type_p, x, new_dtype=new_dtype, weak_type=weak_type,
                 sharding=None)
@@ -643,9 +645,20 @@ def full(shape: Sequence[int], fill_value: Any, dtype: Any = None) -> Any:
     aval = get_aval(fill_value)
     dtype, weak = ((aval.dtype, aval.weak_type) if dtype is None
                    else (canonicalize_dtype(dtype), False))
-    val = (scalar_constant(fill_value, dtype, weak) if is_literalable(fill_value)
-           else convert_element_type(fill_value, dtype, weak))
+    if is_literalable(fill_value):
+        fill_value = scalar_constant(fill_value, dtype, weak)
+    val = (convert_element_type(fill_value, dtype, weak)
+           if not is_literalable(fill_value) or _cast_runs_now() else fill_value)
     return broadcast_in_dim(val, shape, ()) if len(shape) else val
+
+
+def _cast_runs_now() -> bool:
+    """Whether JAX's cast of a constant runs now, making an array: with nothing tracing, or
+    under eager constant folding. A staging trace without folding keeps it a literal, as a
+    partial evaluator keeps it a known constant (the engine's, too: no bind, no array)."""
+    if core.dynamic_trace is None:
+        return len(core.trace_stack) == 1
+    return core.config.values["eager_constant_folding"]
 
 
 def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
@@ -655,6 +668,13 @@ def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> 
     dtype = aval.dtype if dtype is None else canonicalize_dtype(dtype)
     return full(aval.shape if shape is None else shape,
                 scalar_constant(fill_value, dtype, weak))
+
+
+def _const(x: Any, val: Any) -> Any:
+    """JAX's `_const`: a Python scalar beside a weakly typed scalar, else a typed 0-d array
+    (both print as a literal, e.g. `mul 2.0:f32[] a`)."""
+    aval = get_aval(x)
+    return scalar_constant(val, aval.dtype, aval.weak_type and not aval.shape)
 
 
 def expand_dims(x: Any, dimensions: Sequence[int]) -> Any:

@@ -14,7 +14,13 @@ from typing import Any
 import numpy as np
 
 from . import batching, lax
-from .ad import Zero, instantiate_zeros, jvp_jaxpr, primitive_jvps, primitive_transposes
+from .ad import (
+    Zero,
+    instantiate_tangent_side_zeros,
+    jvp_jaxpr,
+    primitive_jvps,
+    primitive_transposes,
+)
 from .api import closure_convert
 from .control_flow import scan, scan_p
 from .core import (
@@ -177,7 +183,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *,
             return (i + 1, body_fun(i, x)), None
 
         (_, result), _ = scan(scanned, (lo, init_val), None, length=max(hi - lo, 0),
-                              unroll=1 if unroll in (None, False) else int(unroll))
+                              unroll=False if unroll is None else unroll)
         return result
     if unroll not in (None, False, 1):
         raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
@@ -185,7 +191,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *,
 
     def body(carry: tuple) -> tuple:
         i, hi, x = carry
-        return lax.add(i, np.array(1, get_aval(i).dtype)), hi, body_fun(i, x)
+        return lax.add(i, lax._const(i, 1)), hi, body_fun(i, x)
 
     _, _, result = while_loop(lambda c: lax.lt(c[0], c[1]), body, (lower, upper, init_val))
     return result
@@ -213,7 +219,8 @@ def _while_jvp(primals: list, tangents: list, *, cond_nconsts: int, cond_jaxpr: 
             break
         carry_nz = [a or b for a, b in zip(carry_nz, nz_out)]
     nonzeros = cconst_nz + bconst_nz + carry_nz
-    tangents = [instantiate_zeros(t) if nz else t for t, nz in zip(tangents, nonzeros)]
+    tangents = [instantiate_tangent_side_zeros(t) if nz else t
+                for t, nz in zip(tangents, nonzeros)]
     cconst, bconst, init = split_list(primals, [cond_nconsts, body_nconsts])
     _, bconst_dot, init_dot = split_list(tangents, [cond_nconsts, body_nconsts])
     bconst_dot = [t for t in bconst_dot if type(t) is not Zero]

@@ -312,7 +312,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
 def _where(condition: Any, x: Any, y: Any) -> Any:
     # JAX's jnp.where is this function under jit: promote, broadcast, select_n.
     if get_aval(condition).dtype.kind != "b":
-        condition = lax.ne(condition, np.zeros((), get_aval(condition).dtype))
+        condition = lax.ne(condition, lax.full_like(condition, 0, shape=()))
     x, y = _promote_dtypes(x, y)
     if _shape(condition):
         condition, x, y = broadcast_arrays(condition, x, y)
@@ -442,6 +442,7 @@ def expand_dims(x: Any, axis: Any) -> Any:
     return lax.expand_dims(x, _canonical_axes(axis, ndim))
 
 
+@jit(static_argnames=("axis",), inline=True)
 def squeeze(x: Any, axis: Any = None) -> Any:
     shape = _shape(x)
     if axis is None:
@@ -466,6 +467,7 @@ def _reduction(x: Any, lax_fn: Callable[[Any, tuple[int, ...]], Any], axis: Any,
     return _keep(lax_fn(x, axes), axes, keepdims)
 
 
+@jit(static_argnames=("axis", "keepdims", "dtype"), inline=True)
 def sum(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Any:  # noqa: A001
     _check_arraylike(x)
     if not _promoted((x,), _to_numeric):
@@ -473,12 +475,14 @@ def sum(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> 
     return _reduction(x, lax.reduce_sum, axis, keepdims, dtype)
 
 
+@jit(static_argnames=("axis", "keepdims"), inline=True)
 def max(x: Any, axis: Any = None, keepdims: bool = False,  # noqa: A001
         initial: Any = None) -> Any:
     _check_arraylike(x)
     return _reduction(x, _with_initial(lax.reduce_max, lax.max, initial), axis, keepdims)
 
 
+@jit(static_argnames=("axis", "keepdims"), inline=True)
 def min(x: Any, axis: Any = None, keepdims: bool = False,  # noqa: A001
         initial: Any = None) -> Any:
     _check_arraylike(x)
@@ -497,6 +501,7 @@ def _with_initial(reduce_fn: Callable[[Any, tuple[int, ...]], Any],
     return reduce
 
 
+@jit(static_argnames=("axis", "keepdims"), inline=True)
 def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
     _check_arraylike(x)
     aval = get_aval(x)

@@ -4,14 +4,23 @@ from __future__ import annotations
 from typing import Any
 
 from . import pretty
-from .core import Primitive, ShapedArray, abstract_eval_rules, eval_jaxpr, impl_rules
+from .core import (
+    Primitive,
+    ShapedArray,
+    abstract_eval_rules,
+    as_array,
+    eval_jaxpr,
+    impl_rules,
+)
 from .typecheck import check_call_operands, typecheck_rules
 
 jit_p = Primitive("jit", multiple_results=True)
 
 
 def _jit_impl(*args: Any, jaxpr: Any, name: str) -> list[Any]:
-    return eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
+    # A jit run now returns arrays, even for an input passed through or a literal.
+    outs = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
+    return [as_array(x, a) for x, a in zip(outs, jaxpr.out_avals)]
 
 
 def _jit_abstract(*avals: Any, jaxpr: Any, name: str) -> list[Any]:

@@ -102,7 +102,9 @@ def _normalize(i: Any, d: int) -> Any:
         return lax.convert_element_type(i + d if i < 0 else i, core.get_aval(i).dtype)
     if core.get_aval(i).dtype.kind == "u":
         return i
-    return lax.select(i < 0, i + np.array(d, core.get_aval(i).dtype), i)
+    # The size is cast as JAX casts it (an operation: under eager constant folding it runs
+    # now, and the jaxpr holds an array constvar).
+    return lax.select(i < 0, i + lax.convert_element_type(d, core.get_aval(i).dtype), i)
 
 
 def dynamic_slice(x: Any, start_indices: Any, slice_sizes: Any) -> Any:

@@ -322,6 +322,24 @@ def try_constant_folding(primitive: core.Primitive, tracers: list, params: dict,
     return None
 
 
+def inline_jaxpr_into_trace(trace: DynamicJaxprTrace, closed: core.ClosedJaxpr,
+                            args: Sequence[DynamicJaxprTracer]) -> list[DynamicJaxprTracer]:
+    """Replay a jaxpr's equations into `trace` (JAX's inline_jaxpr_into_trace): each is staged
+    as the trace stages an operation, constant folding included; the jaxpr's constants enter
+    as the trace's own, one constvar per object."""
+    jaxpr = closed.jaxpr
+    env: dict[core.Var, Any] = dict(zip(jaxpr.constvars, map(trace.new_const, closed.consts)))
+    env.update(zip(jaxpr.invars, args))
+
+    def read(a: Any) -> Any:
+        return trace.new_const(a.val) if type(a) is core.Literal else env[a]
+
+    for eqn in jaxpr.eqns:
+        outs = trace.process_primitive(eqn.primitive, [read(a) for a in eqn.invars], eqn.params)
+        env.update(zip(eqn.outvars, outs))
+    return [read(v) for v in jaxpr.outvars]
+
+
 def trace_to_jaxpr_dynamic(fun: Callable[..., Sequence[Any]], in_avals: Sequence[core.ShapedArray],
                            auto_dce: bool = False, debug: TraceDebug | None = None,
                            held: Sequence[Any] | None = None,

@@ -24,12 +24,14 @@ ENGINE = types.SimpleNamespace(
     jvp=pe.jvp, vmap=pe.vmap, jacfwd=pe.jacfwd, jacrev=pe.jacrev, hessian=pe.hessian,
     checkpoint=pe.checkpoint, policies=pe.checkpoint_policies, make_jaxpr=pe.make_jaxpr,
     linearize=pe.linearize, value_and_grad=pe.value_and_grad, custom_jvp=pe.custom_jvp,
+    ensure_compile_time_eval=pe.ensure_compile_time_eval,
     split=lambda closed, mask, inst=False: partial_eval_jaxpr_nounits(closed, mask, inst))
 JAX = types.SimpleNamespace(
     name="jax", jnp=jax.numpy, lax=jax.lax, nn=jax.nn, jit=jax.jit, grad=jax.grad, vjp=jax.vjp,
     jvp=jax.jvp, vmap=jax.vmap, jacfwd=jax.jacfwd, jacrev=jax.jacrev, hessian=jax.hessian,
     checkpoint=jax.checkpoint, policies=jax.checkpoint_policies, make_jaxpr=jax.make_jaxpr,
     linearize=jax.linearize, value_and_grad=jax.value_and_grad, custom_jvp=jax.custom_jvp,
+    ensure_compile_time_eval=jax.ensure_compile_time_eval,
     split=lambda closed, mask, inst=False: jpe.partial_eval_jaxpr_nounits(closed, mask, inst))
 
 PAIRS = [pytest.param(ENGINE, JAX, id="engine-vs-jax"), pytest.param(JAX, JAX, id="jax-vs-jax")]

@@ -60,14 +60,18 @@ ENGINE = types.SimpleNamespace(
     checkpoint_name=pe.ad_checkpoint.checkpoint_name,
     saved_residuals=pe.ad_checkpoint.saved_residuals,
     ensure_compile_time_eval=pe.ensure_compile_time_eval, tree_leaves=pe.tree_util.tree_leaves,
-    partial_eval_jaxpr_nounits=pe_pe.partial_eval_jaxpr_nounits, backward=_engine_backward)
+    partial_eval_jaxpr_nounits=pe_pe.partial_eval_jaxpr_nounits, backward=_engine_backward,
+    vmap=pe.vmap, jacfwd=pe.jacfwd, jacrev=pe.jacrev, hessian=pe.hessian,
+    custom_jvp=pe.custom_jvp, array_type=pe.core.Array)
 JAX = types.SimpleNamespace(
     name="jax", jnp=jjnp, lax=jax.lax, nn=jax.nn, jit=jax.jit, grad=jax.grad,
     value_and_grad=jax.value_and_grad, vjp=jax.vjp, jvp=jax.jvp, linearize=jax.linearize,
     checkpoint=jax.checkpoint, policies=jax.checkpoint_policies, make_jaxpr=jax.make_jaxpr,
     checkpoint_name=jax_adc.checkpoint_name, saved_residuals=jax_adc.saved_residuals,
     ensure_compile_time_eval=_jax_folding, tree_leaves=jax.tree_util.tree_leaves,
-    partial_eval_jaxpr_nounits=jax_pe.partial_eval_jaxpr_nounits, backward=_jax_backward)
+    partial_eval_jaxpr_nounits=jax_pe.partial_eval_jaxpr_nounits, backward=_jax_backward,
+    vmap=jax.vmap, jacfwd=jax.jacfwd, jacrev=jax.jacrev, hessian=jax.hessian,
+    custom_jvp=jax.custom_jvp, array_type=jax.Array)
 IMPLS = {"engine": ENGINE, "jax": JAX}
 
 Fn = Callable[..., Any]
@@ -210,6 +214,24 @@ def aux_values(M: Any, fn: Fn, args: Sequence[Any]) -> str:
         (v, aux), g = wrap(M.value_and_grad(_bound(M, fn), has_aux=True))(*args)
         out += [_describe(x) for x in [v, *M.tree_leaves(aux), *M.tree_leaves(g)]]
     return "\n".join(out)
+
+
+def _kind(M: Any, x: Any) -> str:
+    """What a value is to its user: the library's Array, a Python scalar (JAX's typed
+    scalars are Python scalars too) or a NumPy value, with its dtype and weak type."""
+    if isinstance(x, M.array_type):
+        kind = "Array"
+    elif isinstance(x, (bool, int, float, complex)):
+        kind = next(t.__name__ for t in (bool, int, float, complex) if isinstance(x, t))
+    else:
+        kind = "numpy" if isinstance(x, (np.ndarray, np.generic)) else type(x).__name__
+    return f"{kind} {_describe(x)}"
+
+
+def output_types(M: Any, fn: Fn, args: Sequence[Any]) -> str:
+    """The outputs run now, leaf by leaf: JAX's jit, cond and switch return Arrays with
+    their dtype and weak type, even for a literal or an input passed through."""
+    return "\n".join(_kind(M, x) for x in M.tree_leaves(fn(M, *args)))
 
 
 def saved(M: Any, fn: Fn, args: Sequence[Any]) -> str:

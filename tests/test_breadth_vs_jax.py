@@ -204,6 +204,20 @@ def test_make_jaxpr_text(name, ours, theirs):
     assert str(_traced(ours, name)) == str(_traced(theirs, name))
 
 
+def _folded(M, name):
+    f, args = _run(M, name)
+    with M.ensure_compile_time_eval():
+        return str(M.make_jaxpr(f)(*args))
+
+
+@pytest.mark.parametrize("ours,theirs", PAIRS)
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_folded_text(name, ours, theirs):
+    """make_jaxpr under eager constant folding: which constants print as literals and which
+    are hoisted as constvars (one per array an operation on constants made)."""
+    assert _folded(ours, name) == _folded(theirs, name)
+
+
 @pytest.mark.parametrize("ours,theirs", PAIRS)
 @pytest.mark.parametrize("name", sorted(ALL))
 def test_values(name, ours, theirs):
