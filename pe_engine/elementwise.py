@@ -71,7 +71,7 @@ xor_p = _binop("xor", np.bitwise_xor, _BOOL_OR_INT)
 
 def _is_finite_abstract(x: ShapedArray) -> ShapedArray:
     lax._check_unop_dtype("is_finite", x, _FLOAT)
-    return ShapedArray(x.shape, np.bool_)
+    return ShapedArray(x.shape, np.bool_, x.weak_type)  # JAX's unop keeps the weak type
 
 
 is_finite_p = _def("is_finite", _is_finite_abstract, np.isfinite)

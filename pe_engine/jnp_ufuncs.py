@@ -85,7 +85,7 @@ def round(a: Any, decimals: int = 0) -> Any:  # noqa: A001 - JAX's name
         return a
     if decimals == 0:
         return lax.round(a, lax.RoundingMethod.TO_NEAREST_EVEN)
-    factor = np.array(10 ** decimals, dtype)
+    factor = lax._const(a, 10 ** decimals)
     return lax.div(lax.round(lax.mul(a, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
 
 
@@ -144,7 +144,7 @@ mod = remainder
 
 
 def _to_bool(x: Any) -> Any:
-    return x if get_aval(x).dtype == np.bool_ else lax.ne(x, np.zeros((), get_aval(x).dtype))
+    return x if get_aval(x).dtype == np.bool_ else lax.ne(x, lax._const(x, 0))
 
 
 def logical_and(x: Any, y: Any) -> Any:

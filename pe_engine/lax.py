@@ -569,8 +569,9 @@ bitwise_and, bitwise_or = _binary(and_p, "bitwise_and"), _binary(or_p, "bitwise_
 
 
 def _is_array(x: Any) -> bool:
-    """Arrays (not Python scalars, which JAX always binds) skip no-op reshapes and casts."""
-    return isinstance(x, (ArrayOps, np.ndarray, np.generic))
+    """Arrays and tracers skip no-op reshapes and casts; JAX binds NumPy values and Python
+    scalars all the same (run now, they come back arrays)."""
+    return isinstance(x, ArrayOps)
 
 
 def integer_pow(x: Any, y: int) -> Any:

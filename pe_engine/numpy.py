@@ -414,6 +414,8 @@ def reshape(x: Any, shape: Any, order: str = "C") -> Any:
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
         shape[shape.index(-1)] = get_aval(x).size // known if known else 0
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x.reshape(shape)  # JAX forwards a NumPy value to its own method
     return lax.reshape(x, shape)
 
 

@@ -190,6 +190,21 @@ def values_run_now(M, x):
             M.lax.stop_gradient(1.0), M.jnp.sum(x) * 0.0)
 
 
+@workload(V5, views=(output_types,))
+def values_of_weak_scalars_and_numpy(M, x):
+    # JAX's shortcuts (no-op transpose, reshape, cast) are for its arrays: a NumPy value is
+    # bound, run now, and comes back an array; a weak scalar's comparisons stay weak.
+    return (M.jnp.transpose(np.float32(2.0)), M.jnp.reshape(np.asarray(x), (5, 1)),
+            M.jnp.isfinite(2.0), M.jnp.logical_not(2.0), M.jnp.round(2.5, 1),
+            M.jvp(lambda v: 2.0, (x,), (x,))[1])
+
+
+@workload(A23, views=(staged,))
+def numpy_constants_are_bound(M, a):
+    c = np.ones((2, 3), np.float32)
+    return a + M.lax.transpose(c, (0, 1)) + M.lax.reshape(c, (2, 3)) + M.lax.squeeze(c, ())
+
+
 # ---------------------------------------------- 9 integer remainder by an array: eq, then ones
 
 
