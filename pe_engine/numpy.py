@@ -191,9 +191,38 @@ def _promoted(args: Sequence[Any], to: Callable[[np.dtype], np.dtype] | None = N
     return True
 
 
+_PY_KIND_RANK = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+def _with_scalar(args: Sequence[Any], to: Callable[[np.dtype], np.dtype] | None = None
+                 ) -> Sequence[Any] | None:
+    """`x * 2.0`, the other common case: an array (or tracer) of one strongly typed dtype
+    beside a Python scalar of a kind no higher. JAX's promotion keeps the array and makes the
+    scalar a constant of its dtype; worked out here in one pass (None: not this case). Under
+    eager constant folding the scalar is an input of the jnp function (see _traced_together)."""
+    if len(args) != 2 or core.config.values["eager_constant_folding"]:
+        return None
+    a, b = args
+    rank = _PY_KIND_RANK.get(type(b))
+    x, i = (a, 1) if rank is not None else (b, 0)
+    if rank is None:
+        rank = _PY_KIND_RANK.get(type(a))
+    if rank is None or not isinstance(x, ArrayOps):
+        return None
+    aval = x.aval
+    dtype = aval.dtype
+    if aval.weak_type or _KIND_RANK[dtype.kind] < rank or (to is not None and to(dtype) != dtype):
+        return None
+    c = scalar_constant(args[i], dtype, False)
+    return (x, c) if i else (c, x)
+
+
 def promote_args(*args: Any) -> Sequence[Any]:
     if _promoted(args):
         return args
+    promoted = _with_scalar(args)
+    if promoted is not None:
+        return promoted
     _check_arraylike(*args)
     return _promote_shapes(*_promote_dtypes(*_traced_together(*args)))
 
@@ -201,6 +230,9 @@ def promote_args(*args: Any) -> Sequence[Any]:
 def _promote_args_inexact(*args: Any) -> Sequence[Any]:
     if _promoted(args, _to_inexact):
         return args
+    promoted = _with_scalar(args, _to_inexact)
+    if promoted is not None:
+        return promoted
     _check_arraylike(*args)
     return _promote_shapes(*_promote_dtypes(*_traced_together(*args), to=_to_inexact))
 

@@ -1,4 +1,5 @@
-"""jnp's promotion fast path (`_promoted`) stages exactly what the general path stages.
+"""jnp's promotion fast paths (`_promoted`, and `_with_scalar` for an array beside a Python
+scalar) stage exactly what the general path stages.
 
 Every pair of operands from a grid of kinds (tracers and concrete arrays of several dtypes,
 weak types and ranks, Python and NumPy scalars) goes through binary and unary jnp functions,
@@ -34,6 +35,7 @@ def _operands():
         ("numpy f32[3]", lambda x: np.arange(3, dtype=np.float32)),
         ("python float", lambda x: 2.0),
         ("python int", lambda x: 3),
+        ("python bool", lambda x: True),
     ]
 
 
@@ -70,6 +72,7 @@ def test_fast_path_stages_what_the_general_path_stages(mode, monkeypatch):
             cases.append((f"{nf}({na})", lambda x, f=f, a=a: f(a(x))))
     fast = {name: _text(fn, mode) for name, fn in cases}
     monkeypatch.setattr(pnp, "_promoted", lambda args, to=None: False)
+    monkeypatch.setattr(pnp, "_with_scalar", lambda args, to=None: None)
     general = {name: _text(fn, mode) for name, fn in cases}
     differ = [name for name in fast if fast[name] != general[name]]
     assert not differ, f"{len(differ)} differ, e.g. {differ[0]}:\n{fast[differ[0]]}\n" \

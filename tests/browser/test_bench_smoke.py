@@ -140,8 +140,12 @@ def test_bench_engine_quick():
     assert lines[0].split() == ["workload", "task", "engine", "ms", "jax", "ms", "ratio",
                                 "us/eqn"]
     rows = [ln.split() for ln in lines[1:] if not ln.startswith(("linear", "#"))]
-    assert {r[0] for r in rows} == {"chain10", "chain100", "mlp"}
+    assert {r[0] for r in rows} == {"chain10", "chain100", "mlp", "known100", "mixed100"}
     assert {r[1] for r in rows} >= {"make_jaxpr", "split", "linearize", "vjp", "grad"}
     for r in rows:
         assert len(r) == 6 and float(r[2]) > 0 and float(r[5]) > 0, r
     assert any(ln.startswith("linearity") for ln in lines), "no linearity line"
+    # issue 45's split targets, known-heavy and mixed, each beside its measurement (the
+    # 1000-op chains: not measured in a quick run)
+    assert any(ln.startswith("# target (issue 45)") for ln in lines), "no issue-45 target"
+    assert sum(ln.startswith(("#   known1000", "#   mixed1000")) for ln in lines) == 2
