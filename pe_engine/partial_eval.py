@@ -484,23 +484,29 @@ def _split_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
                 or parent.trace_type is not DynamicJaxprTrace:
             return eval_jaxpr(jaxpr, closed.consts, *args)
         trace, known_trace = JaxprTrace(main), DynamicJaxprTrace(parent)
-        known = main.global_data.observer.known
+        observer = main.global_data.observer
+        observed = type(observer) is not PartialEvalObserver
         replayed = replaying()  # the equation being replayed lends its source line
         env: dict[Var, Any] = dict(zip(jaxpr.constvars, closed.consts))
         env.update(zip(jaxpr.invars, args))
         for eqn in jaxpr.eqns:
             prim, params = eqn.primitive, eqn.params
             ins = [a if type(a) is Literal else env[a] for a in eqn.invars]
+            known = prim not in partial_eval_rules
+            if known:
+                for x in ins:
+                    if isinstance(x, Tracer) and x._trace.main is not parent:
+                        known = False
+                        break
             replayed.append(eqn)
             try:
-                if prim not in partial_eval_rules and all(
-                        type(x) is Literal or not isinstance(x, Tracer)
-                        or x._trace.main is parent for x in ins):
-                    vals = [x.val if type(x) is Literal else x for x in ins]
+                if known:
                     outs = known_trace.process_primitive(prim, [
                         DynamicJaxprTracer(known_trace, x.aval, x, x.val) if type(x) is Literal
                         else known_trace.full_raise(x) for x in ins], params)
-                    known(prim, params, vals, outs)
+                    if observed:
+                        observer.known(prim, params, [x.val if type(x) is Literal else x
+                                                      for x in ins], outs)
                 else:
                     outs = [full_lower(o) for o in trace.process_primitive(prim, [
                         trace.new_const(x.val) if type(x) is Literal else trace.full_raise(x)

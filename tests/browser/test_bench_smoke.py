@@ -148,4 +148,6 @@ def test_bench_engine_quick():
     # issue 45's split targets, known-heavy and mixed, each beside its measurement (the
     # 1000-op chains: not measured in a quick run)
     assert any(ln.startswith("# target (issue 45)") for ln in lines), "no issue-45 target"
-    assert sum(ln.startswith(("#   known1000", "#   mixed1000")) for ln in lines) == 2
+    assert sum(ln.startswith(("#   known1000", "#   mixed1000")) for ln in lines) == 4
+    assert {r[1] for r in rows if r[0] in ("known100", "mixed100")} == {
+        "make_jaxpr", "split", "split_only"}
