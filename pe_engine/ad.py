@@ -29,6 +29,7 @@ from .core import (
     Trace,
     Tracer,
     Var,
+    as_array,
     bind,
     eval_jaxpr,
     get_aval,
@@ -262,7 +263,11 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable[..., Any]]:
         t_flat, t_tree = tree_flatten(tangents)
         if t_tree != in_tree:
             raise TypeError(f"linearized function expected tangents {in_tree}, got {t_tree}")
-        return tree_unflatten(out_tree[0], eval_jaxpr(jaxpr, residuals, *t_flat))
+        outs = eval_jaxpr(jaxpr, residuals, *t_flat)
+        # a zero tangent JAX makes now, an array; the linear jaxpr holds it as a literal
+        outs = [as_array(o, v.aval) if type(v) is Literal else o
+                for o, v in zip(outs, jaxpr.outvars)]
+        return tree_unflatten(out_tree[0], outs)
 
     f_jvp.jaxpr = jaxpr  # type: ignore[attr-defined]
     f_jvp.residuals = residuals  # type: ignore[attr-defined]

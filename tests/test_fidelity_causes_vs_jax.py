@@ -196,7 +196,7 @@ def values_of_weak_scalars_and_numpy(M, x):
     # bound, run now, and comes back an array; a weak scalar's comparisons stay weak.
     return (M.jnp.transpose(np.float32(2.0)), M.jnp.reshape(np.asarray(x), (5, 1)),
             M.jnp.isfinite(2.0), M.jnp.logical_not(2.0), M.jnp.round(2.5, 1),
-            M.jvp(lambda v: 2.0, (x,), (x,))[1])
+            M.jvp(lambda v: 2.0, (x,), (x,))[1], M.linearize(lambda v: (v, 2.0), x)[1](x))
 
 
 @workload(A23, views=(staged,))
