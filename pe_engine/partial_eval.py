@@ -30,20 +30,15 @@ from .core import (
     Var,
     bind,
     current_dynamic_trace,
-    eval_jaxpr,
-    full_lower,
     get_aval,
     is_literalable,
     new_dynamic_main,
     no_effects,
     partition_list,
-    replaying,
     user_source_info,
     weakref_lru_cache,
 )
 from .staging import (
-    DynamicJaxprTrace,
-    DynamicJaxprTracer,
     forwarding_rules,
     trace_to_jaxpr_dynamic,
 )
@@ -468,61 +463,11 @@ def _hashable_bools(x: bool | Sequence[bool]) -> bool | tuple[bool, ...]:
     return x if isinstance(x, bool) else tuple(x)
 
 
-def _split_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
-    """`jaxpr_as_fun` for the partial evaluator, called under its trace (the top of the
-    stack). Each equation goes to the partial evaluator as `bind` would send it, without
-    looking for the top trace; one with every input known (none its tracer) and no rule of
-    its own is staged straight into the trace the known work goes to, where JaxprTrace's
-    default rule binds it, without lifting its inputs into the partial evaluator and
-    lowering its outputs out again. A literal input is the jaxpr's own Literal."""
-    jaxpr = closed.jaxpr
-
-    def fun(*args: Any) -> list[Any]:
-        main = core.dynamic_trace
-        parent = main.global_data.parent
-        if main is not core.trace_stack[-1] or parent is None \
-                or parent.trace_type is not DynamicJaxprTrace:
-            return eval_jaxpr(jaxpr, closed.consts, *args)
-        trace, known_trace = JaxprTrace(main), DynamicJaxprTrace(parent)
-        observer = main.global_data.observer
-        observed = type(observer) is not PartialEvalObserver
-        replayed = replaying()  # the equation being replayed lends its source line
-        env: dict[Var, Any] = dict(zip(jaxpr.constvars, closed.consts))
-        env.update(zip(jaxpr.invars, args))
-        for eqn in jaxpr.eqns:
-            prim, params = eqn.primitive, eqn.params
-            ins = [a if type(a) is Literal else env[a] for a in eqn.invars]
-            known = prim not in partial_eval_rules
-            if known:
-                for x in ins:
-                    if isinstance(x, Tracer) and x._trace.main is not parent:
-                        known = False
-                        break
-            replayed.append(eqn)
-            try:
-                if known:
-                    outs = known_trace.process_primitive(prim, [
-                        DynamicJaxprTracer(known_trace, x.aval, x, x.val) if type(x) is Literal
-                        else known_trace.full_raise(x) for x in ins], params)
-                    if observed:
-                        observer.known(prim, params, [x.val if type(x) is Literal else x
-                                                      for x in ins], outs)
-                else:
-                    outs = [full_lower(o) for o in trace.process_primitive(prim, [
-                        trace.new_const(x.val) if type(x) is Literal else trace.full_raise(x)
-                        for x in ins], params)]
-            finally:
-                replayed.pop()
-            env.update(zip(eqn.outvars, outs))
-        return [a.val if type(a) is Literal else env[a] for a in jaxpr.outvars]
-    return fun
-
-
 def _partial_eval_jaxpr_nounits_uncached(
         jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...], instantiate: bool | tuple[bool, ...],
         fwd: bool | tuple[bool, ...], observer: PartialEvalObserver | None
         ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], list[ShapedArray], list[int | None]]:
-    fun = _split_fun(jaxpr)
+    fun = partial_eval_fun(jaxpr)
     in_avals = jaxpr.in_avals
     cell: dict[str, Any] = {}
 
@@ -766,3 +711,6 @@ def _dce_jaxpr(jaxpr: Jaxpr, used_outputs: tuple[bool, ...],
     if checks_enabled():
         check_jaxpr(dced)
     return dced, used_inputs
+
+
+from .known_path import partial_eval_fun  # noqa: E402 (it reads this module's names)
