@@ -94,7 +94,9 @@ def test_live(engines, engine, host, site, plain_site):
             assert "interrupted" in message, message
         else:
             assert "restarted" in message, message
-        assert st["ms"] < CALL_TIMEOUT_MS + RESTART_WITHIN_MS + 1000, st["ms"]
+        # from the edit to its message drawn: the engine was stopped within 2 s of the limit
+        print(f"{engine}/{host}: runaway stopped and drawn {st['ms']:.0f} ms after the edit")
+        assert st["ms"] <= CALL_TIMEOUT_MS + RESTART_WITHIN_MS, st["ms"]
         assert tab.run(ENGINE_STATE) in ("ready", "loading", "busy")
         st = api(tab, "setSource", AFTER)
         assert st["error"] is None and "tanh" in st["known"] + st["unknown"], st
