@@ -9,7 +9,6 @@ import http.server
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -21,6 +20,7 @@ from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.code_editor import reach_editor
 from tests.browser.contexts import new_context
 from tests.browser.engines import Engines
+from tests.browser.local_servers import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 120_000
@@ -84,11 +84,8 @@ class PlainHost(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="session")
 def plain_site(site):  # `site` builds dist/ first
     """Base URL of dist/ served under a sub-path by a static host that sends no headers."""
-    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PlainHost)
-    host.daemon_threads = True
-    threading.Thread(target=host.serve_forever, daemon=True).start()
-    name, port = host.server_address[:2]
-    yield f"http://{name}:{port}{PlainHost.base}"
+    host, origin = serve(PlainHost)
+    yield origin + PlainHost.base
     host.shutdown()
 
 

@@ -5,18 +5,15 @@ column, opens the link's state, and answers the host's postMessage calls, and on
 a third origin's frame in the same host page gets nothing and changes nothing."""
 from __future__ import annotations
 
-import functools
 import html
-import http.server
 import json
 import re
-import threading
-from pathlib import Path
 
 import pytest
 
 from pe_engine.explain.pagecode import permalinks
 from tests.browser.code_editor import reach_editor
+from tests.browser.local_servers import serve_folder
 from tests.browser.test_page import open_page
 
 pytestmark = pytest.mark.browser
@@ -62,23 +59,14 @@ addEventListener("message", (e) => {
 </script>"""
 
 
-def _serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
 @pytest.fixture
 def origins(tmp_path):
     """(host folder, host origin, other origin): two more local origins."""
     (tmp_path / "host").mkdir()
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "other.html").write_text(OTHER)
-    host, host_url = _serve(tmp_path / "host")
-    other, other_url = _serve(tmp_path / "other")
+    host, host_url = serve_folder(tmp_path / "host")
+    other, other_url = serve_folder(tmp_path / "other")
     yield tmp_path / "host", host_url, other_url
     host.shutdown()
     other.shutdown()
