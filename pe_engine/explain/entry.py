@@ -11,7 +11,6 @@ import json
 import traceback
 from typing import Any
 
-from ..core import forget_transforms
 from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
 from .modes import checkpoint_policy, json_scalar, run
 from .sandbox import user_lineno
@@ -33,9 +32,6 @@ def _failure(exc: BaseException) -> dict:
 
 def call(name: str, kwargs_json: str) -> str:
     """`{"ok": true, "result": ...}` or `{"ok": false, "error": {...}}`, as JSON text."""
-    # no jaxpr of an earlier request is met again: what the transforms remembered of them
-    # would only keep them alive (and Python's full collections walking them)
-    forget_transforms()
     try:
         fn = ENTRY_POINTS.get(name)
         if fn is None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..caches import memo_table
 from ..core import Array, ArrayOps, ShapedArray
 from ..custom_derivatives import custom_jvp
 from ..indexing import IndexUpdateRef
@@ -84,7 +85,7 @@ ATTRIBUTES: dict[type, frozenset[str]] = {
     slice: frozenset({"start", "stop", "step", "indices"}),
     BaseException: frozenset({"args"}),
 }
-_by_type: dict[type, frozenset[str]] = {}
+_by_type: dict[type, frozenset[str]] = memo_table("guards._by_type", {})
 
 
 def allowed_attributes(tp: type) -> frozenset[str]:
