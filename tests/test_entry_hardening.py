@@ -6,6 +6,9 @@ returns (finding 3)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +39,69 @@ def test_an_exception_in_a_checkpoint_policy_is_the_users_error(mode):
     err = call(POLICY_RAISES, mode, known=False)["result"]["error"]
     assert err == {"type": "trace", "message": "ValueError: my policy fails",
                    "lineno": FIRST + 1}
+
+
+# The page's interrupt, simulated as the page makes it: Pyodide calls PyErr_SetInterruptEx
+# (SIGINT) when it finds the page's store in the interrupt buffer; _thread.interrupt_main
+# is the same call, made here by a timer. Each request runs in a process of its own, so a
+# request that swallows the interrupt (as on main) fails the test by its timeout instead of
+# hanging the suite; the process then asks a plain request, which must answer normally.
+INTERRUPTED = """
+import _thread, json, sys, threading
+from pe_engine.explain import entry
+def ask(source):
+    req = {"mode": "split", "source": source, "args": [{"known": True, "value": "1.0"}]}
+    return json.loads(entry.call("pe_engine.explain.run", json.dumps(req)))
+threading.Timer(0.5, _thread.interrupt_main).start()
+print(json.dumps([ask(sys.argv[1]), ask("def f(x):\\n    return x * 2\\n")]))
+"""
+
+SWALLOWS = {
+    "finally-continue": ("while True:\n    try:\n        while True:\n            pass\n"
+                         "    finally:\n        continue"),
+    "finally-return": "try:\n    while True:\n        pass\nfinally:\n    return x",
+    "finally-break": ("while True:\n    try:\n        while True:\n            pass\n"
+                      "    finally:\n        break"),
+    "finally-raises-caught": ("while True:\n    try:\n        try:\n            while True:\n"
+                              "                pass\n        finally:\n"
+                              "            raise ValueError\n    except ValueError:\n"
+                              "        continue"),
+    "except-exception-after-finally": ("for i in range(10 ** 9):\n    try:\n        try:\n"
+                                       "            while True:\n                pass\n"
+                                       "        finally:\n            y = [][1]\n"
+                                       "    except Exception:\n        pass"),
+}
+
+
+def _indented(body: str) -> str:
+    return "".join(f"    {line}\n" for line in body.split("\n"))
+
+
+@pytest.mark.parametrize("case", list(SWALLOWS))
+def test_an_expired_request_ends_as_the_interrupt_however_its_code_catches_it(case):
+    body = SWALLOWS[case]
+    source = f"def f(x):\n{_indented(body)}    return x\n"
+    root = str(Path(__file__).parents[1])
+    try:
+        out = subprocess.run([sys.executable, "-c", INTERRUPTED, source], capture_output=True,
+                             text=True, timeout=30, cwd=root, env={"PYTHONPATH": root})
+    except subprocess.TimeoutExpired:
+        pytest.fail("the request swallowed the interrupt and ran on")
+    expired, after = json.loads(out.stdout)
+    assert expired["ok"] is False, expired
+    err = expired["error"]
+    assert err["type"] == "KeyboardInterrupt" and "time limit" in err["message"], err
+    assert 2 <= err["lineno"] <= body.count("\n") + 2  # a line of the loop it stopped
+    assert after["ok"] is True and "error" not in after["result"], after
+
+
+def test_handlers_and_finally_blocks_run_as_python_runs_them():
+    """The check at the start of each `finally` and `except` is silent in time."""
+    source = ("def f(x):\n    n = 0\n    for i in range(3):\n        try:\n"
+              "            try:\n                y = [][i]\n            finally:\n"
+              "                n = n + 1\n        except IndexError:\n            n = n + 10\n"
+              "    return x * n\n")
+    answer = json.loads(entry.call("pe_engine.explain.run", json.dumps(
+        {"mode": "split", "source": source, "args": [{"known": True, "value": "1.0"}]})))
+    assert answer["ok"] and "error" not in answer["result"], answer
+    assert answer["result"]["known"]["eqns"] == ["b:f32[] = mul a 33.0:f32[]"]

@@ -20,6 +20,7 @@ from ..caches import memo_table
 from ..core import Array, ArrayOps, ShapedArray
 from ..custom_derivatives import custom_jvp
 from ..indexing import IndexUpdateRef
+from . import interrupts
 from .facades import ConfigView, Facade
 from .limits import (
     MAX_FORMAT_WIDTH,
@@ -266,4 +267,5 @@ GUARDS: dict[str, Any] = {
     "__pe_fn__": guard_function,
     "__pe_fmt__": guarded_format_field,
     "__pe_mod__": guarded_mod,
+    "__pe_tick__": interrupts.check,
 }

@@ -12,6 +12,9 @@ write (it starts with `__`, which the checker refuses), bound in the user's name
   before Python's recursion limit;
 - every f-string field is formatted by `__pe_fmt__`, which refuses containers nested deeper
   than the C formatting code can recurse, and widths that would allocate without limit.
+- every `finally` block and `except` handler starts with `__pe_tick__()`, which raises the
+  page's interrupt again once the request's time limit expired (interrupts.py), so that no
+  `finally: continue` or `except` stops it.
 The walk is iterative: the tree of a long expression is deeper than Python's own recursion.
 """
 from __future__ import annotations
@@ -20,7 +23,7 @@ import ast
 
 from .checker import UserCodeError
 
-GETATTR, FN, FMT = "__pe_getattr__", "__pe_fn__", "__pe_fmt__"
+GETATTR, FN, FMT, TICK = "__pe_getattr__", "__pe_fn__", "__pe_fmt__", "__pe_tick__"
 BINOP_GUARDS = {ast.Pow: "__pe_pow__", ast.LShift: "__pe_lshift__", ast.Mult: "__pe_mul__",
                 ast.Mod: "__pe_mod__"}
 
@@ -68,6 +71,12 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
     if isinstance(node, ast.Lambda) and id(node) not in wrapped:
         wrapped.add(id(node))
         return _call(FN, [node], node)
+    if isinstance(node, ast.ExceptHandler) or (isinstance(node, ast.Try) and node.finalbody):
+        # where an exception can be stopped: the interrupt is raised again there, once the
+        # request's time limit expired (interrupts.py)
+        body = node.body if isinstance(node, ast.ExceptHandler) else node.finalbody
+        body.insert(0, ast.copy_location(ast.Expr(_call(TICK, [], body[0])), body[0]))
+        return node
     if isinstance(node, ast.FormattedValue):
         # the guard formats the field itself (conversion and spec included), after checking
         # the value's nesting and the spec's widths
