@@ -53,7 +53,7 @@ from .core import (
     split_list,
     weakref_lru_cache,
 )
-from .keys import value_or_identity
+from .keys import check_hash_nesting, value_or_identity
 from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
@@ -125,11 +125,11 @@ class SaveAnyNamesButThese:
 
 
 def save_only_these_names(*names: str) -> SaveOnlyTheseNames:
-    return SaveOnlyTheseNames(frozenset(names))
+    return SaveOnlyTheseNames(frozenset(map(check_hash_nesting, names)))
 
 
 def save_any_names_but_these(*names: str) -> SaveAnyNamesButThese:
-    return SaveAnyNamesButThese(frozenset(names))
+    return SaveAnyNamesButThese(frozenset(map(check_hash_nesting, names)))
 
 
 def save_from_both_policies(policy_1: Callable[..., bool], policy_2: Callable[..., bool]

@@ -23,6 +23,7 @@ import numpy as np
 
 from . import errors
 from .caches import memo_table
+from .keys import check_hash_nesting
 
 # --------------------------------------------------------------------------- dtypes
 
@@ -576,7 +577,11 @@ class Primitive:
         # though no later request can meet that object again (a page session's worker grew
         # by some 560 objects per checkpoint answer, and Python's full collections over
         # them paused answers for up to 180 ms).
-        # A hit needs no walk over the params: only plain keys are ever stored.
+        # A hit needs no walk over the params: only plain keys are ever stored. A tuple is
+        # checked before it is hashed (a user's shape nested a million deep would crash it).
+        for v in params.values():
+            if type(v) is tuple:
+                check_hash_nesting(v)
         key: tuple | None = (self, *avals, *params.items())
         try:
             out = _out_avals_cache.get(key)

@@ -16,6 +16,10 @@ MAX_KEY_NESTING = 100
 _NESTING = (tuple, slice)
 
 
+class HashNestingError(RecursionError):
+    """A value nested too deeply to be hashed without overflowing the C stack."""
+
+
 def check_hash_nesting(value: Any, limit: int = MAX_KEY_NESTING) -> Any:
     """`value` itself, once sure that hashing it recurses at most `limit` levels in C."""
     if type(value) not in _NESTING:
@@ -24,7 +28,8 @@ def check_hash_nesting(value: Any, limit: int = MAX_KEY_NESTING) -> Any:
     while stack:
         obj, depth = stack.pop()
         if depth > limit:
-            raise RecursionError(f"a value nested more than {limit} deep cannot be hashed here")
+            raise HashNestingError(f"a value nested more than {limit} deep cannot be hashed "
+                                   "here")
         items = (obj.start, obj.stop, obj.step) if type(obj) is slice else obj
         stack.extend((x, depth + 1) for x in items if type(x) in _NESTING)
     return value

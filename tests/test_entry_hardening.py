@@ -105,3 +105,56 @@ def test_handlers_and_finally_blocks_run_as_python_runs_them():
         {"mode": "split", "source": source, "args": [{"known": True, "value": "1.0"}]})))
     assert answer["ok"] and "error" not in answer["result"], answer
     assert answer["result"]["known"]["eqns"] == ["b:f32[] = mul a 33.0:f32[]"]
+
+
+# Every way found to hash a value in the page's Python, each given a tuple nested a million
+# deep. All run in one process of their own (a crash, as on main, fails the test instead of
+# killing the suite), one request each, one JSON answer a line.
+HASHINGS = [
+    "s = {t}", "d = {t: 1}", "y = {*[t]}", "y = {u for u in [t]}", "y = {u: 1 for u in [t]}",
+    "d = {}\nd[t] = 1", "d = {}\ny = d[0:t]", "z = t in {1}", "z = t not in {1: 2}",
+    "s = set([t])", "s = frozenset([t])", "d = dict([(t, 1)])", "s = set()\ns.add(t)",
+    "d = {}\ny = d.get(t)", "d = {1: 2}\ny = d.pop(t, 0)", "s = {1}\ns.update([t])",
+    "s = {1}\ny = s.union([t])", "d = {}\nd.update([(t, 1)])",
+    "y = jax.jit(lambda a, b: a, static_argnums=1)(x, t)",
+    "y = jax.checkpoint(lambda a, b: a, static_argnums=1)(x, t)",
+    "y = jnp.reshape(x, t)", "y = lax.transpose(x, (t,))",
+    "y = jax.ad_checkpoint.checkpoint_name(x, t)",
+    "p = jax.checkpoint_policies.save_only_these_names(t)",
+]
+HASHING = """
+import json, sys
+from pe_engine.explain import entry
+head = "import jax\\nimport jax.numpy as jnp\\nfrom jax import lax\\n"
+deep = "def f(x):\\n    t = ()\\n    for i in range(10 ** 6):\\n        t = (t,)\\n"
+for body in json.loads(sys.argv[1]):
+    lines = "".join(f"    {line}\\n" for line in body.split("\\n"))
+    source = head + deep + lines + "    return x\\n"
+    req = {"mode": "split", "source": source, "args": [{"known": True, "value": "1.0"}]}
+    print(entry.call("pe_engine.explain.run", json.dumps(req)), flush=True)
+"""
+
+
+def test_hashing_a_deeply_nested_value_is_refused_instead_of_crashing():
+    root = str(Path(__file__).parents[1])
+    out = subprocess.run([sys.executable, "-c", HASHING, json.dumps(HASHINGS)],
+                         capture_output=True, text=True, timeout=300, cwd=root,
+                         env={"PYTHONPATH": root})
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(answers) == len(HASHINGS), f"the process died at {HASHINGS[len(answers)]!r}"
+    for body, answer in zip(HASHINGS, answers):
+        err = answer["result"]["error"]
+        assert err["type"] == "runtime" and "nested more than 100 deep" in err["message"], body
+        assert err["lineno"] == 8 + body.count("\n"), (body, err)
+
+
+def test_hashing_shallow_values_is_unchanged():
+    source = ("def f(x):\n    d = {(1, (2, 3)): 4, 'a': 5}\n    s = set([(1, 2), 3])\n"
+              "    s.add((4, 5))\n    d.update([((6,), 7)])\n    y = d.get((1, (2, 3))) + d[(6,)]\n"
+              "    n = len(s | frozenset([9])) + ((4, 5) in s) + isinstance(s, set)\n"
+              "    n = n + isinstance(d, dict) + len({k: 1 for k in d}) + len(dict(a=1))\n"
+              "    return x * (y + n)\n")
+    answer = json.loads(entry.call("pe_engine.explain.run", json.dumps(
+        {"mode": "split", "source": source, "args": [{"known": True, "value": "1.0"}]})))
+    # 22, as CPython computes it
+    assert answer["result"]["known"]["eqns"] == ["b:f32[] = mul a 22.0:f32[]"], answer
