@@ -581,7 +581,10 @@ class Primitive:
         # checked before it is hashed (a user's shape nested a million deep would crash it).
         for v in params.values():
             if type(v) is tuple:
-                check_hash_nesting(v)
+                for x in v:  # a flat tuple (a shape, axes) at the cost of one loop
+                    if type(x) is tuple or type(x) is slice:
+                        check_hash_nesting(v)
+                        break
         key: tuple | None = (self, *avals, *params.items())
         try:
             out = _out_avals_cache.get(key)

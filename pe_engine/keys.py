@@ -13,6 +13,9 @@ from typing import Any
 # Tuples (and slices, hashable since Python 3.12) hash their items recursively in C, with no
 # recursion check; no static argument of a JAX program is nested anywhere near this deep.
 MAX_KEY_NESTING = 100
+# Tuples met in one value: a tuple that holds one tuple twice, nested 60 deep, hashes 2**60
+# tuples in C without a pause (and a walk without a budget would too).
+MAX_KEY_TUPLES = 100_000
 _NESTING = (tuple, slice)
 
 
@@ -21,17 +24,21 @@ class HashNestingError(RecursionError):
 
 
 def check_hash_nesting(value: Any, limit: int = MAX_KEY_NESTING) -> Any:
-    """`value` itself, once sure that hashing it recurses at most `limit` levels in C."""
+    """`value` itself, once sure that hashing it recurses at most `limit` levels in C and
+    meets at most MAX_KEY_TUPLES tuples."""
     if type(value) not in _NESTING:
         return value
     stack = [(value, 1)]
+    met = 0
     while stack:
         obj, depth = stack.pop()
-        if depth > limit:
-            raise HashNestingError(f"a value nested more than {limit} deep cannot be hashed "
-                                   "here")
-        items = (obj.start, obj.stop, obj.step) if type(obj) is slice else obj
-        stack.extend((x, depth + 1) for x in items if type(x) in _NESTING)
+        met += 1
+        if depth > limit or met > MAX_KEY_TUPLES:
+            raise HashNestingError(f"a value nested more than {limit} deep, or holding more than "
+                                   f"{MAX_KEY_TUPLES} tuples, cannot be hashed here")
+        for x in (obj.start, obj.stop, obj.step) if type(obj) is slice else obj:
+            if type(x) in _NESTING:
+                stack.append((x, depth + 1))
     return value
 
 
