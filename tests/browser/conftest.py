@@ -19,6 +19,7 @@ from sitebuild import server
 from sitebuild.common import DIST
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.code_editor import reach_editor
+from tests.browser.contexts import new_context
 from tests.browser.engines import Engines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,7 +124,7 @@ def _is_local(url: str) -> bool:
 def page(browser, site):
     """A page in a fresh context (empty cache). Every request of the context, workers
     included, is recorded in page.requests; teardown asserts none left 127.0.0.1."""
-    ctx = browser.new_context(service_workers="block")
+    ctx = new_context(browser)
     requests: list[str] = []
     ctx.on("request", lambda r: requests.append(r.url))
     pg = ctx.new_page()
