@@ -98,8 +98,7 @@ _HASHING = (ast.Set, ast.Dict, ast.SetComp, ast.DictComp, ast.Subscript, ast.Com
 
 def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
     if isinstance(node, _HASHING):
-        _hashed(node)
-        return node
+        _hashed(node)  # in place: the node may have a guard of its own below
     if isinstance(node, ast.Attribute):
         return _call(GETATTR, [node.value, _constant(node.attr, node)], node)
     if isinstance(node, ast.BinOp) and type(node.op) in BINOP_GUARDS:
