@@ -26,11 +26,15 @@ MODES: dict[str, Callable[..., dict]] = {
 @contextmanager
 def _fresh_request() -> Iterator[None]:
     """Every request starts from the same state and leaves none behind: the sandbox's
-    per-request state is reset and `jax.config` is restored, whatever the code did."""
+    per-request state is reset and `jax.config` is restored, whatever the code did.
+    numpy's floating-point warnings are off, as JAX's arithmetic has none: each one would
+    also leave a `__warningregistry__` in the engine module that computed it (Python's
+    warnings print once per place), a trace of this request that the next would meet."""
     flags = dict(core.config.values)
     sandbox.reset()
     try:
-        yield
+        with np.errstate(all="ignore"):
+            yield
     finally:
         core.config.values.clear()
         core.config.values.update(flags)

@@ -1,0 +1,110 @@
+"""The fuzzer's engine process (tests/test_fuzz_entry.py starts it): one JSON request line in,
+one JSON report line out, as the page's worker calls the engine.
+
+    python3 tests/fuzz_worker.py
+
+Each request runs through `pe_engine.explain.entry.call` with a time limit enforced as the
+page enforces it: a KeyboardInterrupt raised in the interpreter when the limit passes (the
+page's interrupt buffer; a loop in C never sees it, and then this process hangs and the test
+replaces it, as the page replaces its worker). The report says what came back, how long it
+took, and whether the engine's state after the request is the state before it; the canary, a
+request answered after each one, must come back as it did from a fresh engine. JAX is never
+imported here, and the address space is capped, as the page's wasm memory is.
+"""
+from __future__ import annotations
+
+import json
+import resource
+import signal
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
+import hostile_runner  # noqa: E402
+
+from pe_engine.explain import entry  # noqa: E402
+
+MEMORY_CAP = 3 << 30
+
+
+class _Alarm:
+    """The page's interrupt: KeyboardInterrupt once the limit passes, while a call runs."""
+
+    armed = False
+
+    @classmethod
+    def fire(cls, signum: int, frame: object) -> None:
+        if cls.armed:
+            cls.armed = False
+            raise KeyboardInterrupt
+
+
+def fingerprint() -> dict:
+    """The hostile corpus's engine state (engine modules' globals by identity, facades,
+    config, numpy's generator, counters) and the modules loaded."""
+    return {**hostile_runner.engine_state(), "sys.modules": sorted(sys.modules)}
+
+
+def diff(before: dict, after: dict) -> list[str]:
+    out = []
+    for k in before:
+        a, b = before[k], after[k]
+        if a == b:
+            continue
+        if isinstance(a, dict):
+            out += [f"{k}.{x}" + _inner(a.get(x), b.get(x)) for x in sorted(set(a) | set(b))
+                    if a.get(x) != b.get(x)]
+        elif isinstance(a, list) and k == "sys.modules":
+            out += [f"sys.modules+{m}" for m in sorted(set(b) - set(a))]
+            out += [f"sys.modules-{m}" for m in sorted(set(a) - set(b))]
+        else:
+            out.append(k)
+    return out[:20]
+
+
+def _inner(a: object, b: object) -> str:
+    """The names that differ in a module's globals (by identity)."""
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return ""
+    return ":" + ",".join(sorted(x for x in set(a) | set(b) if a.get(x) != b.get(x))[:5])
+
+
+def canary() -> list[str]:
+    """The hostile corpus's two canaries, each answer as its JSON text."""
+    return [entry.call("pe_engine.explain.run", json.dumps(r))
+            for r in (hostile_runner.CANARY, hostile_runner.CANARY_JIT)]
+
+
+def serve(req: dict, pristine: list[str]) -> dict:
+    before = fingerprint()
+    text = None
+    start = time.perf_counter()
+    try:
+        _Alarm.armed = True
+        signal.setitimer(signal.ITIMER_REAL, req["limit"])
+        text = entry.call(req["entry"], json.dumps(req["kwargs"]))
+        _Alarm.armed = False
+    except KeyboardInterrupt:  # landed after the engine had answered: not the engine's
+        pass
+    finally:
+        _Alarm.armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    elapsed = time.perf_counter() - start
+    after = fingerprint()
+    return {"answer": None if text is None else json.loads(text), "elapsed": elapsed,
+            "state": diff(before, after), "canary_same": canary() == pristine}
+
+
+def main() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    signal.signal(signal.SIGALRM, _Alarm.fire)
+    pristine = canary()
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        print(json.dumps(serve(json.loads(line), pristine)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
