@@ -38,8 +38,11 @@ class Request:
     limit: float
     tags: frozenset[str]
 
+    replay: bool = False  # asked again after the canary, to come back the same
+
     def wire(self) -> dict:
-        return {"entry": self.entry, "kwargs": self.kwargs, "limit": self.limit}
+        return {"entry": self.entry, "kwargs": self.kwargs, "limit": self.limit,
+                "replay": self.replay}
 
 
 # Fragments: (tag, lines). `X` is the traced function's first input; a fragment may bind
@@ -124,6 +127,13 @@ HOSTILE_FRAGMENTS = [
     ("loop-try-finally", "while True:\n    try:\n        pass\n    finally:\n        continue"),
     ("loop-except", "while True:\n    try:\n        while True:\n            pass\n"
      "    except Exception:\n        pass"),
+    ("loop-try-finally-trace", "while True:\n    try:\n        X = X + 1.0\n    finally:\n"
+     "        continue"),
+    ("loop-finally-return",
+     "def g():\n    try:\n        while True:\n            pass\n    finally:\n"
+     "        return 1\ny = g()"),
+    ("policy-raises",
+     "y = jax.checkpoint(lambda a: jnp.sin(a), policy=lambda p, *a, **k: 1 / 0)(X)"),
     ("loop-lax-while", "y = lax.while_loop(lambda c: True, lambda c: c, 0.0)"),
     ("np-huge", "y = np.ones(10 ** 9)"),
     ("np-bytes", "y = np.ones((2000, 2000), dtype='complex128')"),
@@ -220,7 +230,7 @@ def requests(draw: st.DrawFn) -> Request:
         entry, kwargs["mode"] = "pe_engine.explain.run", draw(st.sampled_from(MODES))
         kwargs.update(_options(draw, kwargs["mode"], policy, arity))
     limit = LOOP_LIMIT if any(t.startswith("loop") for t in tags) else LIMIT
-    return Request(entry, kwargs, limit, tags)
+    return Request(entry, kwargs, limit, tags, draw(st.sampled_from([True, False, False])))
 
 
 def _options(draw: st.DrawFn, mode: str, policy: str, arity: int) -> dict:

@@ -17,6 +17,7 @@ imported here, and the address space is capped, as the page's wasm memory is.
 from __future__ import annotations
 
 import json
+import re
 import resource
 import signal
 import sys
@@ -82,8 +83,9 @@ def canary() -> list[str]:
             for r in (hostile_runner.CANARY, hostile_runner.CANARY_JIT)]
 
 
-def serve(req: dict, pristine: list[str]) -> dict:
-    before = fingerprint()
+def timed_call(req: dict) -> tuple[str | None, float, float | None]:
+    """The entry point's answer (None when the interrupt landed after it), the CPU time
+    the call took, and the CPU time from the interrupt to the answer (None: no interrupt)."""
     text = None
     start = time.process_time()
     _Alarm.fired_at = None
@@ -98,10 +100,30 @@ def serve(req: dict, pristine: list[str]) -> dict:
         _Alarm.armed = False
         signal.setitimer(signal.ITIMER_PROF, 0)
     end = time.process_time()
+    return text, end - start, None if _Alarm.fired_at is None else end - _Alarm.fired_at
+
+
+def _addressless(text: str) -> str:
+    # an object's repr carries its address, which differs from call to call (a message's
+    # `<function f at 0x...>`, the interpreters record's `Var(id=...)`, as JAX prints it)
+    return re.sub(r"0x[0-9a-f]+|id=\d+", "@", text)
+
+
+def serve(req: dict, pristine: list[str]) -> dict:
+    """One request's report. With `replay`, the request is asked again after the canary:
+    an answer not interrupted must come back the same (a cache or a counter that kept
+    something of the first would show there)."""
+    before = fingerprint()
+    text, cpu, late = timed_call(req)
     after = fingerprint()
-    return {"answer": None if text is None else json.loads(text), "cpu": end - start,
-            "after_interrupt": None if _Alarm.fired_at is None else end - _Alarm.fired_at,
-            "state": diff(before, after), "canary_same": canary() == pristine}
+    report = {"answer": None if text is None else json.loads(text), "cpu": cpu,
+              "after_interrupt": late, "state": diff(before, after),
+              "canary_same": canary() == pristine, "replay_same": None}
+    if req.get("replay") and text is not None and late is None:
+        again, _, late_again = timed_call(req)
+        if again is not None and late_again is None:
+            report["replay_same"] = _addressless(again) == _addressless(text)
+    return report
 
 
 def main() -> None:
