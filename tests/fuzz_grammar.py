@@ -38,7 +38,7 @@ class Request:
     limit: float
     tags: frozenset[str]
 
-    replay: bool = False  # asked again after the canary, to come back the same
+    replay: bool = False  # asked again after the canary, and its record checked in full
 
     def wire(self) -> dict:
         return {"entry": self.entry, "kwargs": self.kwargs, "limit": self.limit,

@@ -5,14 +5,15 @@ a clean error, within its time limit, leaving the engine as it found it.
 The requests come from tests/fuzz_grammar.py; tests/fuzz_worker.py answers them in a process
 of its own, interrupting each at its limit as the page does, and reports the engine's state
 before and after and the canary's answer. A request passes when
-- its answer is the entry point's JSON: a record that keeps the contract (the JSON Schema of
-  pe_engine/explain/schema.py), or an error record of a kind other than "internal" (an
-  engine bug), or the interrupt's own KeyboardInterrupt once the limit passed;
+- its answer is the entry point's JSON: a record, or an error record of a kind other than
+  "internal" (an engine bug), or the interrupt's own KeyboardInterrupt once the limit
+  passed, and nothing else once it passed; error records, and the records of a third of the
+  requests, are checked against the contract (the JSON Schema of pe_engine/explain/schema.py);
 - it came back within its limit and a grace (a loop in C that no interrupt reaches hangs the
   worker, which is then replaced, as the page replaces its worker); times are the worker's
   CPU seconds, so that a busy machine changes none of this;
 - the engine's state afterwards is the state before it (tests/fuzz_worker.py's fingerprint),
-  the canary is answered as a fresh engine answers it, and a third of the requests, asked
+  the canary is answered as a fresh engine answers it, and that third of the requests, asked
   again, come back the same.
 
 CI draws FUZZ_EXAMPLES (default below) examples, the same ones every run (the suite's "gate"
@@ -153,7 +154,10 @@ def problems(req: grammar.Request, report: dict) -> list[str]:
             out.append(f"escaped:{err['type']}")
     else:
         result = answer["result"]
-        out += [f"contract:{p}" for p in contract_problems(req, result)]
+        # jsonschema takes 80 ms over a record, longer than the engine took to write it: an
+        # error record is checked always, a whole record when the request is asked again
+        if "error" in result or req.replay:
+            out += [f"contract:{p}" for p in contract_problems(req, result)]
         err = result.get("error")
         if err and err.get("type") == "internal":
             out.append(f"internal:{err['message'].split(':')[0][:60]}")
