@@ -195,6 +195,14 @@ def _body(lines: str) -> str:
     return "".join(f"    {line}\n" for line in lines.split("\n"))
 
 
+def alone(tag: str, body: str, mode: str = "split", known: bool = False) -> Request:
+    """A request of one fragment in `f(x)`, x = 1.0: each fragment's own test."""
+    source = f"{HEADER}def f(x):\n{_body(body.replace('X', 'x'))}    return x\n"
+    return Request("pe_engine.explain.run",
+                   {"mode": mode, "source": source, "args": [{"known": known, "value": "1.0"}]},
+                   LOOP_LIMIT if tag.startswith("loop") else LIMIT, frozenset({tag}))
+
+
 @st.composite
 def sources(draw: st.DrawFn) -> tuple[str, int, frozenset[str]]:
     """A source, its function's number of inputs, and the fragments' tags."""
