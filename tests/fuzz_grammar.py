@@ -188,6 +188,13 @@ VALUES = ["1.0", "2.0", "-0.5", "0", "3", "[1.0, 2.0, 3.0]", "[[1.0, 2.0], [3.0,
 BAD_VALUES = ["", "nan", "inf", "true", "[1,", "x", "1e999", "2 ** 100", "[" * 200 + "]" * 200,
               "[[1.0], [2.0, 3.0]]", "[[]]", "zeros((10 ** 9,))", "__import__('os')"]
 values = st.sampled_from([VALUES] * 19 + [BAD_VALUES]).flatmap(st.sampled_from)
+# what the traced function returns, besides its input and `y`
+ODD_RETURNS = ["None", "'s'", "{'a': X}", "[X, (X, {'k': X})]", "()", "jnp.zeros(0)", "3",
+               "X > 0", "(X, None)", "X.astype('int32')", "jnp.zeros((2, 0, 3))", "X + 1j",
+               "[]", "lax.stop_gradient(X)", "jnp.ones(3)"]
+ABOVE = ["@jax.jit\ndef f(", "@jax.checkpoint\ndef f(", "def g(a):\n    return a\n\ndef f(",
+         "@jax.grad\ndef f(", "@jax.vmap\ndef f(", "@jax.custom_jvp\ndef f(",
+         "from functools import partial\n@partial(jax.jit, static_argnums=0)\ndef f("]
 PARAMS = ["x", "y2", "W", "ｘ2", "_", "lam"]
 
 
@@ -210,11 +217,11 @@ def sources(draw: st.DrawFn) -> tuple[str, int, frozenset[str]]:
     params = draw(st.permutations(PARAMS))[:n]
     chosen = draw(st.lists(fragments, min_size=1, max_size=3))
     body = "".join(_body(lines.replace("X", params[0])) for _, lines in chosen)
-    ret = draw(st.sampled_from([params[0], f"({params[0]}, y)", "y", f"{params[-1]} * 2.0"]))
+    ret = draw(st.sampled_from([params[0], f"({params[0]}, y)", "y", f"{params[-1]} * 2.0"]
+                               * 4 + [r.replace("X", params[0]) for r in ODD_RETURNS]))
     text = f"{HEADER}def f({', '.join(params)}):\n{body}    return {ret}\n"
     if draw(st.booleans()):  # a decorator or a second definition above the traced function
-        above = ["@jax.jit\ndef f(", "@jax.checkpoint\ndef f(", "def g(a):\n    return a\n\ndef f("]
-        text = text.replace("def f(", draw(st.sampled_from(above)), 1)
+        text = text.replace("def f(", draw(st.sampled_from(ABOVE)), 1)
     return text, n, frozenset(tag for tag, _ in chosen)
 
 
