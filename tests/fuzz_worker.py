@@ -23,6 +23,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from types import FrameType
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -34,17 +35,22 @@ MEMORY_CAP = 3 << 30
 
 
 class _Alarm:
-    """The page's interrupt: KeyboardInterrupt once the limit passes, while a call runs."""
+    """The page's interrupt once the limit passes, while a call runs: Pyodide finds SIGINT
+    in its interrupt buffer and runs Python's SIGINT handler (by default, KeyboardInterrupt;
+    the engine may put its own in place while it answers)."""
 
     armed = False
     fired_at: float | None = None  # CPU time
 
     @classmethod
-    def fire(cls, signum: int, frame: object) -> None:
+    def fire(cls, signum: int, frame: FrameType | None) -> None:
         if cls.armed:
             cls.armed = False
             cls.fired_at = time.process_time()
-            raise KeyboardInterrupt
+            handler = signal.getsignal(signal.SIGINT)
+            if not callable(handler):
+                raise KeyboardInterrupt
+            handler(signal.SIGINT, frame)
 
 
 def fingerprint() -> dict:
