@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import fuzz_grammar as grammar  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "2000"))  # about 2 CPU minutes for the module
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1500"))  # the module: about 1.5 CPU minutes
 # How long an interrupted call has to answer, in CPU seconds: stricter than the page's
 # 1.5 s (app/limits.js INTERRUPT_GRACE_MS), which is wall time on a busier engine.
 GRACE = 1.0
