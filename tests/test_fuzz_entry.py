@@ -203,26 +203,11 @@ def _known(name: str, branch: str, tag: str, kinds: tuple[str, ...], body: str,
     return Finding(name, branch, frozenset({tag}), kinds, grammar.alone(tag, body, mode))
 
 
-# Findings of issue 42 being fixed on other branches (named by the finding's number; the
-# branch is request-state for 1-3 and 7, request-limits for 4-6). Each entry is one fragment
-# of the grammar and the only way it may fail; remove an entry once its strict xfail passes
-# (each passes on its branch's head of 6 December, 22:50).
+# Findings of issue 42 being fixed on other branches (named by the finding's number: 4-6 on
+# request-limits; 1-3 and 7, on request-state, are merged and their entries gone). Each entry
+# is one fragment of the grammar and the only way it may fail; remove an entry once its
+# strict xfail passes (each passes on request-limits' head of 6 December, 22:50).
 KNOWN_FINDINGS: list[Finding] = [
-    # a dict key's hash recurses in C through 200 000 nested tuples: the interpreter's stack
-    # overflows and the process dies (SIGSEGV)
-    _known("finding-2/deep-tuple-hash", "request-state", "deep-tuple-hash", ("crash",),
-           "t = ()\nfor i in range(200000):\n    t = (t,)\ny = {t: 1}"),
-    # user code's `finally: continue` or `finally: return` swallows the interrupt: a loop
-    # then spins on (and the worker is replaced), a function returns as if not interrupted
-    *[_known(f"finding-3/finally-swallows-interrupt/{tag}", "request-state", tag,
-             ("hang", "swallowed"), body)
-      for tag, body in grammar.HOSTILE_FRAGMENTS
-      if tag in ("loop-try-finally-trace", "loop-finally-return")],
-    # a checkpoint policy of the user's that raises is an engine error in checkpoint mode
-    _known("finding-7/policy-raises", "request-state", "policy-raises",
-           ("internal:ZeroDivisionError",),
-           "y = jax.checkpoint(lambda a: jnp.sin(a), policy=lambda p, *a, **k: 1 / 0)(X)\nX = y",
-           mode="checkpoint"),
     # builtins looping in C over an endless or huge iterator: no interrupt lands, the
     # worker spins until it is replaced
     *[_known(f"finding-4/c-loop/{tag}", "request-limits", tag, ("hang",), body)

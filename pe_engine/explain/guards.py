@@ -16,9 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from ..caches import memo_table
 from ..core import Array, ArrayOps, ShapedArray
 from ..custom_derivatives import custom_jvp
 from ..indexing import IndexUpdateRef
+from . import hashguard, interrupts
 from .facades import ConfigView, Facade
 from .limits import (
     MAX_FORMAT_WIDTH,
@@ -84,7 +86,7 @@ ATTRIBUTES: dict[type, frozenset[str]] = {
     slice: frozenset({"start", "stop", "step", "indices"}),
     BaseException: frozenset({"args"}),
 }
-_by_type: dict[type, frozenset[str]] = {}
+_by_type: dict[type, frozenset[str]] = memo_table("guards._by_type", {})
 
 
 def allowed_attributes(tp: type) -> frozenset[str]:
@@ -100,6 +102,8 @@ def guarded_getattr(obj: Any, name: str) -> Any:
     if type(obj) is Facade:
         return obj.lookup(name)
     if name in allowed_attributes(type(obj)):
+        if isinstance(obj, hashguard.HASHING_TYPES):  # what it hashes is checked first
+            return hashguard.method(obj, name, getattr(obj, name))
         return getattr(obj, name)
     what = type(obj).__name__
     if isinstance(obj, type):
@@ -265,4 +269,7 @@ GUARDS: dict[str, Any] = {
     "__pe_fn__": guard_function,
     "__pe_fmt__": guarded_format_field,
     "__pe_mod__": guarded_mod,
+    "__pe_tick__": interrupts.check,
+    "__pe_key__": hashguard.key,
+    "__pe_keys__": hashguard.keys,
 }

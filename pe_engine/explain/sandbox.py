@@ -28,7 +28,7 @@ import pe_engine
 
 from .. import ad_checkpoint, lax, nn, tree_util
 from .. import numpy as jnp
-from . import guards, numpy_facade
+from . import guards, hashguard, numpy_facade
 from .checker import USER_FILENAME, UserCodeError, check, parse
 from .facades import ConfigView, Facade, engine_facade, functools_facade, math_facade
 from .rewrite import insert_guards
@@ -90,7 +90,7 @@ def _builtins() -> dict[str, Any]:
     safe = {k: getattr(builtins, k) for k in _SAFE_BUILTINS}
     safe.update({"__import__": _restricted_import, "pow": guards.guarded_pow,
                  "repr": guards.guarded_repr, "str": guards.guarded_str,
-                 "print": guards.guarded_print, "round": _round})
+                 "print": guards.guarded_print, "round": _round, **hashguard.BUILTINS})
     return safe
 
 
