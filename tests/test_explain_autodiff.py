@@ -8,6 +8,7 @@ import pytest
 
 from pe_engine import explain
 from pe_engine.explain import autodiff as explain_autodiff
+from pe_engine.explain.values import parse_value
 
 MLP = """import jax
 import jax.numpy as jnp
@@ -112,6 +113,24 @@ def test_grad_counts_match_jax_saved_residuals():
                              *args)
     assert sorted(a.str_short(short_dtypes=True) for a, _ in theirs) == sorted(
         r["aval"] for r in grad_record()["saved_residuals"])
+
+
+@pytest.mark.parametrize("value", ["[1.0, 2.0]", "1.0", "3"])
+def test_saved_residuals_see_a_held_input_as_an_array_as_jax_does(value):
+    """Found by the fuzzer (tests/test_fuzz_entry.py): print_saved_residuals' trace closed
+    over the held inputs as the parsed NumPy values, whose methods the sandbox hides, so
+    `x.sum()`, which the other traces ran, failed there as an engine error. JAX closes over
+    arrays: its saved residuals of the same function are the page's."""
+    jax = pytest.importorskip("jax")
+    from jax._src.ad_checkpoint import saved_residuals
+    source = "def f(x, y):\n    return y * x.sum()\n"
+    rec = explain.run("grad", source=source, args=[{"value": value, "known": True},
+                                                   {"value": "2.0", "known": False}])
+    assert "error" not in rec, rec["error"]
+    x = jax.numpy.asarray(parse_value(value))
+    theirs = saved_residuals(lambda y: y * x.sum(), 2.0)
+    assert [(a.str_short(short_dtypes=True), d.split(" from ")[0]) for a, d in theirs] == [
+        (r["aval"], r["description"].split(" from ")[0]) for r in rec["saved_residuals"]]
 
 
 def test_checkpoint_policies_trade_memory_for_recompute():

@@ -202,3 +202,24 @@ def test_parsed_values_are_fresh_arrays():
     a[0] = 99.0
     assert parse_value("[1.0, 2.0]").tolist() == [1.0, 2.0]
     assert parse_value(" [1.0, 2.0] ").tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("body", ["return x / 0.0", "return x * 1e38 * 1e38",
+                                  "return jnp.asarray(1e308) + x"])
+def test_floating_point_trouble_leaves_no_warning_behind(body):
+    """Found by the fuzzer (tests/test_fuzz_entry.py): numpy warned when a known value
+    overflowed or divided by zero, and Python's warnings put a `__warningregistry__` into
+    the engine module that computed it, state the next request met (it warns once a place).
+    JAX's arithmetic never warns; neither does the engine's, inside a request."""
+    import sys
+    import warnings
+
+    engine = {n: m for n, m in sys.modules.items() if n.startswith("pe_engine")}
+    for m in engine.values():
+        vars(m).pop("__warningregistry__", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rec = run(f"def f(x):\n    {body}\n")
+    assert "error" not in rec, rec
+    assert [str(w.message) for w in caught] == []
+    assert [n for n, m in engine.items() if "__warningregistry__" in vars(m)] == []

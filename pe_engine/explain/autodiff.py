@@ -132,10 +132,12 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
                                      [True] * n_lin_out)
     back_rec, _ = program_record(backward.jaxpr)
     # saved_residuals differentiates every argument it is given: the held ones are closed
-    # over, as jvp_program does. A third trace of the function: left out (None) when not
-    # asked for.
+    # over, as jvp_program does, as arrays (the user's code met them as held arrays in the
+    # other traces; a parsed value is a NumPy array, whose attributes the sandbox hides). A
+    # third trace of the function: left out (None) when not asked for.
+    fixed = [core.as_array(v) for v in values]
     listed = [_saved_residual(a, d) for a, d in ad_checkpoint.saved_residuals_at(
-        fun if len(argnums) == n else lambda *d: fun(*_with(values, argnums, d)),
+        fun if len(argnums) == n else lambda *d: fun(*_with(fixed, argnums, d)),
         tuple(values[i] for i in argnums), held=True)] if saved else None
     recomputed = _count_recomputed(linear.jaxpr, num_res)
     panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,

@@ -28,12 +28,15 @@ def _fresh_request() -> Iterator[None]:
     """Every request starts from the same state and leaves none behind: the sandbox's
     per-request state is reset, `jax.config` is restored and the engine's memo tables are
     emptied (no request reads what an earlier one traced, or keeps its values alive),
-    whatever the code did."""
+    whatever the code did. numpy's floating-point warnings are off, as JAX's arithmetic has
+    none: each one would also leave a `__warningregistry__` in the engine module that
+    computed it (Python's warnings print once per place), a trace the next request meets."""
     flags = dict(core.config.values)
     sandbox.reset()
     caches.forget()
     try:
-        yield
+        with np.errstate(all="ignore"):
+            yield
     finally:
         core.config.values.clear()
         core.config.values.update(flags)
