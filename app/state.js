@@ -7,7 +7,7 @@
 // version prefix: `#v1.<payload>`. Only semantic state is serialized (never cursor or
 // selection), so the link in the address bar stays stable while the user moves around.
 
-import { DEFAULT_POLICY, POLICY_NAMES } from "./contract/record.js";
+import { DEFAULT_POLICY, POLICY_NAMES } from "./contract/values.js";
 import { MAX_LINK_CHARS, MAX_LINK_CODE_CHARS } from "./limits.js";
 
 export const MODES = ["split", "jit", "grad", "checkpoint"];

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { exampleRequests, openingRequests } from "../app/page/opening-requests.js";
-import { DEFAULT_POLICY } from "../app/contract/record.js";
+import { DEFAULT_POLICY } from "../app/contract/values.js";
 import { PermalinkError, encodePermalink, normalize, parseSignature, requestFor, requestKey } from "../app/state.js";
 
 /** A page state from a line: what the page would hold, with its defaults filled in. */
