@@ -12,6 +12,7 @@ import { registerServiceWorker } from "./service-worker.js";
 import { CALL_TIMEOUT_MS, EDIT_DEBOUNCE_MS, INTERRUPT_GRACE_MS } from "./limits.js";
 import { requestFor, requestKey } from "./state.js";
 import { loadExamples } from "./examples.js";
+import { signatureOf } from "./signatures.js";
 import { createEditorSlot } from "./editor-slot.js";
 import { onIdle, yieldToMain } from "./main-thread.js";
 import { initSections } from "./sections/index.js";
@@ -66,7 +67,7 @@ if (opening.problem) {
     sticky: true,
   });
 }
-let state = initialPageState(opening.doc, opening.exampleId);
+let state = initialPageState(opening.doc, opening.exampleId, signatureOf(opening.doc.code) ?? null);
 const getState = () => state;
 const sameAsExample = (doc) => {
   const ex = examples.examples.find((e) => e.id === state.exampleId);
@@ -248,12 +249,13 @@ function render(prev, next, change) {
     next.doc !== prev.doc ||
     next.exampleId !== prev.exampleId ||
     next.record !== prev.record ||
-    next.error !== prev.error
+    next.error !== prev.error ||
+    next.signature !== prev.signature
   ) {
     controls(next);
   }
   if (next.error !== prev.error || next.record !== prev.record) errorView(next);
-  if (next.doc !== prev.doc) maskExplorer(next);
+  if (next.doc !== prev.doc || next.signature !== prev.signature) maskExplorer(next);
   if (next.record !== prev.record || next.doc.mode !== prev.doc.mode) instantiate(next);
   stagePanel?.render(prev, next);
 }

@@ -43,21 +43,24 @@ def _data(value: object) -> str:
 def contract_files() -> dict[Path, str]:
     """Each generated file of app/contract/ and its text."""
     sys.path.insert(0, str(ROOT))
-    from pe_engine.explain import record, request_contract, schema
+    from pe_engine.explain import page_state, record, request_contract, schema
 
-    records = [*record.RECORDS.values(), record.ErrorRecord, record.PolicyAnswer]
+    records = [*record.RECORDS.values(), record.ErrorRecord, record.PolicyAnswer,
+               record.SignatureAnswer]
     record_union = " | ".join(td.__name__ for td in record.RECORDS.values())
     record_js = HEADER.format(what="The record contract", source="record.py") + "\n" + \
-        "\n\n".join([*schema.jsdoc_typedefs(records),
+        "\n".join([*schema.jsdoc_typedefs(records),
                      f"/** @typedef {{{record_union}}}\n *  EngineRecord */",
                      "/** @typedef {EngineRecord | ErrorRecord} EngineAnswer */"]) + MODULE
-    requests = [*request_contract.REQUESTS.values(), request_contract.PolicyRequest]
+    requests = [*request_contract.REQUESTS.values(), request_contract.PolicyRequest,
+                request_contract.SignatureRequest]
     request_union = " | ".join(td.__name__ for td in request_contract.REQUESTS.values())
     request_js = HEADER.format(what="The request contract", source="request_contract.py") + \
-        "\n" + "\n\n".join([*schema.jsdoc_typedefs(requests),
+        "\n" + "\n".join([*schema.jsdoc_typedefs(requests),
                              f"/** @typedef {{{request_union}}}\n *  EngineRequest */"]) + MODULE
     values_js = "\n".join([
-        HEADER.format(what="The values the page shares with the engine", source="record.py"),
+        HEADER.format(what="The values the page shares with the engine",
+                      source="record.py and page_state.py"),
         _const("POLICY_NAMES", record.POLICY_NAMES, "checkpoint_policies by name, as offered."),
         _const("DEFAULT_POLICY", record.DEFAULT_POLICY, "The policy a new state starts with."),
         _const("POLICY_ROWS", record.POLICY_ROWS,
@@ -67,6 +70,10 @@ def contract_files() -> dict[Path, str]:
         _const("REQUEST_DEFINITIONS",
                {m: td.__name__ for m, td in request_contract.REQUESTS.items()},
                "The definition of request-schema.json each mode's request keeps."),
+        _const("MAX_LINK_CHARS", page_state.MAX_LINK_CHARS,
+               "Links longer than this are refused, on write and on read."),
+        _const("MAX_LINK_CODE_CHARS", page_state.MAX_LINK_CODE_CHARS,
+               "The editor's code, in characters, that a link may carry."),
     ])
     return {CONTRACT / "record.js": record_js,
             CONTRACT / "request.js": request_js,

@@ -4,7 +4,7 @@
 
 /**
  * @typedef {object} SplitRecord
- * @property {"1"} version
+ * @property {1} version
  * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
@@ -22,7 +22,6 @@
  * @property {Array<number>} [unopened_calls]
  * @property {Array<Pane>} panes
  */
-
 /**
  * @typedef {object} Arg
  * @property {string} name
@@ -32,7 +31,6 @@
  * @property {string} dtype
  * @property {string} value
  */
-
 /**
  * One policy's residual memory over the forward and backward pass.
  * @typedef {object} MemoryLine
@@ -42,7 +40,6 @@
  * @property {number} recomputed
  * @property {Array<MemoryPoint>} points
  */
-
 /**
  * Live residual bytes after one step of the forward, then the backward pass; `eqn` is the step's
  * equation in the forward (or the backward) pane.
@@ -52,7 +49,6 @@
  * @property {number} bytes
  * @property {(number | null)} eqn
  */
-
 /**
  * Python control flow a known (held) value decided while tracing: an `if` (kind bool), an `int()`
  * or an index, at a line of the user's code, and the event that computed the value (None when it
@@ -63,7 +59,6 @@
  * @property {(boolean | number)} value
  * @property {(number | null)} event
  */
-
 /**
  * A jaxpr as JAX prints it, whole and per equation, with its binders typed.
  * @typedef {object} Program
@@ -78,14 +73,12 @@
  * @property {Array<(number | null)>} lines
  * @property {Array<VarSpan>} spans
  */
-
 /**
  * A binder as the printer names it, with its type (`f32[3]`).
  * @typedef {object} TypedVar
  * @property {string} name
  * @property {string} aval
  */
-
 /**
  * Where the printer wrote a variable's name in `text`: [start, end).
  * @typedef {object} VarSpan
@@ -93,7 +86,6 @@
  * @property {number} end
  * @property {string} name
  */
-
 /**
  * @typedef {object} Residual
  * @property {number} k
@@ -109,7 +101,6 @@
  * @property {(string | null)} value
  * @property {Array<number>} consumers
  */
-
 /**
  * One traced equation as the mode judges it.
  * @typedef {object} Event
@@ -129,14 +120,12 @@
  * @property {boolean} [all_constant]
  * @property {CallSplit} [call]
  */
-
 /**
  * @typedef {object} EventInput
  * @property {string} name
  * @property {boolean} known
  * @property {string} origin
  */
-
 /**
  * A call equation opened in place: its inner program split under the unknowns its rule saw, one
  * event per inner equation (an inner call's event opens in turn), the inner known and unknown
@@ -153,7 +142,6 @@
  * @property {Array<number>} recomputed
  * @property {Array<CallSplit>} [branches]
  */
-
 /**
  * @typedef {object} Pane
  * @property {string} id
@@ -163,7 +151,6 @@
  * @property {Array<PaneInput>} inputs
  * @property {Array<PaneOutput>} outputs
  */
-
 /**
  * @typedef {object} PaneInput
  * @property {string} name
@@ -171,14 +158,12 @@
  * @property {(string | null)} arg
  * @property {(number | null)} residual
  */
-
 /**
  * @typedef {object} PaneOutput
  * @property {string} name
  * @property {string} aval
  * @property {(number | null)} residual
  */
-
 /**
  * One round of a scan's or while's carry fixpoint: which carries were unknown going into the body
  * and coming out of it, which turned unknown, and why (one sentence each, naming the body equation
@@ -189,10 +174,9 @@
  * @property {Array<number>} turned
  * @property {Array<string>} why
  */
-
 /**
  * @typedef {object} JitRecord
- * @property {"1"} version
+ * @property {1} version
  * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
@@ -205,10 +189,9 @@
  * @property {Array<Event>} events
  * @property {Array<Pane>} panes
  */
-
 /**
  * @typedef {object} GradRecord
- * @property {"1"} version
+ * @property {1} version
  * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
@@ -231,7 +214,6 @@
  * @property {(number | null)} saved_bytes
  * @property {number} recomputed
  */
-
 /**
  * A line of jax.ad_checkpoint.print_saved_residuals.
  * @typedef {object} SavedResidual
@@ -240,10 +222,9 @@
  * @property {string} description
  * @property {(number | null)} line
  */
-
 /**
  * @typedef {object} CheckpointRecord
- * @property {"1"} version
+ * @property {1} version
  * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
@@ -269,7 +250,6 @@
  * @property {string} selected
  * @property {Array<string>} pending_policies
  */
-
 /**
  * @typedef {object} Policy
  * @property {string} name
@@ -280,10 +260,9 @@
  * @property {Array<SavedResidual>} saved_residuals
  * @property {Array<Pane>} panes
  */
-
 /**
  * @typedef {object} InterpretersRecord
- * @property {"1"} version
+ * @property {1} version
  * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
@@ -292,7 +271,6 @@
  * @property {JaxprTraceView} jaxpr_trace
  * @property {DynamicTraceView} dynamic_trace
  */
-
 /**
  * @typedef {object} JaxprTraceView
  * @property {Array<LogEntry>} log
@@ -302,7 +280,6 @@
  * @property {Array<string>} residuals
  * @property {Array<Variable>} variables
  */
-
 /**
  * @typedef {object} LogEntry
  * @property {string} primitive
@@ -311,7 +288,6 @@
  * @property {number} [eqn_id]
  * @property {Array<string>} [input_recipes]
  */
-
 /**
  * @typedef {object} Variable
  * @property {string} repr
@@ -321,7 +297,6 @@
  * @property {string} role
  * @property {(string | null)} value
  */
-
 /**
  * @typedef {object} DynamicTraceView
  * @property {Array<FrameEntry>} frame
@@ -329,21 +304,19 @@
  * @property {Program} auto_dce_program
  * @property {Array<Variable>} variables
  */
-
 /**
  * @typedef {object} FrameEntry
  * @property {number} i
  * @property {string} short
  * @property {boolean} collected
  */
-
 /**
  * Every known/unknown mask of a function of up to 5 inputs, from "00…0" (all unknown) to "11…1"
  * (all known) in binary order. `traces`: how many times the function was traced (1 unless Python
  * read a held input's value: then each mask that leaves such an input unknown is traced on its
  * own). `args[i].known` echoes the request.
  * @typedef {object} MasksRecord
- * @property {"1"} version
+ * @property {1} version
  * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
@@ -353,7 +326,6 @@
  * @property {number} traces
  * @property {Array<MaskCell>} masks
  */
-
 /**
  * One known/unknown mask of the mask explorer: what split mode gives for it, counted. `mask` has
  * one character per argument, in order: "1" known, "0" unknown.
@@ -365,7 +337,6 @@
  * @property {number} residual_bytes
  * @property {(EngineError | null)} error
  */
-
 /**
  * @typedef {object} EngineError
  * @property {string} type
@@ -374,12 +345,10 @@
  * @property {(string | null)} [input]
  * @property {string} [traceback]
  */
-
 /**
  * @typedef {object} ErrorRecord
  * @property {EngineError} error
  */
-
 /**
  * One more policy of a checkpoint record asked with only_selected: its card and its memory line
  * (an answer of pe_engine.explain.checkpoint_policy).
@@ -387,10 +356,16 @@
  * @property {Policy} policy
  * @property {MemoryLine} memory
  */
-
+/**
+ * The function a source's requests trace (an answer of pe_engine.explain.signature): its name, its
+ * parameters in order (one input of the page each) and the line of its `def`.
+ * @typedef {object} SignatureAnswer
+ * @property {string} name
+ * @property {Array<string>} params
+ * @property {number} lineno
+ */
 /** @typedef {SplitRecord | JitRecord | GradRecord | CheckpointRecord | InterpretersRecord | MasksRecord}
  *  EngineRecord */
-
 /** @typedef {EngineRecord | ErrorRecord} EngineAnswer */
 
 export {};

@@ -12,7 +12,6 @@
  * @property {(Array<boolean> | null)} [instantiate]
  * @property {boolean} [open_calls]
  */
-
 /**
  * One input of the traced function, in the order of its parameters. `value` is a numpy literal as
  * the page's input box holds it (`2.0`, `[0.5, 1.0]`, `zeros((3, 4))`). Without `known`, an input
@@ -21,7 +20,6 @@
  * @property {boolean} [known]
  * @property {string} [value]
  */
-
 /**
  * @typedef {object} JitRequest
  * @property {string} source
@@ -29,7 +27,6 @@
  * @property {(string | null)} [fn]
  * @property {boolean} [eager_constant_folding]
  */
-
 /**
  * `saved` false leaves out print_saved_residuals' own trace (saved_residuals None).
  * @typedef {object} GradRequest
@@ -39,7 +36,6 @@
  * @property {boolean} [open_calls]
  * @property {boolean} [saved]
  */
-
 /**
  * `only_selected`: the selected policy's card alone, the others listed as pending (each then asked
  * of pe_engine.explain.checkpoint_policy, a PolicyRequest).
@@ -53,21 +49,18 @@
  * @property {boolean} [only_selected]
  * @property {boolean} [open_calls]
  */
-
 /**
  * @typedef {object} InterpretersRequest
  * @property {string} source
  * @property {Array<ArgRequest>} args
  * @property {(string | null)} [fn]
  */
-
 /**
  * @typedef {object} MasksRequest
  * @property {string} source
  * @property {Array<ArgRequest>} args
  * @property {(string | null)} [fn]
  */
-
 /**
  * One pending policy of a checkpoint record asked with only_selected (a row of its cards: "no
  * checkpoint" too).
@@ -79,7 +72,12 @@
  *  | "dots_with_no_batch_dims_saveable" | "save_only_these_names"
  *  | "save_any_names_but_these"} [policy]
  */
-
+/**
+ * A source whose traced function pe_engine.explain.signature names (`fn` as above).
+ * @typedef {object} SignatureRequest
+ * @property {string} source
+ * @property {(string | null)} [fn]
+ */
 /** @typedef {SplitRequest | JitRequest | GradRequest | CheckpointRequest | InterpretersRequest | MasksRequest}
  *  EngineRequest */
 

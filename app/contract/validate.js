@@ -109,13 +109,25 @@ export function policyAnswerProblems(answer) {
 }
 
 /**
+ * What is wrong with an answer of pe_engine.explain.signature: a SignatureAnswer, or an error.
+ * @param {unknown} answer
+ * @returns {string[]}
+ */
+export function signatureProblems(answer) {
+  if (!hasType(answer, "object")) return ["the answer is not an object"];
+  const name = Object.hasOwn(/** @type {object} */ (answer), "error") ? "ErrorRecord" : "SignatureAnswer";
+  return problemsAgainst(RECORD_SCHEMA, name, answer, "record");
+}
+
+/**
  * What is wrong with a request the page built ({mode, kwargs}: the kwargs of its mode's
- * request), or with the kwargs of pe_engine.explain.checkpoint_policy (mode "policy").
+ * request), or with the kwargs of pe_engine.explain.checkpoint_policy (mode "policy") or of
+ * pe_engine.explain.signature (mode "signature").
  * @param {{mode: string, kwargs: unknown}} request
  * @returns {string[]}
  */
 export function requestProblems({ mode, kwargs }) {
-  const name = mode === "policy" ? "PolicyRequest" : REQUEST_DEFINITIONS[mode];
+  const name = { policy: "PolicyRequest", signature: "SignatureRequest" }[mode] ?? REQUEST_DEFINITIONS[mode];
   if (!name) return [`unknown mode ${JSON.stringify(mode)}`];
   return problemsAgainst(REQUEST_SCHEMA, name, kwargs, "request");
 }

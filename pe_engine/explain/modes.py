@@ -65,7 +65,7 @@ def run(mode: str, **kwargs: Any) -> dict:
             with core.observing(PageCaps()):
                 record = fn(**kwargs)
             return {"memory": [], **record, "jax_snippet": jax_snippet.snippet(
-                mode, record, kwargs["source"], kwargs["args"])}
+                mode, record, kwargs["source"], kwargs["args"], kwargs.get("fn"))}
     except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
         return {"error": engine_error(e)}
 
@@ -81,6 +81,20 @@ def checkpoint_policy(**kwargs: Any) -> dict:
             return autodiff.checkpoint_policy(**kwargs)
     except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
         return {"error": engine_error(e)}
+
+
+def signature(**kwargs: Any) -> dict:
+    """The worker's third entry point: the function a source's requests trace, as the engine
+    reads it (a SignatureAnswer: the page parses no Python), or {"error": ...} located in the
+    source (a syntax error, no def, code the sandbox refuses)."""
+    bad = _bad_request("SignatureRequest", kwargs)
+    if bad:
+        return bad
+    try:
+        sig = sandbox.signature(kwargs["source"], kwargs.get("fn"))
+    except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
+        return {"error": engine_error(e)}
+    return {"name": sig.name, "params": list(sig.params), "lineno": sig.lineno}
 
 
 def json_scalar(x: Any) -> Any:

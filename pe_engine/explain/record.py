@@ -305,6 +305,14 @@ class PolicyAnswer(TypedDict):
     memory: MemoryLine
 
 
+class SignatureAnswer(TypedDict):
+    """The function a source's requests trace (an answer of pe_engine.explain.signature): its
+    name, its parameters in order (one input of the page each) and the line of its `def`."""
+    name: str
+    params: list[str]
+    lineno: int
+
+
 class InterpretersRecord(RecordBase):
     jaxpr_trace: JaxprTraceView
     dynamic_trace: DynamicTraceView

@@ -70,6 +70,12 @@ class PolicyRequest(RequestBase):
     policy: NotRequired[PolicyRow]
 
 
+class SignatureRequest(TypedDict):
+    """A source whose traced function pe_engine.explain.signature names (`fn` as above)."""
+    source: str
+    fn: NotRequired[str | None]
+
+
 REQUESTS = {"split": SplitRequest, "jit": JitRequest, "grad": GradRequest,
             "checkpoint": CheckpointRequest, "interpreters": InterpretersRequest,
             "masks": MasksRequest}

@@ -6,6 +6,7 @@ A small translation for the types the contract uses: str, int, bool, None, Liter
 list[...], unions with `|`, nested TypedDicts (by reference) and NotRequired keys."""
 from __future__ import annotations
 
+import json
 import textwrap
 import types
 import typing
@@ -71,20 +72,24 @@ def object_schema(td: type, defs: dict[str, dict]) -> dict:
 def record_schema() -> dict:
     """The schema of every answer `pe_engine.explain.run` gives: a record of one of the
     modes, or an error. `answer_definition` names the one an answer must match. Its $defs
-    also hold PolicyAnswer, what `pe_engine.explain.checkpoint_policy` gives (or an error)."""
+    also hold PolicyAnswer, what `pe_engine.explain.checkpoint_policy` gives, and
+    SignatureAnswer, what `pe_engine.explain.signature` gives (or an error)."""
     defs: dict[str, dict] = {}
     refs = [json_type(td, defs) for td in [*record.RECORDS.values(), record.ErrorRecord]]
     json_type(record.PolicyAnswer, defs)
+    json_type(record.SignatureAnswer, defs)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "An answer of pe_engine.explain.run",
             "anyOf": refs, "$defs": dict(sorted(defs.items()))}
 
 
 def request_schema() -> dict:
-    """The schema of every request: $defs holds each mode's (REQUEST_DEFINITIONS names which)
-    and PolicyRequest, what `pe_engine.explain.checkpoint_policy` is asked."""
+    """The schema of every request: $defs holds each mode's (REQUEST_DEFINITIONS names which),
+    PolicyRequest and SignatureRequest, what `pe_engine.explain.checkpoint_policy` and
+    `pe_engine.explain.signature` are asked."""
     defs: dict[str, dict] = {}
-    for td in [*request_contract.REQUESTS.values(), request_contract.PolicyRequest]:
+    for td in [*request_contract.REQUESTS.values(), request_contract.PolicyRequest,
+               request_contract.SignatureRequest]:
         json_type(td, defs)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "A request of pe_engine.explain.run or checkpoint_policy",
@@ -108,7 +113,7 @@ def js_type(t: Any) -> str:
         return t.__name__
     origin = get_origin(t)
     if origin is Literal:
-        return " | ".join(f'"{v}"' for v in get_args(t))
+        return " | ".join(json.dumps(v) for v in get_args(t))
     if origin is list:
         inner = js_type(get_args(t)[0])
         return f"Array<{inner}>"

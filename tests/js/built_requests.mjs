@@ -3,7 +3,10 @@
 // split), as first sent (firstRequest), whole (wholeRequest), its checkpoint policies apart
 // (policyKwargs), asked ahead (anticipate.js), the Masks view's, and the opening requests (the
 // demos' included). One JSON {where, mode, kwargs} a line (mode "policy": checkpoint_policy's).
+// stdin: {"signatures": {source: SignatureAnswer}}, the engine's reading of those sources.
 import { readFileSync } from "node:fs";
+import { text } from "node:stream/consumers";
+import { seedSignatures } from "../../app/signatures.js";
 import { openingRequests } from "../../app/page/opening-requests.js";
 import { nextRequests } from "../../app/page/anticipate.js";
 import { firstRequest, policyKwargs } from "../../app/page/pending-policies.js";
@@ -11,6 +14,7 @@ import { wholeRequest } from "../../app/page/pending-whole.js";
 import { POLICY_NAMES } from "../../app/contract/values.js";
 import { MODES, masksRequest, requestFor, stateFromExample } from "../../app/state.js";
 
+seedSignatures(JSON.parse(await text(process.stdin)).signatures);
 const examples = JSON.parse(readFileSync(new URL("../../app/examples.json", import.meta.url), "utf8"));
 const out = [];
 const put = (where, { mode, kwargs }) => out.push({ where, mode, kwargs });

@@ -10,7 +10,8 @@
 
 import { askEngine } from "../../engine-answers.js";
 import { MASKS_QUIET_MS, SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
-import { isKnown, masksRequest, parseSignature, requestKey } from "../../state.js";
+import { isKnown, masksRequest, requestKey } from "../../state.js";
+import { signatureOf } from "../../signatures.js";
 import { formatBytes } from "../../stage/dom.js";
 
 const el = (tag, cls, text) => {
@@ -148,7 +149,8 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
   }
 
   return function render(s) {
-    const sig = parseSignature(s.doc.code);
+    const sig = signatureOf(s.doc.code);
+    if (sig === undefined) return; // drawn again once the engine has read the function
     root.hidden = !sig || sig.params.length === 0;
     if (root.hidden) return;
     const request = masksRequest(s.doc);
