@@ -67,7 +67,17 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   let lastDoc = null; // the doc of the last run, and the input flipped since the one before
   let lastFlipped = null;
 
+  /** The inputs drawn follow the doc's function as soon as its signature is known (a run
+   *  may wait behind the call under way). */
+  function showSignature() {
+    const s = getState();
+    const signature = signatureOf(s.doc.code);
+    if (signature && s.signature !== signature) dispatch({ type: "signature", signature });
+    return signature;
+  }
+
   function schedule(ms) {
+    showSignature();
     stopFollowing();
     clearTimeout(timer);
     // A change that asks now runs as soon as the task that made it ends: a timer's task
@@ -177,13 +187,11 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       rerun = true;
       return;
     }
-    const s = getState();
-    const signature = signatureOf(s.doc.code);
-    if (signature === undefined) {
-      readSignature(s.doc.code);
+    if (showSignature() === undefined) {
+      readSignature(getState().doc.code);
       return;
     }
-    if (signature && s.signature !== signature) dispatch({ type: "signature", signature });
+    const s = getState();
     const req = requestFor(s.doc);
     const key = requestKey(req);
     lastFlipped = flippedInput(lastDoc, s.doc) ?? lastFlipped; // kept across edits of the code
