@@ -255,7 +255,8 @@ function render(prev, next, change) {
     controls(next);
   }
   if (next.error !== prev.error || next.record !== prev.record) errorView(next);
-  if (next.doc !== prev.doc || next.signature !== prev.signature) maskExplorer(next);
+  // (an error too: a source the engine cannot read is known to have no function only then)
+  if (next.doc !== prev.doc || next.signature !== prev.signature || next.error !== prev.error) maskExplorer(next);
   if (next.record !== prev.record || next.doc.mode !== prev.doc.mode) instantiate(next);
   stagePanel?.render(prev, next);
 }
