@@ -7,8 +7,9 @@ export default [
   { ignores: ["dist/**", "node_modules/**", ".cache/**", "app/vendor/**"] },
   js.configs.recommended,
   {
+    // 2025: import attributes (app/contract/validate.js imports the contract's JSON Schemas)
     files: ["app/**/*.js"],
-    languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: globals.browser },
+    languageOptions: { ecmaVersion: 2025, sourceType: "module", globals: globals.browser },
   },
   {
     files: ["app/engine-worker.js"],
@@ -26,7 +27,7 @@ export default [
   },
   {
     files: ["**/*.mjs", "eslint.config.js"],
-    languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: globals.node },
+    languageOptions: { ecmaVersion: 2025, sourceType: "module", globals: globals.node },
   },
   {
     files: ["**/*.js", "**/*.mjs"],

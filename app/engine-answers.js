@@ -2,11 +2,12 @@
 // answers the page can show, and the contract check (app/contract/validate.js) on what comes
 // back, so an answer that breaks the contract becomes an error and is never drawn.
 
-import { answerProblems, policyAnswerProblems } from "./contract/validate.js";
+import { answerProblems, policyAnswerProblems, signatureProblems } from "./contract/validate.js";
 
 /** @typedef {import("./contract/record.js").EngineAnswer} EngineAnswer */
 /** @typedef {import("./contract/record.js").PolicyAnswer} PolicyAnswer */
 /** @typedef {import("./contract/record.js").ErrorRecord} ErrorRecord */
+/** @typedef {import("./contract/record.js").SignatureAnswer} SignatureAnswer */
 
 /**
  * @param {{call: Function}} engine the client (engine-client.js)
@@ -30,6 +31,16 @@ export function askEngine(engine, request, options = {}) {
  */
 export function askPolicy(engine, kwargs, options = {}) {
   return ask(engine, "pe_engine.explain.checkpoint_policy", kwargs, policyAnswerProblems, options);
+}
+
+/**
+ * The function a source's requests trace (pe_engine.explain.signature), as askEngine asks.
+ * @param {{call: Function}} engine @param {string} source
+ * @param {{quiet?: boolean}} [options] as askEngine's
+ * @returns {Promise<{answer: SignatureAnswer | ErrorRecord, cacheable: boolean}>}
+ */
+export function askSignatureOf(engine, source, options = {}) {
+  return ask(engine, "pe_engine.explain.signature", { source }, signatureProblems, options);
 }
 
 async function ask(engine, entry, kwargs, problemsOf, options) {

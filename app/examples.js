@@ -1,14 +1,24 @@
 // The examples menu. The examples themselves live in examples.json, which tools/precompute.py
-// also reads, so the record baked into the first frame is always the default example's.
+// also reads, so the record baked into the first frame is always the default example's. The
+// build adds `signatures` to it: the function of every source the page opens with, as the
+// engine reads it (signatures.js), so no example waits for the engine to name its inputs.
+
+import { seedSignatures } from "./signatures.js";
 
 let loaded = null;
 
-/** {default: id, examples: [{id, title, mode, code, known, values, policy?, folding?}]} */
+/** {default: id, examples: [{id, title, mode, code, known, values, policy?, folding?}],
+ *  signatures?: {source: SignatureAnswer}} */
 export function loadExamples() {
-  loaded ??= fetch(new URL("./examples.json", import.meta.url)).then((r) => {
-    if (!r.ok) throw new Error(`examples.json: HTTP ${r.status}`);
-    return r.json();
-  });
+  loaded ??= fetch(new URL("./examples.json", import.meta.url))
+    .then((r) => {
+      if (!r.ok) throw new Error(`examples.json: HTTP ${r.status}`);
+      return r.json();
+    })
+    .then((data) => {
+      seedSignatures(data.signatures);
+      return data;
+    });
   return loaded;
 }
 

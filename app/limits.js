@@ -43,9 +43,8 @@ export const SECTION_LANDING_MS = 3_000;
 export const URL_DEBOUNCE_MS = 1_000;
 // A notice that is not sticky hides after this long.
 export const NOTICE_MS = 6_000;
-// Links longer than this are refused, on write and on read.
-export const MAX_LINK_CHARS = 16 * 1024;
+// Links longer than this are refused, on write and on read; and the code a link may carry:
+// the command line writes links too (pe_engine/explain/page_state.py, where both are declared).
+export { MAX_LINK_CHARS, MAX_LINK_CODE_CHARS } from "./contract/values.js";
 // Chat services cut links around here: the share button warns.
 export const LONG_LINK_CHARS = 2_000;
-// The editor's code, in characters, that a link may carry.
-export const MAX_LINK_CODE_CHARS = 20_000;

@@ -12,6 +12,7 @@ import { registerServiceWorker } from "./service-worker.js";
 import { CALL_TIMEOUT_MS, EDIT_DEBOUNCE_MS, INTERRUPT_GRACE_MS } from "./limits.js";
 import { requestFor, requestKey } from "./state.js";
 import { loadExamples } from "./examples.js";
+import { signatureOf } from "./signatures.js";
 import { createEditorSlot } from "./editor-slot.js";
 import { onIdle, yieldToMain } from "./main-thread.js";
 import { initSections } from "./sections/index.js";
@@ -67,7 +68,7 @@ if (opening.problem) {
     sticky: true,
   });
 }
-let state = initialPageState(opening.doc, opening.exampleId);
+let state = initialPageState(opening.doc, opening.exampleId, signatureOf(opening.doc.code) ?? null);
 // what an embed's programs are of: it hides the mode tabs (and, read-only, the inputs)
 const embedCaption = embedMode ? createEmbedCaption($("#stage")) : null;
 embedCaption?.render(state);
@@ -252,12 +253,14 @@ function render(prev, next, change) {
     next.doc !== prev.doc ||
     next.exampleId !== prev.exampleId ||
     next.record !== prev.record ||
-    next.error !== prev.error
+    next.error !== prev.error ||
+    next.signature !== prev.signature
   ) {
     controls(next);
   }
   if (next.error !== prev.error || next.record !== prev.record) errorView(next);
-  if (next.doc !== prev.doc) maskExplorer(next);
+  // (an error too: a source the engine cannot read is known to have no function only then)
+  if (next.doc !== prev.doc || next.signature !== prev.signature || next.error !== prev.error) maskExplorer(next);
   if (next.doc !== prev.doc) embedCaption?.render(next);
   if (next.record !== prev.record || next.doc.mode !== prev.doc.mode) instantiate(next);
   stagePanel?.render(prev, next);

@@ -1,6 +1,6 @@
 // The mode switcher: a tablist (split | jit | grad | checkpoint) with arrow-key navigation,
 // plus each mode's own option: jit's eager-constant-folding switch, checkpoint's policy picker.
-import { POLICY_NAMES } from "./contract/record.js";
+import { POLICY_NAMES } from "./contract/values.js";
 import { setAttr, setHidden } from "./dom-writes.js";
 import { MODES } from "./state.js";
 

@@ -7,8 +7,9 @@
 // version prefix: `#v1.<payload>`. Only semantic state is serialized (never cursor or
 // selection), so the link in the address bar stays stable while the user moves around.
 
-import { DEFAULT_POLICY, POLICY_NAMES } from "./contract/record.js";
+import { DEFAULT_POLICY, POLICY_NAMES } from "./contract/values.js";
 import { MAX_LINK_CHARS, MAX_LINK_CODE_CHARS } from "./limits.js";
+import { paramsOf, signatureOf } from "./signatures.js";
 
 export const MODES = ["split", "jit", "grad", "checkpoint"];
 export const HASH_PREFIX = "v1.";
@@ -110,59 +111,6 @@ function quote(v) {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-// ------------------------------------------------------------------------------------------
-// signature: the arguments of the traced function (the last top-level def)
-
-/** Parameter names of the last top-level `def name(a, b, ...)`, or null if there is none.
- *  Comments, strings and brackets inside the parameter list (`y=(1, 2)`, `# see (a)`) are
- *  skipped over. */
-export function parseSignature(code) {
-  const re = /^def\s+([A-Za-z_]\w*)\s*\(/gm;
-  let m;
-  let last = null;
-  while ((m = re.exec(code)) !== null) last = m;
-  if (!last) return null;
-  const params = [];
-  let part = "";
-  let depth = 0;
-  const flush = () => {
-    const p = part.trim();
-    part = "";
-    if (!p || p === "/" || p.startsWith("*")) return;
-    const name = p.split(/[:=]/)[0].trim();
-    if (/^[A-Za-z_]\w*$/.test(name)) params.push(name);
-  };
-  for (let i = last.index + last[0].length; i < code.length; i++) {
-    const c = code[i];
-    if (c === "#") {
-      while (i < code.length && code[i] !== "\n") i++;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      const q = code.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
-      let j = i + q.length;
-      while (j < code.length && !code.startsWith(q, j)) j += code[j] === "\\" ? 2 : 1;
-      part += "s";
-      i = j + q.length - 1;
-      continue;
-    }
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") {
-      if (depth === 0) {
-        flush();
-        return { name: last[1], params };
-      }
-      depth--;
-    } else if (c === "," && depth === 0) {
-      flush();
-      continue;
-    }
-    part += c;
-  }
-  flush(); // unterminated: what there is so far (the engine reports the syntax error)
-  return { name: last[1], params };
-}
-
 export const DEFAULT_VALUE = "1.0";
 
 /** Whether a doc's parameter is known: an input the page has not marked is.
@@ -172,12 +120,14 @@ export const isKnown = (doc, name) => doc.known[name] ?? true;
 /**
  * The engine's `source` and `args` for a function: one {known, value} per parameter of its
  * last `def`, in order (every request of the page, the main one and the demos', starts here).
+ * The parameters are the engine's (signatures.js): the source's signature is known before a
+ * request on it is built.
  * @param {string} code
  * @param {Record<string, boolean>} known @param {Record<string, string>} values
  * @param {boolean} [knownByDefault] for a parameter `known` does not name
  */
 export function functionKwargs(code, known, values, knownByDefault = true) {
-  const params = parseSignature(code)?.params ?? [];
+  const params = paramsOf(code);
   return {
     source: code,
     args: params.map((p) => ({ known: known[p] ?? knownByDefault, value: values[p] ?? DEFAULT_VALUE })),
@@ -210,8 +160,9 @@ export function requestKey(req) {
 /** Only what the link needs: values and mask of the current parameters, and the policy and
  *  folding choices whatever the mode (switching to checkpoint or jit later finds them). */
 export function linkState(state) {
-  const sig = parseSignature(state.code);
-  const params = sig ? sig.params : Object.keys(state.known);
+  // the function's parameters; before the engine has read them, every name the state holds
+  const held = new Set([...Object.keys(state.known), ...Object.keys(state.values)]);
+  const params = signatureOf(state.code)?.params ?? [...held];
   const pick = (obj) => Object.fromEntries(params.filter((p) => p in obj).map((p) => [p, obj[p]]));
   const out = { code: state.code, known: pick(state.known), values: pick(state.values), mode: state.mode };
   if (state.policy !== DEFAULT_POLICY) out.policy = state.policy;

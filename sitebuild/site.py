@@ -27,7 +27,7 @@ from .headers import (
 # not precached by the service worker: never fetched by the page
 SW_SKIP = {"_headers", "sw.js", "pyodide/package.json"}
 BUILD_INPUTS = ["build.py", "sitebuild", "package.json", "package-lock.json", "pyproject.toml",
-                ENGINE_PKG, "tools/precompute.py", "tools/page_requests.mjs",
+                ENGINE_PKG, "tools/precompute.py", "tools/page_code.py", "tools/page_requests.mjs",
                 "tools/prerender.mjs", *frontend.PAGE_INPUTS]
 
 
@@ -59,7 +59,8 @@ def precompute_first_frame(out: Path) -> None:
         run([sys.executable, "-m", "pip", "install", "--quiet", "numpy"])
     run([sys.executable, str(ROOT / "tools" / "precompute.py"),
          "--out", str(out / "precomputed.json"),
-         "--examples-out", str(out / "precomputed")], cwd=ROOT)
+         "--examples-out", str(out / "precomputed"),
+         "--examples-json", str(out / "app" / "examples.json")], cwd=ROOT)
     log(f"precomputed.json: {(out / 'precomputed.json').stat().st_size} B")
     each = sorted(f.stat().st_size for f in (out / "precomputed").glob("*.json"))
     log(f"precomputed/: {len(each)} examples, {sum(each)} B, the largest {each[-1]} B")

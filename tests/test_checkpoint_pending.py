@@ -102,8 +102,9 @@ def test_the_worker_can_call_it_and_errors_are_answers():
     answer = json.loads(entry.call("pe_engine.explain.checkpoint_policy", json.dumps(kw)))
     assert answer["ok"] and answer["result"]["policy"]["name"] == "no checkpoint"
     assert answer["result"]["memory"]["policy"] == "no checkpoint"
+    # a policy no card has breaks the request contract (request_contract.PolicyRequest)
     bad = explain.checkpoint_policy(**{**kw, "policy": "save_twice"})
-    assert bad["error"]["type"] == "policy"
+    assert bad["error"]["type"] == "request" and "request.policy" in bad["error"]["message"]
     broken = explain.checkpoint_policy(**{**kw, "source": "def g(x):\n    return x +\n"})
     assert broken["error"]["lineno"] == 2
 

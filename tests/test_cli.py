@@ -1,8 +1,9 @@
 """The command line (`python -m pe_engine split|link FILE.py ...`, pe_engine/explain/cli.py):
 for every example of the page's menu, `split` prints the record the page is answered for that
-state (the request built by the page's own code) and `--json` keeps the record contract; a
-`link` opens the page in that state (decoded by the page's own decoder, in Node); bad files
-and options get one line of message and a non-zero exit."""
+state (the command line builds its request in Python, page_state.py: it is the request the
+page's own code builds, run in Node by tools/page_code.py) and `--json` keeps the record
+contract; a `link` opens the page in that state (decoded by the page's own decoder, in Node);
+bad files and options get one line of message and a non-zero exit."""
 from __future__ import annotations
 
 import json
@@ -15,9 +16,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pe_engine.explain import as_json, cli, run, schema
-from pe_engine.explain.pagecode import page_requests
+from pe_engine.explain import as_json, cli, run, schema, signature
+from pe_engine.explain.page_state import PAGE_MODES, page_request
 from pe_engine.explain.record import DEFAULT_POLICY
+from tools.page_code import page_requests
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
@@ -130,6 +132,42 @@ def test_python_dash_m_runs_it(example_files, tmp_path):
                           env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("f, split: x known, y unknown\n\nKnown program\n{ lambda")
+
+
+def test_the_command_lines_requests_are_the_pages():
+    """page_state.page_request (Python, from the contract) and the page's requestFor (its own
+    code, in Node) build the same request, key and all, for each example in each mode, with
+    outputs forced and inputs the state does not name."""
+    states = []
+    for ex in EXAMPLES:
+        base = {"code": ex["code"], "known": dict(ex.get("known", {})),
+                "values": dict(ex.get("values", {})), "policy": ex.get("policy", DEFAULT_POLICY),
+                "folding": bool(ex.get("folding"))}
+        states += [{**base, "mode": mode} for mode in PAGE_MODES]
+        states.append({**base, "mode": "split", "known": {}, "values": {}, "instantiate": [True]})
+    for state, page in zip(states, page_requests(states)):
+        params = signature(source=state["code"])["params"]
+        mode, kwargs = page_request(state, params)
+        assert (mode, kwargs) == (page["mode"], page["kwargs"]), state
+        key = json.dumps([mode, kwargs], ensure_ascii=False, separators=(",", ":"))
+        assert key == page["key"]
+
+
+def test_the_engine_needs_no_node_and_reads_nothing_of_the_page(example_files, tmp_path):
+    """`python -m pe_engine` builds its requests and links in Python (page_state.py): no node
+    on the PATH, and the package alone, copied away from the page's files."""
+    shutil.copytree(ROOT / "pe_engine", tmp_path / "pkg" / "pe_engine")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "pkg"), "PATH": str(tmp_path)}
+    for command in (["split", "--known", "x"], ["link"]):
+        proc = subprocess.run([sys.executable, "-m", "pe_engine", command[0],
+                               str(example_files["split-sin"]), *command[1:]], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert "pe_engine/__init__.py" not in proc.stderr
+    assert proc.stdout.startswith("http://127.0.0.1:8000/#v1.")
+    for path in (ROOT / "pe_engine").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "subprocess" not in text and '"app"' not in text, path.relative_to(ROOT)
 
 
 SIN = "import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.sin(x) * y\n"

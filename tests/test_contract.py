@@ -13,9 +13,9 @@ import jsonschema
 import pytest
 
 from pe_engine import explain
-from pe_engine.explain import record, schema
+from pe_engine.explain import record, request_contract, schema
 from tests.fixtures.make_records import make_records
-from tools import write_contract
+from tools import page_code, write_contract
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
@@ -154,9 +154,9 @@ def _broken(answer: dict) -> list[dict]:
 
 
 def _page_problems(answers: list[dict], *argv: str) -> list[list[str]]:
-    """The page's validator's problems with each answer (tests/js/answer_problems.mjs)."""
+    """The page's validator's problems with each answer (tests/js/contract_problems.mjs)."""
     lines = "".join(json.dumps(a) + "\n" for a in answers)
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "answer_problems.mjs"), *argv],
+    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "contract_problems.mjs"), *argv],
                           input=lines, capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return [json.loads(x) for x in proc.stdout.splitlines()]
@@ -202,3 +202,122 @@ def test_the_page_validator_agrees(answers):
     for a in bad:
         if a.get("mode") in record.RECORDS:
             assert list(_validator(a).iter_errors(a))
+
+
+# ---------------------------------------------------------------------------------------
+# the request contract (pe_engine/explain/request_contract.py)
+
+def _request_validator(definition: str) -> jsonschema.Draft202012Validator:
+    s = schema.request_schema()
+    return jsonschema.Draft202012Validator({"$defs": s["$defs"], "$ref": f"#/$defs/{definition}"})
+
+
+def _definition(mode: str) -> str:
+    return "PolicyRequest" if mode == "policy" else request_contract.REQUESTS[mode].__name__
+
+
+def test_every_mode_declares_its_request_and_its_record():
+    assert set(request_contract.REQUESTS) == set(explain.MODES) == set(record.RECORDS)
+    jsonschema.Draft202012Validator.check_schema(schema.request_schema())
+
+
+@pytest.fixture(scope="module")
+def built_requests() -> list[dict]:
+    """Every kind of request the page's code builds (tests/js/built_requests.mjs), from the
+    engine's signatures of the sources the page opens with, as the build hands them over."""
+    sigs = json.dumps({"signatures": page_code.signatures(page_code.opening_sources())})
+    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "built_requests.mjs")], input=sigs,
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_page_builds_requests_that_keep_the_contract(built_requests):
+    kinds = {r["where"].split("/")[-1].split("[")[0] for r in built_requests}
+    assert {"first", "whole", "instantiate", "masks", "ahead", "opening"} <= kinds | {"opening"}
+    assert {r["mode"] for r in built_requests} == {*explain.MODES, "policy"}
+    assert all(r["kwargs"]["args"] for r in built_requests)  # each function's inputs, read
+    for r in built_requests:
+        problems = [e.message for e in _request_validator(_definition(r["mode"])).iter_errors(
+            r["kwargs"])]
+        assert not problems, (r["where"], problems)
+        # the engine's own check agrees, and the page's validator too (below)
+        assert schema.problems(schema.request_schema(), _definition(r["mode"]), r["kwargs"]) == []
+    assert _page_problems(built_requests, "request") == [[]] * len(built_requests)
+
+
+def _broken_requests(req: dict) -> list[tuple[str, dict]]:
+    """(the field at fault, a request that breaks the contract there), one each."""
+    out = []
+    for path, change in [("args[0].known", lambda k: k["args"][0].update(known="yes")),
+                         ("args[0].value", lambda k: k["args"][0].update(value=2.0)),
+                         ("args", lambda k: k.update(args={"x": {}})),
+                         ("source", lambda k: k.pop("source")),
+                         ("open_call", lambda k: k.update(open_call=False)),
+                         ("instantiate[0]", lambda k: k.update(instantiate=[1]))]:
+        kwargs = copy.deepcopy(req)
+        change(kwargs)
+        out.append((path, kwargs))
+    return out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_request_that_breaks_the_contract_is_refused_naming_the_field():
+    ex = EXAMPLES[0]
+    good = {"source": ex["code"], "args": _example_args(ex)}
+    broken = _broken_requests(good)
+    page = _page_problems([{"mode": "split", "kwargs": k} for _, k in broken], "request")
+    for (field, kwargs), page_problems in zip(broken, page):
+        assert list(_request_validator("SplitRequest").iter_errors(kwargs)), field
+        answer = explain.run("split", **kwargs)
+        assert answer["error"]["type"] == "request", (field, answer)
+        assert field in answer["error"]["message"], (field, answer["error"]["message"])
+        assert page_problems and field in page_problems[0], (field, page_problems)
+    bad_policy = explain.checkpoint_policy(**good, policy="sometimes_saveable")
+    assert bad_policy["error"]["type"] == "request"
+    assert "request.policy" in bad_policy["error"]["message"]
+    assert "error" not in explain.run("split", **good)
+
+
+# ---------------------------------------------------------------------------------------
+# the signature: the engine reads the function a source's requests trace (the page parses
+# no Python)
+
+SIGNATURE_CASES = {
+    "last def": ("def g(a):\n    return a\n\ndef f(x, y=(1, 2)):  # see (a)\n    return x\n",
+                 {"name": "f", "params": ["x", "y"], "lineno": 4}),
+    "positional-only": ("def f(a, /, b):\n    return a\n", {"name": "f", "params": ["a", "b"],
+                                                            "lineno": 1}),
+    "comment in the list": ("def f(x,  # the input\n      y):\n    return x\n",
+                            {"name": "f", "params": ["x", "y"], "lineno": 1}),
+}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_signature_answers_keep_the_contract_and_the_page_checks_them():
+    good = [explain.signature(source=src) for src, _ in SIGNATURE_CASES.values()]
+    assert good == [want for _, want in SIGNATURE_CASES.values()]
+    errors = [explain.signature(source=BAD_SOURCE), explain.signature(source="x = 1\n"),
+              explain.signature(source="def f(*xs):\n    return xs\n"),
+              explain.signature(source="import os\ndef f(x):\n    return x\n")]
+    assert [e["error"]["lineno"] for e in errors] == [2, 1, 1, 1]
+    assert explain.signature(source=1)["error"]["type"] == "request"
+    s = schema.record_schema()
+    for answer in good + errors:
+        name = "ErrorRecord" if "error" in answer else "SignatureAnswer"
+        v = jsonschema.Draft202012Validator({"$defs": s["$defs"], "$ref": f"#/$defs/{name}"})
+        assert not list(v.iter_errors(answer)), answer
+    bad = [{**good[0], "params": "x, y"}, {**good[0], "lineno": None}, {"name": "f"}]
+    results = _page_problems(good + errors + bad, "signature")
+    assert results[:len(good) + len(errors)] == [[]] * (len(good) + len(errors))
+    assert all(results[len(good) + len(errors):]), "a broken signature passed the page's check"
+
+
+def test_the_page_parses_no_python():
+    """No page module reads a `def` (the engine's signature is the one reading of it)."""
+    for path in (ROOT / "app").rglob("*.js"):
+        if "vendor" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "parseSignature" not in text and "def\\s" not in text, path.relative_to(ROOT)

@@ -177,8 +177,9 @@ def test_selected_policy_carries_the_full_record():
 
 
 def test_unknown_policy_and_integer_inputs_are_user_errors():
+    # a policy the page does not offer breaks the request contract (CheckpointRequest)
     bad = explain.run("checkpoint", source=MLP, args=ARGS, policy="save_everything_twice")
-    assert bad["error"]["type"] == "policy"
+    assert bad["error"]["type"] == "request" and "request.policy" in bad["error"]["message"]
     ints = explain.run("grad", source="def f(x):\n    return x * x\n", args=[{"value": "3"}])
     assert ints["error"]["type"] == "value" and "decimal point" in ints["error"]["message"]
 

@@ -98,14 +98,18 @@ def test_a_forced_known_output_becomes_a_residual_the_unknown_program_returns():
     assert res["producer"] == sin["i"] and res["value"] == "0.8415"
 
 
-@pytest.mark.parametrize("inst,message", [
-    ([True], "instantiate has 1 entry, but f returns 4 outputs"),
-    ([True] * 5, "instantiate has 5 entries, but f returns 4 outputs"),
-    ([1, 0, 0, 0], "instantiate must be a list of true/false, one per output of f"),
-    ("yes", "instantiate must be a list of true/false, one per output of f"),
+@pytest.mark.parametrize("inst,kind,message", [
+    ([True], "instantiate", "instantiate has 1 entry, but f returns 4 outputs"),
+    ([True] * 5, "instantiate", "instantiate has 5 entries, but f returns 4 outputs"),
+    # not a list of booleans: the request contract refuses it before anything is traced
+    ([1, 0, 0, 0], "request", "the request breaks the contract: request.instantiate[0]: "
+     "expected boolean; request.instantiate[1]: expected boolean; request.instantiate[2]: "
+     "expected boolean; request.instantiate[3]: expected boolean"),
+    ("yes", "request", "the request breaks the contract: request.instantiate: matches none "
+     "of the allowed shapes"),
 ])
-def test_bad_instantiate_is_a_clear_error(inst, message):
+def test_bad_instantiate_is_a_clear_error(inst, kind, message):
     source, _ = WORKLOADS["known_outputs"]
     rec = explain.run("split", source=HEADER + source, instantiate=inst,
                       args=[{"value": "1.0"}, {"value": "2.0", "known": False}])
-    assert rec["error"] == {"type": "instantiate", "message": message, "lineno": None}
+    assert rec["error"] == {"type": kind, "message": message, "lineno": None}

@@ -1,33 +1,37 @@
 // The page's own request building and permalinks (app/state.js, app/page/opening-requests.js),
-// run in Node for the build, the command line and the tests, so no other copy of them exists.
-// Python reaches it through pe_engine/explain/pagecode.py.
+// run in Node for the build and the tests, so no other copy of them exists. Python reaches it
+// through tools/page_code.py. The page parses no Python: the first line of stdin is
+// {"signatures": {source: SignatureAnswer}}, the engine's reading of every source the lines
+// that follow (or the opening requests) hold, seeded as the page seeds the build's.
 //
+//   node tools/page_requests.mjs sources           -> JSON [source]: every source the page
+//                                                     opens with (the examples', the demos')
 //   node tools/page_requests.mjs opening           -> JSON [{mode, kwargs, key}]: every request
 //                                                     the page makes on its opening state
-//   node tools/page_requests.mjs examples          -> JSON [{mode, kwargs, key}]: every example
-//                                                     in every mode
+//   node tools/page_requests.mjs examples          -> JSON [{mode, kwargs, key, example}]: every
+//                                                     example in every mode
 //   node tools/page_requests.mjs states < lines    -> one {mode, kwargs, key} per JSON page
 //                                                     state ({code, known, values, mode, ...})
-//   node tools/page_requests.mjs signatures < lines -> one {name, params} (or null: no `def`)
-//                                                     per JSON string of code (parseSignature)
 //   node tools/page_requests.mjs links < lines     -> one {ok: true, hash: "v1.…"} or
 //                                                     {ok: false, error} per JSON page state
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { exampleRequests, openingRequests } from "../app/page/opening-requests.js";
-import { DEFAULT_POLICY } from "../app/contract/record.js";
-import { PermalinkError, encodePermalink, normalize, parseSignature, requestFor, requestKey } from "../app/state.js";
+import { exampleRequests, openingRequests, openingSources } from "../app/page/opening-requests.js";
+import { DEFAULT_POLICY } from "../app/contract/values.js";
+import { seedSignatures } from "../app/signatures.js";
+import { PermalinkError, encodePermalink, normalize, requestFor, requestKey } from "../app/state.js";
 
 /** A page state from a line: what the page would hold, with its defaults filled in. */
 const pageState = (line) => ({ known: {}, values: {}, policy: DEFAULT_POLICY, folding: false, ...JSON.parse(line) });
 
-/** One answer per non-empty line of stdin, in order. */
-async function perLine(answer) {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of rl) {
-    if (!line.trim()) continue;
-    process.stdout.write(`${JSON.stringify(await answer(line))}\n`);
+/** The non-empty lines of stdin, the signatures of the first seeded. */
+async function input() {
+  const lines = [];
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (line.trim()) lines.push(line);
   }
+  seedSignatures(JSON.parse(lines.shift() ?? "{}").signatures);
+  return lines;
 }
 
 async function link(line) {
@@ -41,20 +45,23 @@ async function link(line) {
 
 const [command] = process.argv.slice(2);
 const examples = () => JSON.parse(readFileSync(new URL("../app/examples.json", import.meta.url), "utf8"));
-if (command === "opening") {
-  process.stdout.write(`${JSON.stringify(openingRequests(examples()))}\n`);
+const say = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
+if (command === "sources") {
+  say(openingSources(examples()));
+} else if (command === "opening") {
+  await input();
+  say(openingRequests(examples()));
 } else if (command === "examples") {
-  process.stdout.write(`${JSON.stringify(exampleRequests(examples()))}\n`);
+  await input();
+  say(exampleRequests(examples()));
 } else if (command === "states") {
-  await perLine((line) => {
+  for (const line of await input()) {
     const req = requestFor(pageState(line));
-    return { ...req, key: requestKey(req) };
-  });
-} else if (command === "signatures") {
-  await perLine((line) => parseSignature(JSON.parse(line)));
+    say({ ...req, key: requestKey(req) });
+  }
 } else if (command === "links") {
-  await perLine(link);
+  for (const line of await input()) say(await link(line));
 } else {
-  process.stderr.write("usage: node tools/page_requests.mjs opening | examples | states | signatures | links\n");
+  process.stderr.write("usage: node tools/page_requests.mjs sources | opening | examples | states | links\n");
   process.exitCode = 2;
 }

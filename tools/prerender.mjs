@@ -83,6 +83,7 @@ reflect(window.HTMLDetailsElement.prototype, "open", "open", true);
 const examples = JSON.parse(readFileSync(join(dist, "app", "examples.json"), "utf8"));
 const precomputed = JSON.parse(readFileSync(join(dist, "precomputed.json"), "utf8"));
 const { defaultExample } = await import(at("app", "examples.js"));
+const { seedSignatures, signatureOf } = await import(at("app", "signatures.js"));
 const { requestFor, requestKey, stateFromExample } = await import(at("app", "state.js"));
 const { initialPageState, update } = await import(at("app", "page", "update.js"));
 const { controlElements, createControls } = await import(at("app", "page", "views", "controls.js"));
@@ -90,6 +91,7 @@ const { createInstantiate } = await import(at("app", "page", "views", "instantia
 const { createStage } = await import(at("app", "stage", "index.js"));
 const { drawPlainCode } = await import(at("app", "plain-code.js"));
 
+seedSignatures(examples.signatures); // the build's, as loadExamples seeds them in the page
 const ex = defaultExample(examples);
 const doc = stateFromExample(ex);
 const key = requestKey(requestFor(doc));
@@ -98,7 +100,11 @@ if (!record || record.error) {
   process.stderr.write(`prerender: precomputed.json has no record for the default example (${key})\n`);
   process.exit(1);
 }
-const state = update(initialPageState(doc, ex.id), { type: "answer", answer: record, key }, () => true);
+const state = update(
+  initialPageState(doc, ex.id, signatureOf(doc.code) ?? null),
+  { type: "answer", answer: record, key },
+  () => true,
+);
 const $ = (sel) => {
   const el = document.querySelector(sel);
   if (!el) throw new Error(`prerender: index.html has no ${sel}`);

@@ -1,9 +1,13 @@
-// Checks an engine answer against the record contract before the page draws it: the JSON
-// Schema in record.js (generated from pe_engine/explain/record.py). It reads the few keywords
-// the generator writes: $ref, type, enum, properties, required, additionalProperties, items,
-// anyOf. An answer that fails is never drawn; the page shows what was wrong instead.
+// Checks what crosses to and from the engine against the contract: every answer before the
+// page draws it, and every request the page builds (the tests check those; the engine checks
+// them again). The JSON Schemas are generated from pe_engine/explain/record.py and
+// request_contract.py. It reads the few keywords the generator writes: $ref, type, enum,
+// properties, required, additionalProperties, items, anyOf. An answer that fails is never
+// drawn; the page shows what was wrong instead.
 
-import { RECORD_DEFINITIONS, RECORD_SCHEMA } from "./record.js";
+import RECORD_SCHEMA from "./record-schema.json" with { type: "json" };
+import REQUEST_SCHEMA from "./request-schema.json" with { type: "json" };
+import { RECORD_DEFINITIONS, REQUEST_DEFINITIONS } from "./values.js";
 
 const MAX_ERRORS = 5;
 
@@ -31,22 +35,26 @@ function hasType(value, type) {
 
 /**
  * Problems of `value` against `schema`, as "path: what" strings (at most MAX_ERRORS).
- * @param {any} schema @param {unknown} value @param {string} path @param {string[]} out
+ * @param {Record<string, any>} defs the schema's $defs @param {any} schema
+ * @param {unknown} value @param {string} path @param {string[]} out
  */
-function check(schema, value, path, out) {
+function check(defs, schema, value, path, out) {
   if (out.length >= MAX_ERRORS) return;
   if (schema.$ref) {
-    const name = schema.$ref.slice("#/$defs/".length);
-    check(RECORD_SCHEMA.$defs[name], value, path, out);
+    check(defs, defs[schema.$ref.slice("#/$defs/".length)], value, path, out);
     return;
   }
   if (schema.anyOf) {
-    const fits = schema.anyOf.some((s) => {
+    const keeps = schema.anyOf.some((s) => {
       const sub = [];
-      check(s, value, path, sub);
+      check(defs, s, value, path, sub);
       return sub.length === 0;
     });
-    if (!fits) out.push(`${path}: matches none of the allowed shapes`);
+    if (keeps) return;
+    // one shape of the right type (a list, or null): what is wrong inside it
+    const fits = schema.anyOf.filter((s) => !s.type || hasType(value, s.type));
+    if (fits.length === 1) check(defs, fits[0], value, path, out);
+    else out.push(`${path}: matches none of the allowed shapes`);
     return;
   }
   if (schema.enum && !schema.enum.includes(value)) {
@@ -58,7 +66,8 @@ function check(schema, value, path, out) {
     return;
   }
   if (schema.type === "array") {
-    /** @type {unknown[]} */ (value).forEach((v, i) => check(schema.items, v, `${path}[${i}]`, out));
+    const items = /** @type {unknown[]} */ (value);
+    items.forEach((v, i) => check(defs, schema.items, v, `${path}[${i}]`, out));
   } else if (schema.type === "object") {
     const obj = /** @type {Record<string, unknown>} */ (value);
     for (const key of schema.required ?? []) {
@@ -66,7 +75,7 @@ function check(schema, value, path, out) {
     }
     for (const [key, v] of Object.entries(obj)) {
       const sub = schema.properties?.[key];
-      if (sub) check(sub, v, `${path}.${key}`, out);
+      if (sub) check(defs, sub, v, `${path}.${key}`, out);
       else if (schema.additionalProperties === false) out.push(`${path}: unexpected ${key}`);
     }
   }
@@ -81,9 +90,10 @@ function check(schema, value, path, out) {
 export function answerProblems(answer) {
   if (!hasType(answer, "object")) return ["the answer is not an object"];
   const obj = /** @type {Record<string, unknown>} */ (answer);
-  const name = Object.hasOwn(obj, "error") ? "ErrorRecord" : RECORD_DEFINITIONS[/** @type {string} */ (obj.mode)];
+  const mode = /** @type {string} */ (obj.mode);
+  const name = Object.hasOwn(obj, "error") ? "ErrorRecord" : RECORD_DEFINITIONS[mode];
   if (!name) return [`unknown mode ${JSON.stringify(obj.mode)}`];
-  return problemsAgainst(name, answer);
+  return problemsAgainst(RECORD_SCHEMA, name, answer, "record");
 }
 
 /**
@@ -94,15 +104,37 @@ export function answerProblems(answer) {
  */
 export function policyAnswerProblems(answer) {
   if (!hasType(answer, "object")) return ["the answer is not an object"];
-  return problemsAgainst(
-    Object.hasOwn(/** @type {object} */ (answer), "error") ? "ErrorRecord" : "PolicyAnswer",
-    answer,
-  );
+  const name = Object.hasOwn(/** @type {object} */ (answer), "error") ? "ErrorRecord" : "PolicyAnswer";
+  return problemsAgainst(RECORD_SCHEMA, name, answer, "record");
 }
 
-/** @param {string} name a definition of the schema @param {unknown} answer */
-function problemsAgainst(name, answer) {
+/**
+ * What is wrong with an answer of pe_engine.explain.signature: a SignatureAnswer, or an error.
+ * @param {unknown} answer
+ * @returns {string[]}
+ */
+export function signatureProblems(answer) {
+  if (!hasType(answer, "object")) return ["the answer is not an object"];
+  const name = Object.hasOwn(/** @type {object} */ (answer), "error") ? "ErrorRecord" : "SignatureAnswer";
+  return problemsAgainst(RECORD_SCHEMA, name, answer, "record");
+}
+
+/**
+ * What is wrong with a request the page built ({mode, kwargs}: the kwargs of its mode's
+ * request), or with the kwargs of pe_engine.explain.checkpoint_policy (mode "policy") or of
+ * pe_engine.explain.signature (mode "signature").
+ * @param {{mode: string, kwargs: unknown}} request
+ * @returns {string[]}
+ */
+export function requestProblems({ mode, kwargs }) {
+  const name = { policy: "PolicyRequest", signature: "SignatureRequest" }[mode] ?? REQUEST_DEFINITIONS[mode];
+  if (!name) return [`unknown mode ${JSON.stringify(mode)}`];
+  return problemsAgainst(REQUEST_SCHEMA, name, kwargs, "request");
+}
+
+/** @param {any} schema @param {string} name @param {unknown} value @param {string} path */
+function problemsAgainst(schema, name, value, path) {
   const out = [];
-  check(RECORD_SCHEMA.$defs[name], answer, "record", out);
+  check(schema.$defs, schema.$defs[name], value, path, out);
   return out;
 }

@@ -3,7 +3,8 @@
 // modes. The runner asks the engine for them in idle time (page/runner.js), so that a flip or
 // a mode switch is drawn from the cache, not after a trace. Pure: no DOM, no engine.
 
-import { MODES, isKnown, parseSignature, requestFor, requestKey } from "../state.js";
+import { MODES, isKnown, requestFor, requestKey } from "../state.js";
+import { paramsOf } from "../signatures.js";
 import { firstRequest } from "./pending-policies.js";
 
 /** @typedef {import("./update.js").Doc} Doc */
@@ -14,7 +15,7 @@ import { firstRequest } from "./pending-policies.js";
  */
 export function flippedInput(prev, next) {
   if (!prev || prev.code !== next.code) return null;
-  const params = parseSignature(next.code)?.params ?? [];
+  const params = paramsOf(next.code);
   return params.find((p) => isKnown(prev, p) !== isKnown(next, p)) ?? null;
 }
 
@@ -32,7 +33,7 @@ function asked(doc) {
  * @returns {{key: string, req: {mode: string, kwargs: object}}[]}
  */
 export function nextRequests(doc, first) {
-  const params = parseSignature(doc.code)?.params ?? [];
+  const params = paramsOf(doc.code);
   const order = params.includes(first ?? "") ? [first, ...params.filter((p) => p !== first)] : params;
   const flips = order.map((name) =>
     asked({ ...doc, known: Object.assign(Object.create(null), doc.known, { [name]: !isKnown(doc, name) }) }),

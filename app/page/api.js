@@ -3,7 +3,8 @@
 // resolves, once the engine has answered and the page has redrawn, to state().
 
 import { jaxSnippet } from "../jax-snippet.js";
-import { DEFAULT_VALUE, MODES, isKnown, parseSignature, stateFromExample } from "../state.js";
+import { DEFAULT_VALUE, MODES, isKnown, stateFromExample } from "../state.js";
+import { paramsOf } from "../signatures.js";
 import { programsOf } from "./views/stage-panel.js";
 
 /**
@@ -14,8 +15,7 @@ import { programsOf } from "./views/stage-panel.js";
 export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink, examples, openedFrom }) {
   function state() {
     const { doc, record, error } = getState();
-    const sig = parseSignature(doc.code);
-    const params = sig ? sig.params : [];
+    const params = paramsOf(doc.code);
     const progs = programsOf(record);
     return {
       source: doc.code,

@@ -1,6 +1,7 @@
 // Every request the page makes on its opening state, the main view's and the demos': the
 // build answers them in CPython (tools/precompute.py, via tools/page_requests.mjs), so the
-// first frame draws before Python has started in the browser. Pure: no DOM.
+// first frame draws before Python has started in the browser; and every source they read,
+// whose signature the build writes into examples.json (signatures.js). Pure: no DOM.
 
 import { defaultExample } from "../examples.js";
 import {
@@ -20,6 +21,11 @@ const unique = (requests) => {
   const byKey = new Map(requests.map((r) => [requestKey(r), r]));
   return [...byKey].map(([key, r]) => ({ mode: r.mode, kwargs: r.kwargs, key }));
 };
+
+/** Every source the page opens with, each once: the examples' and the demos'. */
+export function openingSources(examples) {
+  return [...new Set([...examples.examples.map((ex) => ex.code), CHECKPOINT_CODE, FOLDING_CODE])];
+}
 
 /** [{mode, kwargs, key}], the main view's first; each request once. */
 export function openingRequests(examples) {

@@ -3,7 +3,7 @@
 // policies' cards are asked one at a time afterwards (pe_engine.explain.checkpoint_policy)
 // and merged into the record here. Pure: no DOM, no engine.
 
-import { POLICY_ROWS } from "../contract/record.js";
+import { POLICY_ROWS } from "../contract/values.js";
 import { CALL_MODES } from "./pending-whole.js";
 
 /** @typedef {import("../contract/record.js").CheckpointRecord} CheckpointRecord */

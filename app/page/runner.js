@@ -21,7 +21,8 @@ import {
   FOLLOW_UP_WAIT_MS,
   IDLE_FRAME_WAIT_MS,
 } from "../limits.js";
-import { parseSignature, requestFor, requestKey } from "../state.js";
+import { requestFor, requestKey } from "../state.js";
+import { askSignature, signatureError, signatureOf } from "../signatures.js";
 import { waitsForWhole, wholeRequest, withWhole } from "./pending-whole.js";
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
 import { cancelIdle, onIdle } from "../main-thread.js";
@@ -66,7 +67,17 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   let lastDoc = null; // the doc of the last run, and the input flipped since the one before
   let lastFlipped = null;
 
+  /** The inputs drawn follow the doc's function as soon as its signature is known (a run
+   *  may wait behind the call under way). */
+  function showSignature() {
+    const s = getState();
+    const signature = signatureOf(s.doc.code);
+    if (signature && s.signature !== signature) dispatch({ type: "signature", signature });
+    return signature;
+  }
+
   function schedule(ms) {
+    showSignature();
     stopFollowing();
     clearTimeout(timer);
     // A change that asks now runs as soon as the task that made it ends: a timer's task
@@ -108,10 +119,6 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   }
 
   async function ask(req, key) {
-    const { doc } = getState();
-    if (!parseSignature(doc.code)) {
-      return errorAnswer("restricted", "Define a function, e.g. def f(x, y): return jnp.sin(x) * y");
-    }
     if (engine.state === "error") {
       return errorAnswer("engine", notStarted(engine.info.error?.message));
     }
@@ -151,9 +158,37 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     return known(key);
   }
 
+  /** The engine reads the function of `code` (the page parses no Python), then the run goes
+   *  on with its request; an engine that cannot answer is shown as any answer's failure. */
+  async function readSignature(code) {
+    /** @type {{answer: object, kept: boolean}} */
+    let asked = { answer: errorAnswer("engine", notStarted(engine.info.error?.message)), kept: false };
+    if (engine.state !== "error") {
+      inflight = true;
+      if (!getState().record || engine.state === "loading") dispatch({ type: "waiting", on: true });
+      try {
+        asked = await askSignature(engine, code);
+      } finally {
+        inflight = false;
+        dispatch({ type: "waiting", on: false });
+      }
+    }
+    if (asked.kept || rerun) {
+      rerun = false;
+      runNow(); // its signature known now, or the code changed meanwhile (its own is asked)
+      return;
+    }
+    dispatch({ type: "answer", answer: asked.answer, key: null });
+    notifyIdle();
+  }
+
   async function runNow() {
     if (inflight) {
       rerun = true;
+      return;
+    }
+    if (showSignature() === undefined) {
+      readSignature(getState().doc.code);
       return;
     }
     const s = getState();
@@ -166,7 +201,8 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       notifyIdle();
       return;
     }
-    let answer = known(key);
+    // no function to trace: the engine's reason (a syntax error, no def) is the answer
+    let answer = signatureError(s.doc.code) ?? known(key);
     const pending = answer === undefined ? exampleRecords?.(s.doc.code) : null;
     if (pending) answer = await fromBuild(pending, key);
     if (answer === undefined && rerun && requestKey(requestFor(getState().doc)) !== key) {
@@ -236,7 +272,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
    *  after a slow trace (the next would be as slow: a waste of the engine). */
   function anticipate(doc) {
     stopAhead(); // one round at a time: the last doc's
-    if (askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !parseSignature(doc.code)) return;
+    if (askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !signatureOf(doc.code)) return;
     const todo = nextRequests(doc, lastFlipped);
     const key = requestKey(requestFor(doc));
     const mine = { stop: () => {} };

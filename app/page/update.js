@@ -11,6 +11,7 @@
 //   {type: "step", step, byUser}              the stage's timeline
 //   {type: "load", doc, exampleId, byUser}    an example, a link, a restored state
 //   {type: "answer", answer, key}             the engine's answer for a request key
+//   {type: "signature", signature}            the engine read the function of doc.code
 //   {type: "waiting", on}                     a first answer is being waited for
 //   {type: "touch"}                           the reader asked for the link: save from now on
 
@@ -29,11 +30,18 @@ import { MODES } from "../state.js";
  * @property {string | null} recordKey its request key
  * @property {PageError | null} error the last answer's error
  * @property {boolean} waiting
+ * @property {Signature | null} signature the function of the last code whose signature the
+ *   engine gave (signatures.js): the inputs drawn, kept while an edit is read
+ * @typedef {import("../signatures.js").Signature} Signature
  */
 
-/** @returns {PageState} */
-export function initialPageState(doc, exampleId) {
-  return { doc, exampleId, touched: false, record: null, recordKey: null, error: null, waiting: false };
+/**
+ * @param {Doc} doc @param {string} exampleId
+ * @param {Signature | null} [signature] doc.code's, when known already (the build's)
+ * @returns {PageState}
+ */
+export function initialPageState(doc, exampleId, signature = null) {
+  return { doc, exampleId, touched: false, record: null, recordKey: null, error: null, waiting: false, signature };
 }
 
 /** A copy of an argument map, with no prototype (an argument may be called "__proto__"). */
@@ -84,6 +92,9 @@ export function update(s, change, sameExample) {
       return answered(s, change.answer, change.key);
     case "touch":
       return s.touched ? s : { ...s, touched: true };
+    case "signature":
+      if (change.signature.code !== doc.code || change.signature === s.signature) return s;
+      return { ...s, signature: change.signature };
     case "waiting":
       return change.on === s.waiting ? s : { ...s, waiting: change.on };
     default:

@@ -3,19 +3,21 @@
 // tracers (interpreters log), the jaxpr assembled at the end. DynamicJaxprTrace: equations in
 // the order they were appended to the frame, and which an auto-DCE frame lets Python collect.
 import { h, programPre, drawFrame } from "./util.js";
-import { parseSignature } from "../state.js";
 import { createLoader } from "./loader.js";
 
-/** The reader's code with an unused line before the last `return` of the last def. */
-export function withUnusedLine(code) {
-  const sig = parseSignature(code);
-  if (!sig || !sig.params.length || !/import\s+jax\.numpy\s+as\s+jnp/.test(code)) return null;
+/**
+ * The reader's code with an unused line before the last `return` of the last def, reading
+ * its last parameter (`params`: the record's).
+ * @param {string} code @param {string[]} params
+ */
+export function withUnusedLine(code, params) {
+  if (!params.length || !/import\s+jax\.numpy\s+as\s+jnp/.test(code)) return null;
   const lines = code.split("\n");
   let i = lines.length - 1;
   while (i >= 0 && !/^\s+return\b/.test(lines[i])) i--;
   if (i < 0) return null;
   const indent = /^(\s+)/.exec(lines[i])[1];
-  lines.splice(i, 0, `${indent}unused = jnp.cos(${sig.params[sig.params.length - 1]})`);
+  lines.splice(i, 0, `${indent}unused = jnp.cos(${params[params.length - 1]})`);
   return lines.join("\n");
 }
 
@@ -100,7 +102,12 @@ export function createInterpretersDemo(el, ctx) {
         ),
       ),
     );
-    const add = collected.length ? null : withUnusedLine(ctx.main?.kwargs?.source ?? "");
+    const add = collected.length
+      ? null
+      : withUnusedLine(
+          ctx.main?.kwargs?.source ?? "",
+          (ctx.main?.record?.args ?? []).map((a) => a.name),
+        );
     const right = h(
       "div",
       { class: "int-col int-dyn", "data-testid": "interp-dynamic" },

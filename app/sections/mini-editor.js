@@ -1,12 +1,14 @@
 // A small editable function for the demos that have their own (sections 3 and 4): a code
-// box and one value field per parameter of the last `def`. onChange({source, args}) fires
-// (debounced) after edits; Ctrl/Cmd+Enter fires at once.
+// box and one value field per parameter of the function the engine traces (its signature,
+// read by the engine: signatures.js). onChange({source, args}) fires (debounced) after edits,
+// once the engine has read the edited function; Ctrl/Cmd+Enter fires at once.
 import { h } from "./util.js";
-import { parseSignature } from "../state.js";
+import { askSignature, paramsOf } from "../signatures.js";
 import { demoKwargs } from "./requests.js";
 
 export function createMiniEditor({
   id,
+  engine,
   code,
   values = {},
   known = {},
@@ -48,12 +50,8 @@ export function createMiniEditor({
     fields,
   );
 
-  function params() {
-    return parseSignature(textarea.value)?.params ?? [];
-  }
-
   function renderFields() {
-    const ps = params();
+    const ps = paramsOf(textarea.value);
     const have = [...fields.querySelectorAll("input")].map((i) => i.dataset.param);
     if (have.join() === ps.join()) return;
     fields.replaceChildren();
@@ -83,14 +81,18 @@ export function createMiniEditor({
     }
   }
   textarea.addEventListener("keydown", keys);
-  textarea.addEventListener("input", () => {
-    renderFields();
-    schedule(500);
-  });
+  textarea.addEventListener("input", () => schedule(500));
 
   function schedule(ms) {
     clearTimeout(timer);
-    timer = setTimeout(() => onChange(request()), ms);
+    const at = setTimeout(async () => {
+      // the edited function's inputs, as the engine reads them (kept: asked once a source)
+      await askSignature(engine, textarea.value);
+      if (timer !== at) return; // edited again meanwhile: that edit's run takes over
+      renderFields();
+      onChange(request());
+    }, ms);
+    timer = at;
   }
 
   function request() {
@@ -103,7 +105,6 @@ export function createMiniEditor({
     request,
     setSource(text) {
       textarea.value = text;
-      renderFields();
       schedule(0);
     },
     setValue(p, v) {

@@ -6,7 +6,7 @@
 // (`animated: true`). A pending policy (still being computed, app/page/pending-policies.js)
 // holds its place in the grid as a placeholder card until its answer is merged in.
 
-import { POLICY_ROWS } from "../contract/record.js";
+import { POLICY_ROWS } from "../contract/values.js";
 import { add, copyText, formatBytes, h, lazyDetails, openDetails } from "./dom.js";
 
 /**

@@ -3,7 +3,7 @@
 // (a lower peak) and what it costs (equations recomputed). SVG, coloured by CSS custom
 // properties (both themes), with an accessible name and the numbers as a table beside it.
 
-import { POLICY_ROWS } from "../contract/record.js";
+import { POLICY_ROWS } from "../contract/values.js";
 import { add, formatBytes, h, lazyDetails, s } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").MemoryLine} MemoryLine */

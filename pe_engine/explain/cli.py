@@ -7,9 +7,10 @@ page's request or link from it, the engine's record as the page shows it.
     python -m pe_engine link FILE.py [the same options] [--base-url URL]
 
 The file's last top-level `def` is traced, as on the page; the inputs not listed in --known
-are unknown, and an input without --value is the scalar 1.0. The request and the link are
-built by the page's own code (pagecode.py runs app/state.js in Node), so `split` answers
-exactly what the page would be answered and `link` opens the page in that state.
+are unknown, and an input without --value is the scalar 1.0. The request is built from the
+request contract and the link in the page's format (page_state.py), with the function's
+inputs as the engine reads them (the page's own way: pe_engine.explain.signature), so `split`
+answers what the page would be answered and `link` opens the page in that state.
 `--check-jax` runs the same request with real JAX (jaxcheck.py) and compares each pane.
 Exit status: 0 done; 1 the engine's error, or --check-jax found a difference (or no JAX);
 2 a bad file or option.
@@ -24,12 +25,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from .jaxcheck import JaxMissing, check, report, verdict
-from .modes import as_json, run
-from .pagecode import PageCodeError, page_requests, permalinks, signatures
+from .modes import as_json, run, signature
+from .page_state import PAGE_MODES, LinkError, PageState, page_request, permalink
 from .record import DEFAULT_POLICY, POLICY_NAMES
+from .sandbox import NO_FUNCTION
 from .textview import record_text
 
-PAGE_MODES = ["split", "jit", "grad", "checkpoint"]  # the page's mode tabs (app/state.js)
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/"  # where `python3 build.py serve` serves the page
 
 
@@ -71,26 +72,31 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         opts = _parser().parse_args(argv)
-        state = page_state(opts)
+        state, params = page_state(opts)
         if opts.command == "link":
-            print(link(state, opts.base_url))
+            print(link(state, params, opts.base_url))
             return 0
-        return split(state, opts)
+        return split(state, params, opts)
     except UsageError as e:
         print(f"python -m pe_engine: error: {e}", file=sys.stderr)
         return 2
-    except PageCodeError as e:
-        print(f"python -m pe_engine: {e}", file=sys.stderr)
-        return 2
 
 
-def page_state(opts: argparse.Namespace) -> dict:
-    """The page's state ({code, known, values, mode, policy, folding}) the options describe."""
+def _signature(file: str, code: str) -> dict:
+    """The traced function's {name, params}, as the engine reads it for the page. A source
+    the engine cannot read (a syntax error) has no inputs: its request answers the error."""
+    sig = signature(source=code)
+    if "error" not in sig:
+        return sig
+    if sig["error"]["message"] == NO_FUNCTION:
+        raise UsageError(f"{file} defines no function (the page traces the last top-level def)")
+    return {"name": "the function", "params": []}
+
+
+def page_state(opts: argparse.Namespace) -> tuple[PageState, list[str]]:
+    """The page's state the options describe, and its function's parameters."""
     code = _read(opts.file)
-    sig = signatures([code])[0]
-    if sig is None:
-        raise UsageError(f"{opts.file} defines no function (the page traces the last "
-                         "top-level def)")
+    sig = _signature(opts.file, code)
     params = sig["params"]
     known = [n.strip() for n in opts.known.split(",") if n.strip()]
     _check_names("--known", known, sig)
@@ -104,8 +110,10 @@ def page_state(opts: argparse.Namespace) -> dict:
         if name in values:
             raise UsageError(f"--value gives {name} twice")
         values[name] = text.strip()
-    return {"code": code, "known": {p: p in known for p in params}, "values": values,
-            "mode": opts.mode, "policy": opts.policy, "folding": opts.folding}
+    state: PageState = {"code": code, "known": {p: p in known for p in params},
+                        "values": values, "mode": opts.mode, "policy": opts.policy,
+                        "folding": opts.folding}
+    return state, params
 
 
 def _read(file: str) -> str:
@@ -125,18 +133,18 @@ def _check_names(option: str, names: list[str], sig: dict) -> None:
                              f"{inputs})")
 
 
-def link(state: dict, base_url: str) -> str:
+def link(state: PageState, params: list[str], base_url: str) -> str:
     """The page's permalink to `state`, at `base_url`."""
-    answer, = permalinks([state])
-    if not answer["ok"]:
-        raise UsageError(f"the page would not open this state: {answer['error']}")
-    return base_url.split("#")[0] + "#" + answer["hash"]
+    try:
+        return base_url.split("#")[0] + "#" + permalink(state, params)
+    except LinkError as e:
+        raise UsageError(f"the page would not open this state: {e}") from None
 
 
-def split(state: dict, opts: argparse.Namespace) -> int:
+def split(state: PageState, params: list[str], opts: argparse.Namespace) -> int:
     """Answer the page's request for `state` and print it (text, JSON, or JAX's verdict)."""
-    request, = page_requests([state])
-    record = as_json(run(request["mode"], **request["kwargs"]))
+    mode, kwargs = page_request(state, params)
+    record = as_json(run(mode, **kwargs))
     if opts.json:
         print(json.dumps(record, ensure_ascii=False))
         return 1 if "error" in record else 0
@@ -144,12 +152,12 @@ def split(state: dict, opts: argparse.Namespace) -> int:
         print(located(opts.file, record["error"]), file=sys.stderr)
         return 1
     if opts.check_jax:
-        return check_jax(request, record)
+        return check_jax(record)
     print(record_text(record), end="")
     return 0
 
 
-def check_jax(request: dict, record: dict) -> int:
+def check_jax(record: dict) -> int:
     """Print each pane's verdict against real JAX: 0 they agree; 1 a pane differs, JAX made
     none of them, or there is no JAX."""
     try:

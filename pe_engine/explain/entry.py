@@ -15,11 +15,12 @@ from typing import Any
 
 from . import interrupts
 from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
-from .modes import checkpoint_policy, json_scalar, run
+from .modes import checkpoint_policy, json_scalar, run, signature
 from .sandbox import user_lineno
 
 ENTRY_POINTS = {"pe_engine.explain.run": run,
-                "pe_engine.explain.checkpoint_policy": checkpoint_policy}
+                "pe_engine.explain.checkpoint_policy": checkpoint_policy,
+                "pe_engine.explain.signature": signature}
 
 
 def _failure(exc: BaseException) -> dict:

@@ -16,6 +16,7 @@ import numpy as np
 
 from .record import POLICY_NAMES
 from .requests import differentiated
+from .sandbox import signature
 from .values import parse_value
 
 _IMPORTS = {
@@ -155,24 +156,22 @@ def _value(text: str) -> str:
     return f"np.asarray({text}, dtype=np.{value.dtype.name})"
 
 
-@functools.lru_cache(maxsize=16)
-def _imports_and_code(source: str) -> tuple[tuple[str, ...], str]:
-    """The user's import statements, and the code without them (kept: a toggle or a value
-    asks again with the same source, and ast.parse is slow under Pyodide)."""
+def _imports_and_code(source: str, fn: str | None) -> tuple[list[str], str]:
+    """The user's import statements, and the code without them (where they are: from the
+    sandbox's parse of the source, which the request made already)."""
     lines = source.splitlines()
-    imports, drop = [], set()
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            imports.append(ast.unparse(node))
-            drop.update(range(node.lineno - 1, node.end_lineno))
+    spans = signature(source, fn).imports
+    drop = {i for start, end in spans for i in range(start - 1, end)}
+    imports = ["\n".join(lines[start - 1:end]) for start, end in spans]
     code = "\n".join(line for i, line in enumerate(lines) if i not in drop).strip("\n")
-    return tuple(imports), code
+    return imports, code
 
 
-def snippet(mode: str, record: dict, source: str, args: Sequence[dict]) -> str:
+def snippet(mode: str, record: dict, source: str, args: Sequence[dict],
+            fn: str | None = None) -> str:
     """The snippet of `record`, made from the request it answers."""
     needed, body = BODIES[mode]
-    user_imports, code = _imports_and_code(source)
+    user_imports, code = _imports_and_code(source, fn)
     # The snippet's own imports first: a name the user's imports bind again is theirs.
     imports = list(dict.fromkeys([*(_IMPORTS[n] for n in needed), *user_imports]))
     inputs = "".join(f"    {_value(str(a.get('value', '')))},\n" for a in args)

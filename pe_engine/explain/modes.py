@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 
 from .. import caches, core
-from . import autodiff, interpreters, jax_snippet, jit, masks, sandbox, split
+from . import autodiff, interpreters, jax_snippet, jit, masks, sandbox, schema, split
 from .caps import PageCaps
 from .failures import engine_error, make_error
+from .request_contract import REQUESTS
 
 MODES: dict[str, Callable[..., dict]] = {
     "split": split.split,
@@ -44,18 +45,34 @@ def _fresh_request() -> Iterator[None]:
         caches.forget()
 
 
+_REQUEST_SCHEMA = schema.request_schema()
+
+
+def _bad_request(definition: str, kwargs: dict) -> dict | None:
+    """{"error": ...} naming the fields of a request that break the request contract
+    (request_contract.py), or None when it keeps it."""
+    problems = schema.problems(_REQUEST_SCHEMA, definition, kwargs)
+    if not problems:
+        return None
+    return {"error": make_error("request", "the request breaks the contract: "
+                                + "; ".join(problems), None)}
+
+
 def run(mode: str, **kwargs: Any) -> dict:
     """The worker's entry point: a record, or {"error": ...} located in the user's code."""
     try:
         fn = MODES[mode]
     except KeyError:
         return {"error": make_error("mode", f"unknown mode {mode!r}"[:100], None)}
+    bad = _bad_request(REQUESTS[mode].__name__, kwargs)
+    if bad:
+        return bad
     try:
         with _fresh_request():
             with core.observing(PageCaps()):
                 record = fn(**kwargs)
             return {"memory": [], **record, "jax_snippet": jax_snippet.snippet(
-                mode, record, kwargs["source"], kwargs["args"])}
+                mode, record, kwargs["source"], kwargs["args"], kwargs.get("fn"))}
     except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
         return {"error": engine_error(e)}
 
@@ -63,11 +80,28 @@ def run(mode: str, **kwargs: Any) -> dict:
 def checkpoint_policy(**kwargs: Any) -> dict:
     """The worker's second entry point: one pending policy of a checkpoint record asked with
     only_selected (a PolicyAnswer), or {"error": ...}."""
+    bad = _bad_request("PolicyRequest", kwargs)
+    if bad:
+        return bad
     try:
         with _fresh_request(), core.observing(PageCaps()):
             return autodiff.checkpoint_policy(**kwargs)
     except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
         return {"error": engine_error(e)}
+
+
+def signature(**kwargs: Any) -> dict:
+    """The worker's third entry point: the function a source's requests trace, as the engine
+    reads it (a SignatureAnswer: the page parses no Python), or {"error": ...} located in the
+    source (a syntax error, no def, code the sandbox refuses)."""
+    bad = _bad_request("SignatureRequest", kwargs)
+    if bad:
+        return bad
+    try:
+        sig = sandbox.signature(kwargs["source"], kwargs.get("fn"))
+    except Exception as e:  # noqa: BLE001 - an engine bug must not break the page
+        return {"error": engine_error(e)}
+    return {"name": sig.name, "params": list(sig.params), "lineno": sig.lineno}
 
 
 def json_scalar(x: Any) -> Any:

@@ -2,9 +2,10 @@
 
 The page reads nothing else: tools/write_contract.py turns these TypedDicts into the JSON
 Schema the tests check every record against and the page validates every answer with
-(app/contract/schema.js), and into the JSDoc typedefs `tsc --checkJs` checks the page's
-code against (app/contract/types.js). Values the page and the engine share (the policy
-names) are declared here too and written into app/contract/record.js.
+(app/contract/record-schema.json), and into the JSDoc typedefs `tsc --checkJs` checks the
+page's code against (app/contract/record.js). Values the page and the engine share (the policy
+names) are declared here too and written into app/contract/values.js. What the engine is
+asked is declared beside it, in request_contract.py.
 """
 from typing import Literal, NotRequired, TypedDict
 
@@ -302,6 +303,14 @@ class PolicyAnswer(TypedDict):
     memory line (an answer of pe_engine.explain.checkpoint_policy)."""
     policy: Policy
     memory: MemoryLine
+
+
+class SignatureAnswer(TypedDict):
+    """The function a source's requests trace (an answer of pe_engine.explain.signature): its
+    name, its parameters in order (one input of the page each) and the line of its `def`."""
+    name: str
+    params: list[str]
+    lineno: int
 
 
 class InterpretersRecord(RecordBase):

@@ -33,8 +33,8 @@ from .checker import USER_FILENAME, UserCodeError, check, parse
 from .facades import ConfigView, Facade, engine_facade, functools_facade, math_facade
 from .rewrite import insert_guards
 
-__all__ = ["USER_FILENAME", "UserCodeError", "check_source", "facades", "load_function",
-           "user_lineno"]
+__all__ = ["USER_FILENAME", "Signature", "UserCodeError", "check_source", "facades",
+           "load_function", "signature", "user_lineno"]
 
 
 @functools.cache
@@ -101,6 +101,9 @@ def check_source(source: str) -> ast.Module:
     return tree
 
 
+NO_FUNCTION = "Define a function, e.g. `def f(x, y): return jnp.sin(x) * y`"
+
+
 @dataclass
 class LoadedFunction:
     fn: Callable[..., Any]
@@ -109,17 +112,27 @@ class LoadedFunction:
     lineno: int
 
 
+@dataclass(frozen=True)
+class Signature:
+    """The traced function of a source as the engine reads it: its name, parameters and the
+    line of its `def`, and the source's import statements (line spans, 1-based, inclusive),
+    which "Copy as JAX" moves to the top."""
+    name: str
+    params: tuple[str, ...]
+    lineno: int
+    imports: tuple[tuple[int, int], ...]
+
+
 @functools.lru_cache(maxsize=16)
-def _compiled(source: str, name: str | None) -> tuple[CodeType, str, tuple[str, ...], int]:
-    """The user's definitions checked, guarded and compiled, and the traced function's name,
-    parameters and line. Kept for the next requests: a toggle, a value or a mode asks again
-    with the same source, and parsing and compiling are the slowest steps of a request under
-    Pyodide (about half of a grad answer). Failures are not kept: they raise again."""
+def _compiled(source: str, name: str | None) -> tuple[CodeType, Signature]:
+    """The user's definitions checked, guarded and compiled, and the traced function's
+    signature. Kept for the next requests: a toggle, a value or a mode asks again with the
+    same source, and parsing and compiling are the slowest steps of a request under Pyodide
+    (about half of a grad answer). Failures are not kept: they raise again."""
     tree = check_source(source)
     defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
     if not defs:
-        raise UserCodeError("Define a function, e.g. `def f(x, y): return jnp.sin(x) * y`",
-                            1, "restricted")
+        raise UserCodeError(NO_FUNCTION, 1, "restricted")
     target = next((d for d in defs if d.name == name), None) if name else defs[-1]
     if target is None:
         raise UserCodeError(f"No function named '{name}' is defined", 1, "restricted")
@@ -127,21 +140,29 @@ def _compiled(source: str, name: str | None) -> tuple[CodeType, str, tuple[str, 
     if args.vararg or args.kwarg or args.kwonlyargs:
         raise UserCodeError("The traced function must take plain positional parameters",
                             target.lineno, "restricted")
-    params = tuple(a.arg for a in args.posonlyargs + args.args)
-    code = compile(insert_guards(tree), USER_FILENAME, "exec")
-    return code, target.name, params, target.lineno
+    imports = tuple((n.lineno, n.end_lineno or n.lineno) for n in tree.body
+                    if isinstance(n, ast.Import | ast.ImportFrom))
+    sig = Signature(target.name, tuple(a.arg for a in args.posonlyargs + args.args),
+                    target.lineno, imports)
+    return compile(insert_guards(tree), USER_FILENAME, "exec"), sig
+
+
+def signature(source: str, name: str | None = None) -> Signature:
+    """The function a request on `source` traces (the named one, or the last def), read
+    from the same checked parse the request runs (kept: the request after it parses nothing)."""
+    return _compiled(source, name)[1]
 
 
 def load_function(source: str, name: str | None = None) -> LoadedFunction:
     """Run the user's definitions; return the named function, or the last one defined."""
-    code, fname, params, lineno = _compiled(source, name)
+    code, sig = _compiled(source, name)
     namespace: dict[str, Any] = {"__builtins__": _builtins(), "__name__": "user",
                                  **guards.GUARDS}
     try:
         exec(code, namespace)  # noqa: S102 - checked and guarded above
     except Exception as e:  # noqa: BLE001 - reported at the user's line
         raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e), error_kind(e)) from None
-    return LoadedFunction(namespace[fname], fname, list(params), lineno)
+    return LoadedFunction(namespace[sig.name], sig.name, list(sig.params), sig.lineno)
 
 
 def error_kind(exc: BaseException, default: str = "runtime") -> str:

@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from pe_engine.explain.pagecode import permalinks
 from tests.browser.code_editor import reach_editor
 from tests.browser.local_servers import serve_folder
 from tests.browser.test_page import open_page
+from tools.page_code import permalinks
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pe_engine.explain.pagecode import permalinks
 from tests.browser.test_page import open_page, state
+from tools.page_code import permalinks
 
 pytestmark = pytest.mark.browser
 

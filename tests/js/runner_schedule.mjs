@@ -3,6 +3,7 @@
 // task share a request. Prints one JSON object of observations.
 import { createRunner } from "../../app/page/runner.js";
 import { requestFor, requestKey, stateFromExample } from "../../app/state.js";
+import { seedSignatures } from "../../app/signatures.js";
 
 globalThis.requestAnimationFrame = (cb) => setTimeout(cb, 0);
 
@@ -12,6 +13,10 @@ const EXAMPLE = {
   values: { x: "1.0", y: "2.0" },
   mode: "split",
 };
+// every source here (the example, edited) is f(x, y), as the stand-in reads it; the example's
+// is known from the start, as the build hands over the examples'
+const SIGNATURE = { name: "f", params: ["x", "y"], lineno: 1 };
+seedSignatures({ [EXAMPLE.code]: SIGNATURE });
 
 function page() {
   const calls = []; // the changes' own
@@ -20,6 +25,7 @@ function page() {
     state: "ready",
     info: {},
     async call(fn, kwargs, opts) {
+      if (fn === "pe_engine.explain.signature") return SIGNATURE; // an edit's, read first
       (opts?.quiet ? quiet : calls).push(kwargs);
       return { error: { type: "Stand-in", message: "no engine here", lineno: null } };
     },

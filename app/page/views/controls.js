@@ -5,7 +5,7 @@ import { setText } from "../../dom-writes.js";
 import { mountExamples } from "../../examples.js";
 import { createInputs } from "../../inputs.js";
 import { BLURBS, createModes } from "../../modes.js";
-import { isKnown, parseSignature, stateFromExample } from "../../state.js";
+import { isKnown, stateFromExample } from "../../state.js";
 
 // how the engine words "no argument differentiated" (the record contract, issue 12)
 const NO_ARGNUMS = /^choose at least one input to differentiate/;
@@ -51,12 +51,12 @@ export function createControls(els, examples, getState, dispatch) {
 
   /** @param {import("../update.js").PageState} s */
   return function render(s) {
-    const sig = parseSignature(s.doc.code);
     modes.render(s.doc);
     menu.show(s.exampleId);
     setText(els.blurb, BLURBS[s.doc.mode]);
     inputs.render({
-      params: sig ? sig.params : [],
+      // the inputs of the function the engine read last (an edit's, once the engine has read it)
+      params: s.signature?.params ?? [],
       state: s.doc,
       record: s.record,
       mode: s.doc.mode,

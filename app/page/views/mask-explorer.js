@@ -10,7 +10,8 @@
 
 import { askEngine } from "../../engine-answers.js";
 import { MASKS_QUIET_MS, SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
-import { isKnown, masksRequest, parseSignature, requestKey } from "../../state.js";
+import { isKnown, masksRequest, requestKey } from "../../state.js";
+import { signatureOf } from "../../signatures.js";
 import { formatBytes } from "../../stage/dom.js";
 
 const el = (tag, cls, text) => {
@@ -49,17 +50,22 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
     }
   }
 
+  /** No grid until the function above traces without an error. */
+  function waitForFix() {
+    wanted = "";
+    shown = null;
+    grid.replaceChildren();
+    status.textContent = "Every mask of the function shows here once the function above traces without an error.";
+    root.classList.remove("is-updating");
+  }
+
   async function ask(request, key) {
     await afterMainRun();
     if (key !== wanted) return;
     if (getState().error) {
       // the main view could not trace it (an error, a runaway): 2**n splits would fail the same
       // way, or each run into the time limit
-      wanted = "";
-      shown = null;
-      grid.replaceChildren();
-      status.textContent = "Every mask of the function shows here once the function above traces without an error.";
-      root.classList.remove("is-updating");
+      waitForFix();
       return;
     }
     let answer = cached(key);
@@ -148,9 +154,16 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
   }
 
   return function render(s) {
-    const sig = parseSignature(s.doc.code);
-    root.hidden = !sig || sig.params.length === 0;
+    const sig = signatureOf(s.doc.code);
+    if (sig === undefined) return; // drawn again once the engine has read the function
+    // a source the engine cannot read (a syntax error) keeps the view of the function read
+    // last, waiting for a fix
+    root.hidden = ((sig ?? s.signature)?.params ?? []).length === 0;
     if (root.hidden) return;
+    if (sig === null) {
+      waitForFix();
+      return;
+    }
     const request = masksRequest(s.doc);
     const key = requestKey(request);
     if (key === wanted) {
