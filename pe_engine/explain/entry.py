@@ -12,6 +12,7 @@ import traceback
 from typing import Any
 
 from ..core import forget_transforms
+from .budget import printable_exception
 from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
 from .modes import checkpoint_policy, json_scalar, run
 from .sandbox import user_lineno
@@ -21,7 +22,7 @@ ENTRY_POINTS = {"pe_engine.explain.run": run,
 
 
 def _failure(exc: BaseException) -> dict:
-    message = str(exc)
+    message = str(printable_exception(exc))
     err: dict[str, Any] = {"type": type(exc).__name__, "message": message[:MAX_ERROR_CHARS]}
     lineno = user_lineno(exc)
     if lineno is not None:

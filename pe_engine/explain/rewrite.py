@@ -4,14 +4,15 @@ Applied to the checked tree before it is compiled; each guard is a name the user
 write (it starts with `__`, which the checker refuses), bound in the user's namespace:
 - every attribute read `a.b` becomes `__pe_getattr__(a, 'b')` (guards.guarded_getattr: an
   allowlist per type), so no attribute walk reaches past what the page exposes;
-- `a ** b`, `a << b` and `a * b` (and their augmented forms) go through guards that bound
-  the size of big-integer and repeated-sequence results, computed in C where no interrupt
-  lands; `a % b` too, where `a` is a printf-style format (its widths are bounded);
+- every binary operator (and its augmented form) and every comparison of one operator go
+  through guards (operators.py) that bound what its C step makes: big integers, sequences
+  repeated or joined, printf-style formats, numpy arrays made from lists;
 - every user function and lambda is wrapped by `__pe_fn__`, which bounds how deeply user
   functions nest: recursion through C (`max(map(g, ...))`) overflows the wasm stack long
   before Python's recursion limit;
 - every f-string field is formatted by `__pe_fmt__`, which refuses containers nested deeper
-  than the C formatting code can recurse, and widths that would allocate without limit.
+  than the C formatting code can recurse, and widths that would allocate without limit; the
+  pieces are joined by `__pe_fstr__`, which bounds the total.
 The walk is iterative: the tree of a long expression is deeper than Python's own recursion.
 """
 from __future__ import annotations
@@ -20,9 +21,15 @@ import ast
 
 from .checker import UserCodeError
 
-GETATTR, FN, FMT = "__pe_getattr__", "__pe_fn__", "__pe_fmt__"
+GETATTR, FN, FMT, FSTR = "__pe_getattr__", "__pe_fn__", "__pe_fmt__", "__pe_fstr__"
 BINOP_GUARDS = {ast.Pow: "__pe_pow__", ast.LShift: "__pe_lshift__", ast.Mult: "__pe_mul__",
-                ast.Mod: "__pe_mod__"}
+                ast.Mod: "__pe_mod__", ast.Add: "__pe_add__", ast.Sub: "__pe_sub__",
+                ast.Div: "__pe_truediv__", ast.FloorDiv: "__pe_floordiv__",
+                ast.MatMult: "__pe_matmul__", ast.BitAnd: "__pe_and__", ast.BitOr: "__pe_or__",
+                ast.BitXor: "__pe_xor__", ast.RShift: "__pe_rshift__"}
+# comparisons of one operator (a chain keeps Python's evaluation, unguarded)
+COMPARE_GUARDS = {ast.Eq: "__pe_eq__", ast.NotEq: "__pe_ne__", ast.Lt: "__pe_lt__",
+                  ast.LtE: "__pe_le__", ast.Gt: "__pe_gt__", ast.GtE: "__pe_ge__"}
 
 
 def _call(name: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
@@ -40,7 +47,8 @@ def _simple(expr: ast.expr) -> bool:
     """An expression that can be evaluated twice without a difference (an AugAssign's
     subscript target is read, then written)."""
     return all(isinstance(n, (ast.Name, ast.Constant, ast.Load, ast.Slice, ast.Tuple,
-                              ast.UnaryOp, ast.unaryop)) for n in ast.walk(expr))
+                              ast.UnaryOp, ast.unaryop, ast.BinOp, ast.operator))
+               for n in ast.walk(expr))
 
 
 def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
@@ -48,6 +56,9 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
         return _call(GETATTR, [node.value, _constant(node.attr, node)], node)
     if isinstance(node, ast.BinOp) and type(node.op) in BINOP_GUARDS:
         return _call(BINOP_GUARDS[type(node.op)], [node.left, node.right], node)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 \
+            and type(node.ops[0]) in COMPARE_GUARDS:
+        return _call(COMPARE_GUARDS[type(node.ops[0])], [node.left, node.comparators[0]], node)
     if isinstance(node, ast.AugAssign) and type(node.op) in BINOP_GUARDS:
         target = node.target
         if isinstance(target, ast.Subscript):
@@ -68,16 +79,19 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
     if isinstance(node, ast.Lambda) and id(node) not in wrapped:
         wrapped.add(id(node))
         return _call(FN, [node], node)
-    if isinstance(node, ast.FormattedValue):
-        # the guard formats the field itself (conversion and spec included), after checking
-        # the value's nesting and the spec's widths
-        spec = (node.format_spec if node.format_spec is not None
-                else _constant("", node.value))
-        node.value = _call(FMT, [node.value, _constant(node.conversion, node.value), spec],
-                           node.value)
-        node.conversion, node.format_spec = -1, None
-        return node
+    if isinstance(node, ast.JoinedStr):
+        # each field is formatted by its guard (conversion and spec included), after the
+        # value's nesting, its text's size and the spec's widths are checked; the pieces are
+        # joined by another, which checks the total's size
+        parts: list[ast.expr] = [_formatted(v) if isinstance(v, ast.FormattedValue) else v
+                                 for v in node.values]
+        return _call(FSTR, [ast.copy_location(ast.Tuple(parts, ast.Load()), node)], node)
     return node
+
+
+def _formatted(node: ast.FormattedValue) -> ast.Call:
+    spec = node.format_spec if node.format_spec is not None else _constant("", node.value)
+    return _call(FMT, [node.value, _constant(node.conversion, node.value), spec], node.value)
 
 
 def insert_guards(tree: ast.Module) -> ast.Module:
