@@ -330,7 +330,8 @@ def get_aval(x: Any) -> ShapedArray:
         elif observed:  # a remembered aval is made again, as far as an observer knows
             observer.aval_made(aval)
         return aval
-    raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid JAX type")
+    raise TypeError(f"Value {errors.value_repr(x)} of type {type(x).__name__} is not a valid "
+                    "JAX type")
 
 
 _ndarray_avals: dict[tuple, ShapedArray] = {}  # (shape, NumPy dtype) -> aval

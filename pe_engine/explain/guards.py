@@ -178,6 +178,7 @@ GUARDS: dict[str, Any] = {
 
 # The builtins user code sees in place of Python's: bounded loops, checked printing.
 BUILTINS: dict[str, Any] = {
-    **stepping.BUILTINS, "pow": operators.guarded_pow, "repr": guarded_repr,
+    **stepping.BUILTINS, "pow": operators.guarded_pow, "divmod": operators.guarded_divmod,
+    "repr": guarded_repr,
     "str": guarded_str, "print": guarded_print, "sum": stepping.stepped_sum(operators.guarded_add),
 }

@@ -26,14 +26,15 @@ def _plain(x: Any) -> Any:
     return x.view(np.ndarray) if isinstance(x, LimitedArray) else check_sequence(x)
 
 
-def operand(x: Any, beside_numpy: bool) -> Any:
-    """One operand of a Python operator on numpy values (guards.py): a bare ndarray (a
-    numpy scalar's arithmetic with a list makes one) as a LimitedArray, and a list or tuple
-    beside a numpy value as the checked array numpy would make of it."""
+def operand(x: Any, beside_list: bool) -> Any:
+    """One operand of a Python operator on numpy values (operators.py): a bare ndarray as
+    a LimitedArray, and a numpy scalar beside a list or tuple as a 0-d one, so that the
+    list is converted by a LimitedArray's ufunc, checked (numpy's scalar would convert it
+    unchecked into a bare ndarray)."""
     if type(x) is np.ndarray:
         return wrap(x)
-    if beside_numpy and isinstance(x, (list, tuple)):
-        return _asarray(x)
+    if beside_list and isinstance(x, np.generic):
+        return wrap(np.asarray(x))
     return x
 
 

@@ -30,9 +30,9 @@ _SEQUENCES = (str, bytes, list, tuple)
 
 
 def _numpy_operands(a: Any, b: Any) -> tuple[Any, Any]:
-    na, nb = isinstance(a, _NUMPY), isinstance(b, _NUMPY)
-    if na or nb:
-        return numpy_facade.operand(a, nb), numpy_facade.operand(b, na)
+    if isinstance(a, _NUMPY) or isinstance(b, _NUMPY):
+        return (numpy_facade.operand(a, isinstance(b, (list, tuple))),
+                numpy_facade.operand(b, isinstance(a, (list, tuple))))
     return a, b
 
 
@@ -82,6 +82,7 @@ def guarded_mul(a: Any, b: Any) -> Any:
         if n is not None and n > 0:
             check_bytes(sequence_bytes(seq) * n,
                         f"repeating a {type(seq).__name__} of {len(seq)} items {n} times")
+        return a * b  # repetition, or numpy's TypeError for a float scalar: as in Python
     a, b = _numpy_operands(a, b)
     return a * b
 
@@ -102,6 +103,9 @@ def _numpy_checked(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         a, b = _numpy_operands(a, b)
         return op(a, b)
     return guarded
+
+
+guarded_divmod = _numpy_checked(divmod)
 
 
 # --------------------------------------------------------------------------- formatting
@@ -203,14 +207,37 @@ METHODS: dict[type, dict[str, Callable[..., Any]]] = {
     list: {"extend": _extend, "sort": _sort},
 }
 
+def _inplace(guard: Callable[[Any, Any], Any], iop: Callable[[Any, Any], Any]
+             ) -> Callable[[Any, Any], Any]:
+    """`a op= b`: in place for the mutable builtins (`xs += range(3)` extends `xs`, as in
+    Python), once the result's size is checked by the binary guard's rule; anything else
+    gets the binary guard's new value (numpy arrays too: an in-place ufunc writes to `out=`,
+    which the page's arrays refuse)."""
+    def guarded(a: Any, b: Any) -> Any:
+        if type(a) is list:
+            if guard is guarded_mul and (n := _count(b)):
+                check_bytes(8 * len(a) * n, f"repeating a list of {len(a)} items {n} times")
+            elif guard is guarded_add and hasattr(b, "__len__"):
+                check_bytes(8 * (len(a) + len(b)), "the extended list")
+            return iop(a, b)
+        if type(a) in (dict, set):
+            return iop(a, b)
+        return guard(a, b)
+    return guarded
+
+
 _OPERATORS = {"sub": operator.sub, "truediv": operator.truediv,
               "floordiv": operator.floordiv, "matmul": operator.matmul, "and": operator.and_,
               "or": operator.or_, "xor": operator.xor, "rshift": operator.rshift,
               "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
               "gt": operator.gt, "ge": operator.ge}
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "pow": guarded_pow, "lshift": guarded_lshift, "mul": guarded_mul, "add": guarded_add,
+    "mod": guarded_mod, **{n: _numpy_checked(op) for n, op in _OPERATORS.items()}}
+_AUGMENTED = ("pow lshift mul add mod sub truediv floordiv matmul and or xor rshift").split()
 
 GUARDS: dict[str, Callable[..., Any]] = {
-    "__pe_pow__": guarded_pow, "__pe_lshift__": guarded_lshift, "__pe_mul__": guarded_mul,
-    "__pe_add__": guarded_add, "__pe_mod__": guarded_mod, "__pe_fstr__": guarded_fstring,
-    **{f"__pe_{n}__": _numpy_checked(op) for n, op in _OPERATORS.items()},
+    "__pe_fstr__": guarded_fstring,
+    **{f"__pe_{n}__": g for n, g in _BINARY.items()},
+    **{f"__pe_i{n}__": _inplace(_BINARY[n], getattr(operator, f"i{n}")) for n in _AUGMENTED},
 }

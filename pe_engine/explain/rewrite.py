@@ -68,8 +68,8 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
             read = ast.Subscript(target.value, target.slice, ast.Load())
         else:
             read = ast.Name(target.id, ast.Load())
-        value = _call(BINOP_GUARDS[type(node.op)], [ast.copy_location(read, node), node.value],
-                      node)
+        inplace = BINOP_GUARDS[type(node.op)].replace("__pe_", "__pe_i", 1)
+        value = _call(inplace, [ast.copy_location(read, node), node.value], node)
         return ast.copy_location(ast.Assign([target], value), node)
     if isinstance(node, ast.FunctionDef):
         # innermost decorator: the guard wraps the user's own function, then `@jax.jit`
