@@ -3,7 +3,11 @@
 Attribute reads go through an allowlist keyed by type: an object of a type not in the
 table has no attribute user code can read. That is what keeps every walk from an engine
 value, a facade or a builtin away from modules, frames, globals and raw memory, whatever
-the names involved (no denylist of dunders to keep up to date).
+the names involved (no denylist of dunders to keep up to date). The methods that allocate
+in proportion to their arguments are handed out in checked versions (operators.METHODS).
+
+Operators are guarded in operators.py, printing here (budget.py's walk first), and the
+builtins that would loop in C are replaced by stepping.py's.
 """
 from __future__ import annotations
 
@@ -178,7 +182,7 @@ GUARDS: dict[str, Any] = {
 
 # The builtins user code sees in place of Python's: bounded loops, checked printing.
 BUILTINS: dict[str, Any] = {
-    **stepping.BUILTINS, "pow": operators.guarded_pow, "divmod": operators.guarded_divmod,
-    "repr": guarded_repr,
-    "str": guarded_str, "print": guarded_print, "sum": stepping.stepped_sum(operators.guarded_add),
+    **stepping.BUILTINS, "sum": stepping.stepped_sum(operators.guarded_add),
+    "pow": operators.guarded_pow, "divmod": operators.guarded_divmod,
+    "repr": guarded_repr, "str": guarded_str, "print": guarded_print,
 }
