@@ -421,6 +421,8 @@ for i, (body, kind, words) in enumerate([
     (DEEP + "x = jax.ad_checkpoint.checkpoint_name(x, d)", RUNTIME, "nested"),
     (DEEP + "import functools\ns = str(functools.partial(abs, d))", RUNTIME, "nested"),
     (DEEP + "y = jnp.sin(d)", RUNTIME, "[...]"),
+    ("y = 0 < np.float64(1.0) < [[1.0] * 15000] * 15000", RUNTIME, "elements"),
+    ("y = [[0.0] * 15000] * 15000 in np.ones(3)", RUNTIME, "elements"),
 ]):
     add(Case(f"issue42-{i:02d}", "resources", fn(body), kind, FIRST + body.count("\n") + 1,
              (words,) if words else (), browser=i in (0, 1, 3, 12, 22, 34)))
@@ -436,7 +438,8 @@ add(Case("issue42-ordinary", "resources", fn(
     "t = f'{1.5:>8.3f} {[1, 2]!r}' + '%d-%s' % (3, 'a') + ','.join(map(str, range(3)))\n"
     "u = sorted([3, 1, 2], key=abs) + list(filter(None, [0, 1])) + [max([1, 5], key=abs)]\n"
     "assert sum([[1], [2]], []) == [1, 2] and t.split(',')[-1] == '2'\n"
-    "assert sum(iter([1, 2, 3].pop, 1)) == 5"), None))
+    "assert sum(iter([1, 2, 3].pop, 1)) == 5\n"
+    "v = np.float64(1.0)\nassert v is v and 1 < 2 < v + 2 and 3 > v not in [2.0, 3.0]"), None))
 
 # ------------------------------------------------- format strings and pattern matching
 

@@ -231,13 +231,29 @@ _OPERATORS = {"sub": operator.sub, "truediv": operator.truediv,
               "or": operator.or_, "xor": operator.xor, "rshift": operator.rshift,
               "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
               "gt": operator.gt, "ge": operator.ge}
+# identity and membership as they are: a LimitedArray's `in` checks its own comparison
+_AS_IS = {"is": operator.is_, "isnot": operator.is_not, "in": lambda a, b: a in b,
+          "notin": lambda a, b: a not in b}
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "pow": guarded_pow, "lshift": guarded_lshift, "mul": guarded_mul, "add": guarded_add,
-    "mod": guarded_mod, **{n: _numpy_checked(op) for n, op in _OPERATORS.items()}}
+    "mod": guarded_mod, **{n: _numpy_checked(op) for n, op in _OPERATORS.items()}, **_AS_IS}
 _AUGMENTED = ("pow lshift mul add mod sub truediv floordiv matmul and or xor rshift").split()
 
+def compare_chain(ops: tuple[str, ...], left: Any, *rights: Callable[[], Any]) -> Any:
+    """`a < b <= c`: each comparison by its guard, each operand after the first evaluated
+    once (a thunk the rewrite made) and only while the comparisons hold, as in Python."""
+    result: Any = True
+    for op, right in zip(ops, rights):
+        value = right()
+        result = GUARDS[op](left, value)
+        if not result:
+            return result
+        left = value
+    return result
+
+
 GUARDS: dict[str, Callable[..., Any]] = {
-    "__pe_fstr__": guarded_fstring,
+    "__pe_fstr__": guarded_fstring, "__pe_chain__": compare_chain,
     **{f"__pe_{n}__": g for n, g in _BINARY.items()},
     **{f"__pe_i{n}__": _inplace(_BINARY[n], getattr(operator, f"i{n}")) for n in _AUGMENTED},
 }

@@ -27,9 +27,15 @@ BINOP_GUARDS = {ast.Pow: "__pe_pow__", ast.LShift: "__pe_lshift__", ast.Mult: "_
                 ast.Div: "__pe_truediv__", ast.FloorDiv: "__pe_floordiv__",
                 ast.MatMult: "__pe_matmul__", ast.BitAnd: "__pe_and__", ast.BitOr: "__pe_or__",
                 ast.BitXor: "__pe_xor__", ast.RShift: "__pe_rshift__"}
-# comparisons of one operator (a chain keeps Python's evaluation, unguarded)
 COMPARE_GUARDS = {ast.Eq: "__pe_eq__", ast.NotEq: "__pe_ne__", ast.Lt: "__pe_lt__",
-                  ast.LtE: "__pe_le__", ast.Gt: "__pe_gt__", ast.GtE: "__pe_ge__"}
+                  ast.LtE: "__pe_le__", ast.Gt: "__pe_gt__", ast.GtE: "__pe_ge__",
+                  ast.In: "__pe_in__", ast.NotIn: "__pe_notin__", ast.Is: "__pe_is__",
+                  ast.IsNot: "__pe_isnot__"}
+CHAIN = "__pe_chain__"
+
+
+_NO_ARGS = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                         kwarg=None, defaults=[])
 
 
 def _call(name: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
@@ -56,9 +62,15 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
         return _call(GETATTR, [node.value, _constant(node.attr, node)], node)
     if isinstance(node, ast.BinOp) and type(node.op) in BINOP_GUARDS:
         return _call(BINOP_GUARDS[type(node.op)], [node.left, node.right], node)
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 \
-            and type(node.ops[0]) in COMPARE_GUARDS:
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
         return _call(COMPARE_GUARDS[type(node.ops[0])], [node.left, node.comparators[0]], node)
+    if isinstance(node, ast.Compare):
+        # a chain: each operand after the first is a thunk, so that it is evaluated once and
+        # only if the comparisons before it held, as in Python
+        ops = [_constant(COMPARE_GUARDS[type(op)], node) for op in node.ops]
+        thunks = [ast.copy_location(ast.Lambda(_NO_ARGS, c), c) for c in node.comparators]
+        return _call(CHAIN, [ast.copy_location(ast.Tuple(ops, ast.Load()), node), node.left,
+                             *thunks], node)
     if isinstance(node, ast.AugAssign) and type(node.op) in BINOP_GUARDS:
         target = node.target
         if isinstance(target, ast.Subscript):
