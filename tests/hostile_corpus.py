@@ -370,6 +370,8 @@ add(
 DEEP = "d = []\nfor i in range(300):\n    d = [d]\n"  # prints in CPython, crashes wasm
 ONE_MB = "s = 'x' * 10 ** 6\n"
 PLAIN = "p = np.float64(1.0) + [[1.0]] * 15000\n"  # numpy's scalar and a list: an array
+# one row in memory, 225M elements to numpy (`[r] * 15000` is refused at the repetition)
+ROWS = "r = [1] * 15000\nm = []\nfor i in range(15000):\n    m.append(r)\n"
 for i, (body, kind, words) in enumerate([
     # findings 4: loops in C
     ("y = any(iter(int, 1))", INTERRUPTED, ""),
@@ -379,9 +381,9 @@ for i, (body, kind, words) in enumerate([
     ("m = (1 << 16000) - 1\ny = pow(3, m, m)", LIMIT, "modulus"),
     ("y = 0.5 in range(10 ** 15)", LIMIT, "range"), ("y = [*range(10 ** 9)]", LIMIT, "range"),
     ("y = max(filter(None, iter(int, 1)))", INTERRUPTED, ""),
-    (ONE_MB + "y = max(map(s.count, [s] * 10 ** 6))", INTERRUPTED, ""),
-    (ONE_MB + "y = sorted([s] * 10 ** 6, key=s.count)", INTERRUPTED, ""),
-    (ONE_MB + "y = [s] * 10 ** 6\ny.sort(key=s.count)", INTERRUPTED, ""),
+    (ONE_MB + "y = max(map(s.count, ['y'] * 10 ** 6))", INTERRUPTED, ""),
+    (ONE_MB + "y = sorted(['y'] * 10 ** 6, key=s.count)", INTERRUPTED, ""),
+    (ONE_MB + "y = ['y'] * 10 ** 6\ny.sort(key=s.count)", INTERRUPTED, ""),
     ("import functools\nimport math\ny = functools.reduce(math.gcd, iter(int, 1))",
      INTERRUPTED, ""),
     ("y = sum([[0] * 10 ** 6] * 1000, [])", LIMIT, "bytes"),
@@ -391,11 +393,11 @@ for i, (body, kind, words) in enumerate([
     (PLAIN + "y = p * (np.float64(1.0) + [[1.0] * 15000])", RUNTIME, "elements"),
     (PLAIN + "y = p < (np.float64(1.0) - [[1.0] * 15000])", RUNTIME, "elements"),
     (PLAIN + "y = divmod(p, np.float64(1.0) / [[1.0] * 15000])", RUNTIME, "elements"),
-    ("y = np.float64(1.0) == [[1.0] * 15000] * 15000", RUNTIME, "elements"),
-    ("y = np.array([[0.0] * 15000] * 15000)", RUNTIME, "elements"),
+    (ROWS + "y = np.float64(1.0) == m", RUNTIME, "elements"),
+    (ROWS + "y = np.array(m)", RUNTIME, "elements"),
     ("m = np.ones((1, 1))\ni = np.zeros(15000, dtype=int)\ny = m[i[:, None], i[None, :]]",
      RUNTIME, "elements"),
-    ("y = np.ones(3)[[[0] * 15000] * 15000]", RUNTIME, "elements"),
+    (ROWS + "y = np.ones(3)[m]", RUNTIME, "elements"),
     ("y = np.zeros(600).astype('U1000000')", RUNTIME, "dtype"),
     ("y = np.zeros(3).astype('O')", RUNTIME, "dtype"),
     (ONE_MB + "y = ''.join([s] * 1000)", LIMIT, "bytes"),
@@ -421,8 +423,10 @@ for i, (body, kind, words) in enumerate([
     (DEEP + "x = jax.ad_checkpoint.checkpoint_name(x, d)", RUNTIME, "nested"),
     (DEEP + "import functools\ns = str(functools.partial(abs, d))", RUNTIME, "nested"),
     (DEEP + "y = jnp.sin(d)", RUNTIME, "[...]"),
-    ("y = 0 < np.float64(1.0) < [[1.0] * 15000] * 15000", RUNTIME, "elements"),
-    ("y = [[0.0] * 15000] * 15000 in np.ones(3)", RUNTIME, "elements"),
+    (ROWS + "y = 0 < np.float64(1.0) < m", RUNTIME, "elements"),
+    (ROWS + "y = m in np.ones(3)", RUNTIME, "elements"),
+    ("y = [[0.0] * 15000] * 15000", LIMIT, "bytes"),
+    (ONE_MB + "y = [s] * 10 ** 6\nz = s[:-1] + 'y' in y", LIMIT, "bytes"),
 ]):
     add(Case(f"issue42-{i:02d}", "resources", fn(body), kind, FIRST + body.count("\n") + 1,
              (words,) if words else (), browser=i in (0, 1, 3, 12, 22, 34)))

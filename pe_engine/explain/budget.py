@@ -166,6 +166,28 @@ def text_bytes(value: Any) -> int:
                    too_big=_text_too_big)
 
 
+def _nested(x: Any) -> Iterable[Any] | None:
+    return iter(x) if isinstance(x, (list, tuple)) else None
+
+
+def _own_bytes(x: Any) -> int:
+    if isinstance(x, (str, bytes, bytearray)):
+        return sequence_bytes(x)
+    return x.nbytes if isinstance(x, np.ndarray) else 0
+
+
+def repeated_bytes(seq: Any, n: int, what: str) -> None:
+    """Refuse `seq * n` over the byte budget, counting what C loops over as well as what it
+    allocates: `[t] * 10**6` is 8 MB of pointers, but `x in` it compares a million times
+    the whole of `t`, and numpy converts `[row] * 15000` row by row."""
+    size = sequence_bytes(seq) if isinstance(seq, (str, bytes, bytearray)) else measure(
+        seq, _nested, _own_bytes, per_item=8, per_container=0, depth=MAX_PRINT_NESTING,
+        limit=MAX_ALLOC_BYTES // max(n, 1), too_deep=_too_deep,
+        too_big=lambda _: LimitError(f"{what} would take more than {MAX_ALLOC_BYTES} bytes, "
+                                     "over the page's limit"))
+    check_bytes(size * n, what)
+
+
 def check_printable(value: Any) -> Any:
     """`value` itself, once sure that C can turn it into text within the page's limits."""
     text_bytes(value)

@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 
 from . import numpy_facade
-from .budget import LimitError, char_bytes, check_bytes, sequence_bytes, text_bytes
+from .budget import (
+    LimitError,
+    char_bytes,
+    check_bytes,
+    repeated_bytes,
+    sequence_bytes,
+    text_bytes,
+)
 from .limits import MAX_FORMAT_WIDTH, MAX_INT_BITS, MAX_POW_MOD_COST
 from .stepping import step
 
@@ -80,8 +87,8 @@ def guarded_mul(a: Any, b: Any) -> Any:
     elif isinstance(a, _SEQUENCES) or isinstance(b, _SEQUENCES):
         seq, n = (a, _count(b)) if isinstance(a, _SEQUENCES) else (b, _count(a))
         if n is not None and n > 0:
-            check_bytes(sequence_bytes(seq) * n,
-                        f"repeating a {type(seq).__name__} of {len(seq)} items {n} times")
+            repeated_bytes(seq, n, f"repeating a {type(seq).__name__} of {len(seq)} items "
+                                   f"{n} times")
         return a * b  # repetition, or numpy's TypeError for a float scalar: as in Python
     a, b = _numpy_operands(a, b)
     return a * b
@@ -215,8 +222,8 @@ def _inplace(guard: Callable[[Any, Any], Any], iop: Callable[[Any, Any], Any]
     which the page's arrays refuse)."""
     def guarded(a: Any, b: Any) -> Any:
         if type(a) is list:
-            if guard is guarded_mul and (n := _count(b)):
-                check_bytes(8 * len(a) * n, f"repeating a list of {len(a)} items {n} times")
+            if guard is guarded_mul and (n := _count(b)) and n > 0:
+                repeated_bytes(a, n, f"repeating a list of {len(a)} items {n} times")
             elif guard is guarded_add and hasattr(b, "__len__"):
                 check_bytes(8 * (len(a) + len(b)), "the extended list")
             return iop(a, b)
