@@ -26,16 +26,29 @@ from .limits import MAX_RANGE_ITEMS
 _NUMBERS = (int, float, complex)
 
 
-def guarded_range(*args: Any) -> range:
-    r = range(*args)
-    try:
-        n = len(r)
-    except OverflowError:
-        n = MAX_RANGE_ITEMS + 1
-    if n > MAX_RANGE_ITEMS:
-        raise LimitError(f"a range of more than {MAX_RANGE_ITEMS} items is over the page's "
-                         "limit (a loop that long cannot finish in the page's time)")
-    return r
+class _RangeType(type):
+    """`range` in user code: Python's ranges, bounded when made; still a class for
+    isinstance."""
+
+    def __call__(cls, *args: Any) -> range:
+        r = range(*args)
+        try:
+            n = len(r)
+        except OverflowError:
+            n = MAX_RANGE_ITEMS + 1
+        if n > MAX_RANGE_ITEMS:
+            raise LimitError(f"a range of more than {MAX_RANGE_ITEMS} items is over the "
+                             "page's limit (a loop that long cannot finish in the page's time)")
+        return r
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, range)
+
+    def __repr__(cls) -> str:
+        return "<class 'range'>"
+
+
+guarded_range = _RangeType("range", (), {"__slots__": ()})
 
 
 def step(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -113,7 +126,7 @@ def stepped_sum(add: Callable[[Any, Any], Any]) -> Callable[..., Any]:
     return guarded_sum
 
 
-BUILTINS: dict[str, Callable[..., Any]] = {
+BUILTINS: dict[str, Any] = {
     "range": guarded_range, "iter": guarded_iter, "map": guarded_map,
     "filter": guarded_filter, "sorted": guarded_sorted, "min": guarded_min,
     "max": guarded_max,
