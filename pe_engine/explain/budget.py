@@ -171,15 +171,14 @@ def _nested(x: Any) -> Iterable[Any] | None:
 
 
 def _own_bytes(x: Any) -> int:
-    if isinstance(x, (str, bytes, bytearray)):
-        return sequence_bytes(x)
-    return x.nbytes if isinstance(x, np.ndarray) else 0
+    # arrays compare through the page's ufuncs, in Python, and numpy's facade counts them
+    return sequence_bytes(x) if isinstance(x, (str, bytes, bytearray)) else 0
 
 
 def repeated_bytes(seq: Any, n: int, what: str) -> None:
     """Refuse `seq * n` over the byte budget, counting what C loops over as well as what it
     allocates: `[t] * 10**6` is 8 MB of pointers, but `x in` it compares a million times
-    the whole of `t`, and numpy converts `[row] * 15000` row by row."""
+    the whole of the str `t`, and numpy converts `[row] * 15000` row by row."""
     size = sequence_bytes(seq) if isinstance(seq, (str, bytes, bytearray)) else measure(
         seq, _nested, _own_bytes, per_item=8, per_container=0, depth=MAX_PRINT_NESTING,
         limit=MAX_ALLOC_BYTES // max(n, 1), too_deep=_too_deep,
