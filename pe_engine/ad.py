@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import lax
+from .caches import memo_table
 from .core import (
     ClosedJaxpr,
     Jaxpr,
@@ -101,7 +102,8 @@ def instantiate_zeros(t: Any) -> Any:
 # Zero tangents JAX makes on the tangent side (a scan's carried tangent, a linearized
 # function's zero output), by identity: linearizing as JVP + partial eval makes them known
 # work, hence residuals, so they are remembered here for saved_residuals to leave out.
-_tangent_side_zeros: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_tangent_side_zeros: weakref.WeakValueDictionary = memo_table("ad._tangent_side_zeros",
+                                                              weakref.WeakValueDictionary())
 
 
 def instantiate_tangent_side_zeros(t: Any) -> Any:

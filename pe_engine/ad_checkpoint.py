@@ -31,7 +31,8 @@ from .ad import (
     primitive_transposes,
     transpose_jaxpr,
 )
-from .api import arg_names, hashable_key
+from .api import arg_names
+from .caches import memo_table
 from .core import (
     ClosedJaxpr,
     Jaxpr,
@@ -52,6 +53,7 @@ from .core import (
     split_list,
     weakref_lru_cache,
 )
+from .keys import check_hash_nesting, value_or_identity
 from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
@@ -123,11 +125,11 @@ class SaveAnyNamesButThese:
 
 
 def save_only_these_names(*names: str) -> SaveOnlyTheseNames:
-    return SaveOnlyTheseNames(frozenset(names))
+    return SaveOnlyTheseNames(frozenset(map(check_hash_nesting, names)))
 
 
 def save_any_names_but_these(*names: str) -> SaveAnyNamesButThese:
-    return SaveAnyNamesButThese(frozenset(names))
+    return SaveAnyNamesButThese(frozenset(map(check_hash_nesting, names)))
 
 
 def save_from_both_policies(policy_1: Callable[..., bool], policy_2: Callable[..., bool]
@@ -226,12 +228,13 @@ remat = checkpoint
 
 # fun -> {(static args, in_tree, in avals, folding): (jaxpr, consts, out_tree)}: as JAX
 # caches the trace, a function checkpointed twice binds one jaxpr (printed once).
-_traces: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_traces = memo_table("ad_checkpoint._traces", weakref.WeakKeyDictionary())
 
 
 def _trace_to_jaxpr(fun: Callable, statics: tuple, in_tree: Any, in_avals: tuple
                     ) -> tuple[Jaxpr, list, Any]:
-    key = (hashable_key(statics), in_tree, in_avals, config.values["eager_constant_folding"])
+    key = (tuple((i, value_or_identity(a)) for i, a in statics), in_tree, in_avals,
+           config.values["eager_constant_folding"])
     try:
         per_fun = _traces.setdefault(fun, {})
     except TypeError:  # a callable that cannot be weakly referenced: not cached

@@ -8,7 +8,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import core
+from .caches import memo_table
 from .core import ClosedJaxpr, Jaxpr, Tracer, as_array, bind, config, get_aval
+from .keys import static_arg_key, value_or_identity
 from .pjit import jit_p
 from .staging import DynamicJaxprTrace, TraceDebug, inline_jaxpr_into_trace, trace_to_jaxpr_dynamic
 from .tree_util import tree_flatten, tree_map, tree_unflatten
@@ -118,8 +120,11 @@ def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
     return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns), []), closed.consts
 
 
-# fun -> {(static argnums, input types, ...): (closed jaxpr, consts, out tree)}
-_jit_traces: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# fun -> {(static argnums, input types, ...): (closed jaxpr, consts, out tree)}, looked up
+# at each call (never held by a wrapper), so that emptying the table forgets every trace
+_jit_traces = memo_table("api._jit_traces", weakref.WeakKeyDictionary())
+# id(fun) -> (fun, its traces), for a callable that cannot be weakly referenced
+_strong_traces: dict[int, tuple[Callable, dict]] = memo_table("api._strong_traces", {})
 
 
 def jit(fun: Callable | None = None, static_argnums: int | Sequence[int] | None = None, *,
@@ -137,17 +142,18 @@ def jit(fun: Callable | None = None, static_argnums: int | Sequence[int] | None 
         return lambda f: jit(f, static_argnums, static_argnames=static_argnames,
                              inline=inline, **_options)
     nums, names = _static_args(fun, static_argnums, static_argnames)
-    cache = _trace_cache(fun)
     if inline:
-        return _inline_jit(fun, nums, names, cache)
+        return _inline_jit(fun, nums, names)
     name = getattr(fun, "__name__", "fun")
 
     @functools.wraps(fun)
     def call(*args: Any, **kwargs: Any) -> Any:
         dyn_idx, flat_args, in_tree, static = _dynamic_leaves(args, kwargs, nums, names)
         avals = tuple(get_aval(a) for a in flat_args)
-        key = (nums, avals, in_tree, hashable_key(static),
+        key = (nums, avals, in_tree, tuple(map(static_arg_key, static[0])),
+               tuple((k, static_arg_key(v)) for k, v in static[1]),
                config.values["eager_constant_folding"])
+        cache = _trace_cache(fun)
         hit = cache.get(key)
         if hit is None:
             box: list = []
@@ -170,8 +176,8 @@ def jit(fun: Callable | None = None, static_argnums: int | Sequence[int] | None 
 def _trace_cache(fun: Callable) -> dict:
     try:
         return _jit_traces.setdefault(fun, {})
-    except TypeError:  # a callable that cannot be weakly referenced: its wrapper's own cache
-        return {}
+    except TypeError:  # a callable that cannot be weakly referenced: held, keyed by its id
+        return _strong_traces.setdefault(id(fun), (fun, {}))[1]
 
 
 def _dynamic_leaves(args: tuple, kwargs: dict, nums: tuple[int, ...], names: tuple[str, ...]
@@ -200,8 +206,7 @@ def _traceable(fun: Callable, args: tuple, kwargs: dict, dyn_idx: list[int], in_
     return flat
 
 
-def _inline_jit(fun: Callable, nums: tuple[int, ...], names: tuple[str, ...], cache: dict
-                ) -> Callable:
+def _inline_jit(fun: Callable, nums: tuple[int, ...], names: tuple[str, ...]) -> Callable:
     """`jit(fun, inline=True)`, as JAX runs it (most jnp functions are such jits).
 
     Staged without eager constant folding, the call is `fun` traced into its caller: what
@@ -229,7 +234,8 @@ def _inline_jit(fun: Callable, nums: tuple[int, ...], names: tuple[str, ...], ca
         if any(t._trace.main is not main for t in tracers):
             return fun(*args, **kwargs)
         avals = tuple(get_aval(a) for a in leaves)
-        key = ("inline", nums, avals, in_tree, hashable_key(static))
+        key = ("inline", nums, avals, in_tree, static_key(static))
+        cache = _trace_cache(fun)
         hit = cache.get(key)
         if hit is None:
             box: list = []
@@ -266,10 +272,8 @@ def _static_args(fun: Callable, nums: int | Sequence[int] | None,
     return nums_t, names_t
 
 
-def hashable_key(x: Any) -> Any:
-    """Static arguments as part of a cache key (by repr when they do not hash)."""
-    try:
-        hash(x)
-        return x
-    except TypeError:
-        return repr(x)
+def static_key(static: tuple) -> tuple:
+    """The static values of a call, (positional, (name, value) pairs), as part of a cache
+    key: each by value when it hashes, else by identity (as JAX keys checkpoint's)."""
+    args, kwargs = static
+    return tuple(map(value_or_identity, args)), tuple((k, value_or_identity(v)) for k, v in kwargs)

@@ -22,6 +22,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import errors
+from .caches import memo_table
+from .keys import check_hash_nesting
 
 # --------------------------------------------------------------------------- dtypes
 
@@ -56,8 +58,8 @@ _CANONICAL_DTYPES = frozenset(map(np.dtype, ["bool", "int8", "int16", "int32", "
                                              "uint32", "float16", "float32", "complex64"]))
 
 
-_name_cache: dict[Any, str] = {}
-_short_cache: dict[np.dtype, str] = {}
+_name_cache: dict[Any, str] = memo_table("core._name_cache", {})
+_short_cache: dict[np.dtype, str] = memo_table("core._short_cache", {})
 
 
 def dtype_name(dtype: Any) -> str:
@@ -334,7 +336,8 @@ def get_aval(x: Any) -> ShapedArray:
                     "JAX type")
 
 
-_ndarray_avals: dict[tuple, ShapedArray] = {}  # (shape, NumPy dtype) -> aval
+# (shape, NumPy dtype) -> aval
+_ndarray_avals: dict[tuple, ShapedArray] = memo_table("core._ndarray_avals", {})
 
 
 # Python scalars are weakly typed (avals are never mutated, so one of each type serves).
@@ -516,25 +519,15 @@ class ClosedJaxpr:
         return str(self.jaxpr)
 
 
-_transform_tables: list[weakref.WeakKeyDictionary] = []
-
-
-def forget_transforms() -> None:
-    """Empty every weakref_lru_cache table. A result often holds its own jaxpr alive (a closed
-    jaxpr holds its jaxpr), so a table keeps what it has seen until it is full; a caller whose
-    earlier jaxprs can never come again (the page's engine, between requests: the user's code
-    runs afresh each time) empties them instead."""
-    for table in _transform_tables:
-        table.clear()
-
-
 def weakref_lru_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
     """JAX's cache of a transformation of a jaxpr: keyed weakly on the jaxpr (its first
     argument) and on the other, hashable arguments. Transforming the same jaxpr twice gives
     the same result object, which is why a jit called twice prints once (`let ... in`)
-    after JVP, partial evaluation and transposition too."""
-    table: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-    _transform_tables.append(table)
+    after JVP, partial evaluation and transposition too. A result often holds its own jaxpr
+    alive (a closed jaxpr holds its jaxpr), so a table keeps what it has seen until it is
+    full, or until a host empties the engine's memo tables (caches.forget)."""
+    table: weakref.WeakKeyDictionary = memo_table(f"{fn.__module__}.{fn.__qualname__}",
+                                                  weakref.WeakKeyDictionary())
 
     @functools.wraps(fn)
     def cached(jaxpr: Any, *args: Any) -> Any:
@@ -585,7 +578,14 @@ class Primitive:
         # though no later request can meet that object again (a page session's worker grew
         # by some 560 objects per checkpoint answer, and Python's full collections over
         # them paused answers for up to 180 ms).
-        # A hit needs no walk over the params: only plain keys are ever stored.
+        # A hit needs no walk over the params: only plain keys are ever stored. A tuple is
+        # checked before it is hashed (a user's shape nested a million deep would crash it).
+        for v in params.values():
+            if type(v) is tuple:
+                for x in v:  # a flat tuple (a shape, axes) at the cost of one loop
+                    if type(x) is tuple or type(x) is slice:
+                        check_hash_nesting(v)
+                        break
         key: tuple | None = (self, *avals, *params.items())
         try:
             out = _out_avals_cache.get(key)
@@ -604,7 +604,7 @@ class Primitive:
         return out
 
 
-_out_avals_cache: dict[tuple, tuple[ShapedArray, ...]] = {}
+_out_avals_cache: dict[tuple, tuple[ShapedArray, ...]] = memo_table("core._out_avals_cache", {})
 _PLAIN = (bool, int, float, complex, str, type(None), type, np.dtype, np.generic, Enum)
 
 
@@ -724,7 +724,7 @@ class _CodeInfo:
         return SourceInfo(code.co_filename, line or frame.f_lineno, code.co_name, col or 0)
 
 
-_code_info: dict[int, _CodeInfo] = {}
+_code_info: dict[int, _CodeInfo] = memo_table("core._code_info", {})
 _engine_code: set[int] = set()  # ids of the engine's code objects, never reused
 
 

@@ -84,7 +84,7 @@ def _rng_state() -> list | None:
 
 
 def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    signal.raise_signal(signal.SIGINT)  # what the page stores in Pyodide's interrupt buffer
 
 
 def _child(case: corpus.Case, out: int) -> None:

@@ -3,7 +3,9 @@
 Only the entry points listed here can be called (the page names one by its dotted name),
 and the answer is capped before it crosses to the page: a record over MAX_RECORD_CHARS
 becomes an error. Every exception, KeyboardInterrupt (the interrupt that stops a runaway)
-and MemoryError included, comes back as an answer instead of escaping into JavaScript.
+and MemoryError included, comes back as an answer instead of escaping into JavaScript; a
+call whose time limit expired answers with the interrupt, whatever its code did with it
+(interrupts.py).
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import json
 import traceback
 from typing import Any
 
-from ..core import forget_transforms
+from . import interrupts
 from .budget import printable_exception
 from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
 from .modes import checkpoint_policy, json_scalar, run
@@ -24,7 +26,8 @@ ENTRY_POINTS = {"pe_engine.explain.run": run,
 def _failure(exc: BaseException) -> dict:
     message = str(printable_exception(exc))
     err: dict[str, Any] = {"type": type(exc).__name__, "message": message[:MAX_ERROR_CHARS]}
-    lineno = user_lineno(exc)
+    # an expired request is located where the interrupt stopped it (where its code looped)
+    lineno = (interrupts.expired() and interrupts.expired_line()) or user_lineno(exc)
     if lineno is not None:
         err["lineno"] = lineno
     if not isinstance(exc, MemoryError):
@@ -34,9 +37,14 @@ def _failure(exc: BaseException) -> dict:
 
 def call(name: str, kwargs_json: str) -> str:
     """`{"ok": true, "result": ...}` or `{"ok": false, "error": {...}}`, as JSON text."""
-    # no jaxpr of an earlier request is met again: what the transforms remembered of them
-    # would only keep them alive (and Python's full collections walking them)
-    forget_transforms()
+    interrupts.start()
+    try:
+        return _answer(name, kwargs_json)
+    finally:
+        interrupts.finish()
+
+
+def _answer(name: str, kwargs_json: str) -> str:
     try:
         fn = ENTRY_POINTS.get(name)
         if fn is None:
@@ -49,11 +57,15 @@ def call(name: str, kwargs_json: str) -> str:
         # a checkpoint answer)
         text = json.dumps({"ok": True, "result": fn(**kwargs)}, allow_nan=False,
                           default=json_scalar, separators=(",", ":"), check_circular=False)
+        # expired: the answer is the interrupt, whatever the user's code did with it
+        interrupts.check()
         if len(text) > MAX_RECORD_CHARS:
             raise MemoryError(f"the answer has {len(text)} characters, over the page's limit "
                               f"of {MAX_RECORD_CHARS}")
         return text
     except BaseException as exc:  # noqa: BLE001 - every failure is an answer
+        if interrupts.expired() and not isinstance(exc, KeyboardInterrupt):
+            exc = KeyboardInterrupt(interrupts.MESSAGE)
         answer = json.dumps(_failure(exc))
         exc.__traceback__ = None
         return answer

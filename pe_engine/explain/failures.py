@@ -10,7 +10,7 @@ from .caps import LimitError
 from .limits import MAX_ERROR_CHARS
 from .record import EngineError
 from .requests import InputValueError
-from .sandbox import UserCodeError, user_lineno
+from .sandbox import USER_FILENAME, UserCodeError, error_kind, user_lineno
 
 
 def engine_error(exc: Exception) -> EngineError:
@@ -23,9 +23,26 @@ def engine_error(exc: Exception) -> EngineError:
         return make_error("limit", str(printable_exception(exc)), user_lineno(exc))
     if isinstance(exc, MemoryError):
         return make_error("memory", "MemoryError: out of memory", None)
+    if raised_by_user(exc):
+        # user code the engine called after the trace (a checkpoint policy, a custom rule):
+        # the user's error, at the user's line, as one raised while tracing
+        return make_error(error_kind(exc, "trace"), f"{type(exc).__name__}: {exc}",
+                          user_lineno(exc))
     # an engine bug: told with its traceback, located in the user's code if it passed there
     return make_error("internal", exception_text(exc), user_lineno(exc),
                       "".join(traceback.format_exception(exc, limit=8))[-MAX_ERROR_CHARS:])
+
+
+def raised_by_user(exc: BaseException) -> bool:
+    """Whether the exception was raised by the user's code itself (its innermost frame is
+    the user's), or by a guard the sandbox put in it."""
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename == USER_FILENAME or (
+        error_kind(exc) != "runtime" and user_lineno(exc) is not None)
 
 
 def make_error(kind: str, message: str, lineno: int | None, trace: str | None = None,

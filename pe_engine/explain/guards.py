@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from ..caches import memo_table
 from ..core import Array, ArrayOps, ShapedArray
 from ..custom_derivatives import custom_jvp
 from ..indexing import IndexUpdateRef
-from . import operators, stepping
+from . import hashguard, interrupts, operators, stepping
 from .budget import LimitError, NestingError, check_printable
 from .facades import ConfigView, Facade
 from .limits import MAX_USER_CALL_DEPTH
@@ -76,7 +77,7 @@ ATTRIBUTES: dict[type, frozenset[str]] = {
     slice: frozenset({"start", "stop", "step", "indices"}),
     BaseException: frozenset({"args"}),
 }
-_by_type: dict[type, frozenset[str]] = {}
+_by_type: dict[type, frozenset[str]] = memo_table("guards._by_type", {})
 
 
 def allowed_attributes(tp: type) -> frozenset[str]:
@@ -107,6 +108,8 @@ def guarded_getattr(obj: Any, name: str) -> Any:
         return obj.lookup(name)
     tp = type(obj)
     if name in allowed_attributes(tp):
+        if isinstance(obj, hashguard.HASHING_TYPES):  # what it hashes is checked first
+            return hashguard.method(obj, name, getattr(obj, name))
         checked = _checked_methods(tp).get(name)
         return getattr(obj, name) if checked is None else functools.partial(checked, obj)
     what = type(obj).__name__
@@ -177,6 +180,9 @@ GUARDS: dict[str, Any] = {
     "__pe_getattr__": guarded_getattr,
     "__pe_fn__": guard_function,
     "__pe_fmt__": guarded_format_field,
+    "__pe_tick__": interrupts.check,
+    "__pe_key__": hashguard.key,
+    "__pe_keys__": hashguard.keys,
     **operators.GUARDS,
 }
 

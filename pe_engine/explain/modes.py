@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import core
+from .. import caches, core
 from . import autodiff, interpreters, jax_snippet, jit, masks, sandbox, split
 from .caps import PageCaps
 from .failures import engine_error, make_error
@@ -26,15 +26,19 @@ MODES: dict[str, Callable[..., dict]] = {
 @contextmanager
 def _fresh_request() -> Iterator[None]:
     """Every request starts from the same state and leaves none behind: the sandbox's
-    per-request state is reset and `jax.config` is restored, whatever the code did."""
+    per-request state is reset, `jax.config` is restored and the engine's memo tables are
+    emptied (no request reads what an earlier one traced, or keeps its values alive),
+    whatever the code did."""
     flags = dict(core.config.values)
     sandbox.reset()
+    caches.forget()
     try:
         yield
     finally:
         core.config.values.clear()
         core.config.values.update(flags)
         sandbox.reset()
+        caches.forget()
 
 
 def run(mode: str, **kwargs: Any) -> dict:

@@ -8,6 +8,7 @@ from typing import Any
 from .. import core
 from ..api import trace_to_jaxpr
 from ..core import ClosedJaxpr, Jaxpr
+from ..keys import HashNestingError
 from .budget import NestingError, exception_text
 from .caps import LimitError
 from .limits import MAX_TRACED_EQNS
@@ -56,7 +57,7 @@ def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | No
     except UserCodeError:
         raise
     except RecursionError as e:
-        why = str(e) if isinstance(e, NestingError) else (
+        why = str(e) if isinstance(e, (NestingError, HashNestingError)) else (
             "maximum recursion depth exceeded (does the function call itself without end?)")
         raise UserCodeError(f"RecursionError: {why}", user_lineno(e), "runtime") from None
     except MemoryError as e:

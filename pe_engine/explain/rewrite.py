@@ -12,7 +12,12 @@ write (it starts with `__`, which the checker refuses), bound in the user's name
   before Python's recursion limit;
 - every f-string field is formatted by `__pe_fmt__`, which refuses containers nested deeper
   than the C formatting code can recurse, and widths that would allocate without limit; the
-  pieces are joined by `__pe_fstr__`, which bounds the total.
+  pieces are joined by `__pe_fstr__`, which bounds the total;
+- what a set or dict display or comprehension, a subscript or `in` hashes is checked
+  first by `__pe_key__` (hashguard.py: hashing recurses in C without a check);
+- every `finally` block and `except` handler starts with `__pe_tick__()`, which raises the
+  page's interrupt again once the request's time limit expired (interrupts.py), so that no
+  `finally: continue` or `except` stops it.
 The walk is iterative: the tree of a long expression is deeper than Python's own recursion.
 """
 from __future__ import annotations
@@ -22,6 +27,7 @@ import ast
 from .checker import UserCodeError
 
 GETATTR, FN, FMT, FSTR = "__pe_getattr__", "__pe_fn__", "__pe_fmt__", "__pe_fstr__"
+TICK, KEY, KEYS = "__pe_tick__", "__pe_key__", "__pe_keys__"
 BINOP_GUARDS = {ast.Pow: "__pe_pow__", ast.LShift: "__pe_lshift__", ast.Mult: "__pe_mul__",
                 ast.Mod: "__pe_mod__", ast.Add: "__pe_add__", ast.Sub: "__pe_sub__",
                 ast.Div: "__pe_truediv__", ast.FloorDiv: "__pe_floordiv__",
@@ -57,7 +63,56 @@ def _simple(expr: ast.expr) -> bool:
                for n in ast.walk(expr))
 
 
+def _key(expr: ast.expr) -> ast.expr:
+    """`expr` checked before it is hashed; a starred part, each of its items."""
+    if isinstance(expr, ast.Starred):
+        expr.value = _call(KEYS, [expr.value], expr.value)
+        return expr
+    return _call(KEY, [expr], expr)
+
+
+def _index(expr: ast.expr) -> ast.expr:
+    """A subscript's index checked part by part (a slice's bounds, a tuple's items: a
+    slice cannot be wrapped in a call)."""
+    if isinstance(expr, ast.Slice):
+        for field in ("lower", "upper", "step"):
+            part = getattr(expr, field)
+            if part is not None:
+                setattr(expr, field, _key(part))
+        return expr
+    if isinstance(expr, ast.Tuple):
+        expr.elts = [_index(e) for e in expr.elts]
+        return expr
+    return _key(expr)
+
+
+def _hashed(node: ast.AST) -> None:
+    """Put the hashing guard around what a display, comprehension, subscript or `in`
+    hashes (hashguard.py)."""
+    if isinstance(node, ast.Set):
+        node.elts = [_key(e) for e in node.elts]
+    elif isinstance(node, ast.Dict):
+        node.keys = [k if k is None else _key(k) for k in node.keys]
+    elif isinstance(node, ast.SetComp):
+        node.elt = _key(node.elt)
+    elif isinstance(node, ast.DictComp):
+        node.key = _key(node.key)
+    elif isinstance(node, ast.Subscript):
+        node.slice = _index(node.slice)
+    elif isinstance(node, ast.Compare):
+        operands = [node.left, *node.comparators]
+        for i, op in enumerate(node.ops):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                operands[i] = _key(operands[i])
+        node.left, node.comparators = operands[0], operands[1:]
+
+
+_HASHING = (ast.Set, ast.Dict, ast.SetComp, ast.DictComp, ast.Subscript, ast.Compare)
+
+
 def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
+    if isinstance(node, _HASHING):
+        _hashed(node)  # in place: the node may have a guard of its own below
     if isinstance(node, ast.Attribute):
         return _call(GETATTR, [node.value, _constant(node.attr, node)], node)
     if isinstance(node, ast.BinOp) and type(node.op) in BINOP_GUARDS:
@@ -98,6 +153,12 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
         parts: list[ast.expr] = [_formatted(v) if isinstance(v, ast.FormattedValue) else v
                                  for v in node.values]
         return _call(FSTR, [ast.copy_location(ast.Tuple(parts, ast.Load()), node)], node)
+    if isinstance(node, ast.ExceptHandler) or (isinstance(node, ast.Try) and node.finalbody):
+        # where an exception can be stopped: the interrupt is raised again there, once the
+        # request's time limit expired (interrupts.py)
+        body = node.body if isinstance(node, ast.ExceptHandler) else node.finalbody
+        body.insert(0, ast.copy_location(ast.Expr(_call(TICK, [], body[0])), body[0]))
+        return node
     return node
 
 

@@ -28,7 +28,7 @@ import pe_engine
 
 from .. import ad_checkpoint, lax, nn, tree_util
 from .. import numpy as jnp
-from . import guards, numpy_facade
+from . import guards, hashguard, numpy_facade
 from .budget import exception_text
 from .checker import USER_FILENAME, UserCodeError, check, parse
 from .facades import (
@@ -97,7 +97,8 @@ def _round(number: Any, ndigits: Any = None) -> Any:
 
 def _builtins() -> dict[str, Any]:
     safe = {k: getattr(builtins, k) for k in _SAFE_BUILTINS}
-    safe.update({"__import__": _restricted_import, **guards.BUILTINS, "round": _round})
+    safe.update({"__import__": _restricted_import, **guards.BUILTINS, "round": _round,
+                 **hashguard.BUILTINS})
     return safe
 
 
