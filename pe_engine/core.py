@@ -332,7 +332,8 @@ def get_aval(x: Any) -> ShapedArray:
         elif observed:  # a remembered aval is made again, as far as an observer knows
             observer.aval_made(aval)
         return aval
-    raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid JAX type")
+    raise TypeError(f"Value {errors.value_repr(x)} of type {type(x).__name__} is not a valid "
+                    "JAX type")
 
 
 # (shape, NumPy dtype) -> aval

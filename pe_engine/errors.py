@@ -6,9 +6,25 @@ of JAX's documentation about the error.
 """
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 _ERROR_PAGE = "https://docs.jax.dev/en/latest/errors.html"
+
+# A value named in an error message is printed by reprlib, which recurses in Python and stops
+# at a depth and a length: C's repr of a list nested thousands deep overflows Pyodide's wasm
+# stack. The bounds are far above what a message of JAX's ever shows whole.
+_VALUE_REPR = reprlib.Repr()
+_VALUE_REPR.maxlevel = 20
+for _name in ("maxtuple", "maxlist", "maxarray", "maxdict", "maxset", "maxfrozenset",
+              "maxdeque"):
+    setattr(_VALUE_REPR, _name, 1000)
+_VALUE_REPR.maxstring = _VALUE_REPR.maxlong = _VALUE_REPR.maxother = 10_000
+
+
+def value_repr(x: Any) -> str:
+    """repr(x) for an error message, bounded in depth and length."""
+    return _VALUE_REPR.repr(x)
 
 
 class JAXTypeError(TypeError):

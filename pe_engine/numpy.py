@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import core, lax
+from . import core, errors, lax
 from .api import jit
 from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval, scalar_constant
 from .tree_util import tree_leaves
@@ -154,7 +154,8 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
 def _check_arraylike(*args: Any) -> None:
     for a in args:
         if not isinstance(a, (ArrayOps, np.ndarray, np.generic)) and not _is_python_scalar(a):
-            raise TypeError(f"Value {a!r} with type {type(a).__name__} is not a valid JAX type")
+            raise TypeError(f"Value {errors.value_repr(a)} with type {type(a).__name__} is not "
+                            "a valid JAX type")
 
 
 def _traced_together(*args: Any) -> Sequence[Any]:

@@ -45,6 +45,9 @@ LIMIT = frozenset({"limit"})
 RUNTIME = frozenset({"runtime", "trace"})
 SYNTAX = frozenset({"syntax"})
 ANY_ERROR = frozenset({"restricted", "limit", "runtime", "trace", "syntax", "memory"})
+# A loop that steps in Python: it runs until the page's interrupt, which must land at once
+# (the entry point answers KeyboardInterrupt at the user's line).
+INTERRUPTED = frozenset({"KeyboardInterrupt"})
 
 CASES: list[Case] = []
 
@@ -307,7 +310,7 @@ for i, (body, kind, words) in enumerate([
     ("y = x.astype('U3')", RUNTIME, "dtypes"),
     ("y = jnp.zeros(10 ** 9)", frozenset({"limit"}), "elements"),
     ("y = x + jnp.ones((5000, 5000))", frozenset({"limit"}), "elements"),
-    ("for i in range(10 ** 7):\n    x = jnp.sin(x)", frozenset({"limit"}), "equations"),
+    ("for i in range(10 ** 6):\n    x = jnp.sin(x)", frozenset({"limit"}), "equations"),
     ("y = '%1000000000d' % 5", LIMIT, "width"), ("y = f'{x:>{10 ** 9}}'", LIMIT, "width"),
     ("y = f'{1.0:.{10 ** 9}f}'", LIMIT, "width"), ("y = '%*d' % (10 ** 9, 5)", LIMIT, "%*d"),
     ("y = 'a'.ljust(10 ** 9)", R, "ljust"), ("y = 'a'.zfill(10 ** 9)", R, "zfill"),
@@ -360,6 +363,87 @@ add(
     Case("resource-flat-list-ok", "resources",
          fn("y = [" + ", ".join(["1.0"] * 3000) + "]"), None),
 )
+
+# ---------------- issue 42: loops in C, sizes in bytes, nesting wherever text is made
+# Each would run in one C call for seconds (no interrupt lands), allocate a gigabyte, or
+# overflow Pyodide's stack: refused first, or (a loop stepping in Python) interrupted.
+DEEP = "d = []\nfor i in range(300):\n    d = [d]\n"  # prints in CPython, crashes wasm
+ONE_MB = "s = 'x' * 10 ** 6\n"
+PLAIN = "p = np.float64(1.0) + [[1.0]] * 15000\n"  # numpy's scalar and a list: an array
+# one row in memory, 225M elements to numpy (`[r] * 15000` is refused at the repetition)
+ROWS = "r = [1] * 15000\nm = []\nfor i in range(15000):\n    m.append(r)\n"
+for i, (body, kind, words) in enumerate([
+    # findings 4: loops in C
+    ("y = any(iter(int, 1))", INTERRUPTED, ""),
+    ("y = max(range(10 ** 15))", LIMIT, "range"),
+    ("import functools\nimport math\ny = functools.reduce(math.gcd, range(10 ** 9))", LIMIT,
+     "range"),
+    ("m = (1 << 16000) - 1\ny = pow(3, m, m)", LIMIT, "modulus"),
+    ("y = 0.5 in range(10 ** 15)", LIMIT, "range"), ("y = [*range(10 ** 9)]", LIMIT, "range"),
+    ("y = max(filter(None, iter(int, 1)))", INTERRUPTED, ""),
+    (ONE_MB + "y = max(map(s.count, ['y'] * 10 ** 6))", INTERRUPTED, ""),
+    (ONE_MB + "y = sorted(['y'] * 10 ** 6, key=s.count)", INTERRUPTED, ""),
+    (ONE_MB + "y = ['y'] * 10 ** 6\ny.sort(key=s.count)", INTERRUPTED, ""),
+    ("import functools\nimport math\ny = functools.reduce(math.gcd, iter(int, 1))",
+     INTERRUPTED, ""),
+    ("y = sum([[0] * 10 ** 6] * 1000, [])", LIMIT, "bytes"),
+    # finding 5: sizes in bytes
+    ("y = np.float64([1.0] * 15000)[:, None] * np.float64([1.0] * 15000)", RUNTIME,
+     "elements"),
+    (PLAIN + "y = p * (np.float64(1.0) + [[1.0] * 15000])", RUNTIME, "elements"),
+    (PLAIN + "y = p < (np.float64(1.0) - [[1.0] * 15000])", RUNTIME, "elements"),
+    (PLAIN + "y = divmod(p, np.float64(1.0) / [[1.0] * 15000])", RUNTIME, "elements"),
+    (ROWS + "y = np.float64(1.0) == m", RUNTIME, "elements"),
+    (ROWS + "y = np.array(m)", RUNTIME, "elements"),
+    ("m = np.ones((1, 1))\ni = np.zeros(15000, dtype=int)\ny = m[i[:, None], i[None, :]]",
+     RUNTIME, "elements"),
+    (ROWS + "y = np.ones(3)[m]", RUNTIME, "elements"),
+    ("y = np.zeros(600).astype('U1000000')", RUNTIME, "dtype"),
+    ("y = np.zeros(3).astype('O')", RUNTIME, "dtype"),
+    (ONE_MB + "y = ''.join([s] * 1000)", LIMIT, "bytes"),
+    (ONE_MB + "y = s.replace('x', 'y' * 1000)", LIMIT, "bytes"),
+    (ONE_MB + "y = s.translate({120: 'y' * 1000})", LIMIT, "bytes"),
+    ("s = 'x'\nfor i in range(31):\n    s = s + s", LIMIT, "bytes"),
+    ("s = 'x'\nfor i in range(31):\n    s += s", LIMIT, "bytes"),
+    ("y = [0] * 10 ** 6\nfor i in range(31):\n    y = y + y", LIMIT, "bytes"),
+    ("y = [0] * 10 ** 6\nfor i in range(31):\n    y.extend(y)", LIMIT, "bytes"),
+    (ONE_MB + "y = f'" + "{s}" * 100 + "'", LIMIT, "bytes"),
+    (ONE_MB + "y = '%s' * 100 % ((s,) * 100)", LIMIT, "bytes"),
+    (ONE_MB + "y = str([s] * 100)", LIMIT, "bytes"),
+    ("y = ('a,' * 10 ** 7).split(',')", LIMIT, "bytes"),
+    # finding 6: nesting wherever user values become text
+    (DEEP + "s = str(slice(d, 1))", RUNTIME, "nested"),
+    (DEEP + "s = repr({1: d}.values())", RUNTIME, "nested"),
+    (DEEP + "s = repr({1: d}.items())", RUNTIME, "nested"),
+    (DEEP + "s = repr(ValueError(d))", RUNTIME, "nested"),
+    (DEEP + "s = f'{KeyError(d)}'", RUNTIME, "nested"),
+    (DEEP + "raise ValueError(d)", RUNTIME, "nested"),
+    (DEEP + "try:\n    raise ValueError(d)\nexcept ValueError:\n    raise KeyError(1)",
+     RUNTIME, "KeyError"),
+    (DEEP + "x = jax.ad_checkpoint.checkpoint_name(x, d)", RUNTIME, "nested"),
+    (DEEP + "import functools\ns = str(functools.partial(abs, d))", RUNTIME, "nested"),
+    (DEEP + "y = jnp.sin(d)", RUNTIME, "[...]"),
+    (ROWS + "y = 0 < np.float64(1.0) < m", RUNTIME, "elements"),
+    (ROWS + "y = m in np.ones(3)", RUNTIME, "elements"),
+    ("y = [[0.0] * 15000] * 15000", LIMIT, "bytes"),
+    (ONE_MB + "y = s[:-1] + 'y' in [s] * 10 ** 6", LIMIT, "bytes"),
+]):
+    add(Case(f"issue42-{i:02d}", "resources", fn(body), kind, FIRST + body.count("\n") + 1,
+             (words,) if words else (), browser=i in (0, 1, 3, 12, 22, 34)))
+
+# ... and ordinary programs through the same guards run as before
+add(Case("issue42-ordinary", "resources", fn(
+    "xs = [1]\nys = xs\nxs += range(3)\nassert ys == [1, 0, 1, 2]\n"
+    "a = np.ones(3)\na *= 2\na += 1\nassert a.sum() == 9.0\n"
+    "w = np.float32(2.0) * 3\nassert isinstance(w, np.float32) and w.dtype == np.float32\n"
+    "r = np.int64(2) * [1.0]\nassert r == [1.0, 1.0] and (np.float64(1.0) + [1.0])[0] == 2\n"
+    "v = np.float32([1, 2])\nassert v.shape == (2,) and v[[0, 1, 1]].sum() == 5\n"
+    "z = jnp.zeros(2, np.float32) + np.ones(2).astype(np.float32)\n"
+    "t = f'{1.5:>8.3f} {[1, 2]!r}' + '%d-%s' % (3, 'a') + ','.join(map(str, range(3)))\n"
+    "u = sorted([3, 1, 2], key=abs) + list(filter(None, [0, 1])) + [max([1, 5], key=abs)]\n"
+    "assert sum([[1], [2]], []) == [1, 2] and t.split(',')[-1] == '2'\n"
+    "assert sum(iter([1, 2, 3].pop, 1)) == 5\n"
+    "v = np.float64(1.0)\nassert v is v and 1 < 2 < v + 2 and 3 > v not in [2.0, 3.0]"), None))
 
 # ------------------------------------------------- format strings and pattern matching
 

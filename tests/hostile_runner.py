@@ -3,8 +3,8 @@
     python3 tests/hostile_runner.py [case-id ...]
 
 A process of its own (tests/test_hostile.py starts it): each case runs in a child forked
-from here, under a memory cap, exactly as the worker calls the engine
-(`pe_engine.explain.entry.call`), with an audit hook recording anything that would mean a
+from here, under a memory cap and the page's interrupt, exactly as the worker calls the
+engine (`pe_engine.explain.entry.call`), with an audit hook recording anything that would mean a
 real module was reached (files, processes, sockets, code objects, frames). Forking needs a
 process without threads, so JAX, which the rest of the suite imports, is never loaded here.
 """
@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 import os
 import resource
+import select
 import signal
 import sys
+import time
 import unicodedata  # noqa: F401 (the parser loads it for non-ASCII names: here, not in a case)
 from pathlib import Path
 
@@ -36,7 +38,15 @@ DANGER = ("open", "os.", "subprocess.", "socket.", "ctypes.", "sys._getframe", "
           "code.__new__", "function.__new__", "marshal.", "pickle.", "urllib.", "webbrowser.",
           "builtins.input", "import")
 MEMORY_CAP = 3 << 30
-SECONDS = 60
+SECONDS = 20  # CPU seconds a child may use: the interrupt's 5, and the checks after it
+WALL_SECONDS = 1800
+# The page's own schedule (app/limits.js): a call is interrupted (KeyboardInterrupt, which
+# Python raises between bytecodes, as Pyodide's interrupt buffer does) after CALL_TIMEOUT_MS,
+# and the engine torn down if the interrupt never lands (a loop in C). Here the interrupt
+# comes after as much CPU time (the engine's worker has a core; this machine may not), and
+# the parent kills a child that never answers (a loop in C ignores the child's own timers):
+# the case "died".
+INTERRUPT_AFTER = 5.0
 
 
 def request(case: corpus.Case) -> dict:
@@ -74,9 +84,14 @@ def _rng_state() -> list | None:
     return None if rng is None else rng.get_state()[1][:8].tolist()
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    signal.raise_signal(signal.SIGINT)  # what the page stores in Pyodide's interrupt buffer
+
+
 def _child(case: corpus.Case, out: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-    signal.alarm(SECONDS)
+    signal.signal(signal.SIGPROF, _interrupt)
+    signal.setitimer(signal.ITIMER_PROF, INTERRUPT_AFTER)
     events: list[str] = []
     recording = [True]
     engine_dir = str(Path(core.__file__).parent)
@@ -94,17 +109,24 @@ def _child(case: corpus.Case, out: int) -> None:
                 events.append(f"{event} {name}")
         elif event == "open" and args[0] == "<user>":
             pass  # a SyntaxError looking for the text of the user's code, which is no file
+        elif event == "open" and args[1] == "r" and (
+                str(args[0]).startswith(engine_dir) or args[0] == __file__):
+            pass  # the engine's (and this file's) source, read for an interrupt's traceback
         elif event.startswith(DANGER):
             events.append(f"{event} {str(args)[:80]}")
 
     before = engine_state()
     sys.addaudithook(hook)
+    start = time.process_time()
     answer = call(request(case))
+    seconds = time.process_time() - start
+    signal.setitimer(signal.ITIMER_PROF, 0)
     recording[0] = False
     after = engine_state()
     canary = [call(CANARY), call(CANARY_JIT)]
     os.write(out, json.dumps({"answer": answer, "events": events, "state": before == after,
-                              "diff": _diff(before, after), "canary": canary}).encode())
+                              "diff": _diff(before, after), "canary": canary,
+                              "seconds": seconds}).encode())
 
 
 def _diff(a: dict, b: dict) -> list[str]:
@@ -118,6 +140,12 @@ def _diff(a: dict, b: dict) -> list[str]:
     return out[:10]
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time a child has used (this machine may be shared: wall time says little)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_isolated(case: corpus.Case) -> dict:
     r, w = os.pipe()
     pid = os.fork()
@@ -129,11 +157,20 @@ def run_isolated(case: corpus.Case) -> dict:
             os._exit(0)
     os.close(w)
     chunks = []
-    while chunk := os.read(r, 1 << 16):
-        chunks.append(chunk)
+    deadline = time.monotonic() + WALL_SECONDS
+    while True:
+        if select.select([r], [], [], 0.5)[0]:
+            if not (chunk := os.read(r, 1 << 16)):
+                break
+            chunks.append(chunk)
+        elif _cpu_seconds(pid) > SECONDS or time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            chunks = []
+            break
     os.close(r)
     _, status = os.waitpid(pid, 0)
-    assert chunks, f"{case.id}: the child died (status {status})"
+    if not chunks:  # killed at the teardown (a loop in C), by the memory cap, or a crash
+        return {"died": status}
     return json.loads(b"".join(chunks))
 
 
@@ -142,7 +179,7 @@ def main(ids: list[str]) -> None:
     for case in corpus.CASES:
         if not ids or case.id in ids:
             got = run_isolated(case)
-            got["canary_same"] = got.pop("canary") == pristine
+            got["canary_same"] = got.pop("canary", None) == pristine
             print(json.dumps({"id": case.id, **got}), flush=True)
 
 

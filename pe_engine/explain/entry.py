@@ -14,6 +14,7 @@ import traceback
 from typing import Any
 
 from . import interrupts
+from .budget import printable_exception
 from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
 from .modes import checkpoint_policy, json_scalar, run, signature
 from .sandbox import user_lineno
@@ -24,7 +25,7 @@ ENTRY_POINTS = {"pe_engine.explain.run": run,
 
 
 def _failure(exc: BaseException) -> dict:
-    message = str(exc)
+    message = str(printable_exception(exc))
     err: dict[str, Any] = {"type": type(exc).__name__, "message": message[:MAX_ERROR_CHARS]}
     # an expired request is located where the interrupt stopped it (where its code looped)
     lineno = (interrupts.expired() and interrupts.expired_line()) or user_lineno(exc)

@@ -16,7 +16,10 @@ from types import MappingProxyType
 from typing import Any
 
 from .. import core
+from ..ad_checkpoint import checkpoint_name
+from .budget import check_printable
 from .limits import MAX_FACTORIAL_ARG
+from .stepping import guarded_reduce
 
 
 class Facade:
@@ -143,7 +146,14 @@ def math_facade() -> Facade:
 
 
 def functools_facade() -> Facade:
-    return Facade("functools", {"partial": functools.partial, "reduce": functools.reduce})
+    # reduce steps in Python: reduce(math.gcd, ...) would loop in C, out of the interrupt's reach
+    return Facade("functools", {"partial": functools.partial, "reduce": guarded_reduce})
+
+
+def checked_checkpoint_name(x: Any, name: Any) -> Any:
+    """jax.ad_checkpoint.checkpoint_name, its name refused here if it cannot be printed:
+    the name is a param of the program the page prints, long after the user's line ran."""
+    return checkpoint_name(x, check_printable(name))
 
 
 def instance_check_only(name: str, test: Callable[[Any], bool]) -> type:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import traceback
 
+from .budget import exception_text, printable_exception
 from .caps import LimitError
 from .limits import MAX_ERROR_CHARS
 from .record import EngineError
@@ -19,7 +20,7 @@ def engine_error(exc: Exception) -> EngineError:
     if isinstance(exc, UserCodeError):
         return make_error(exc.kind, exc.message, exc.lineno)
     if isinstance(exc, LimitError):
-        return make_error("limit", str(exc), user_lineno(exc))
+        return make_error("limit", str(printable_exception(exc)), user_lineno(exc))
     if isinstance(exc, MemoryError):
         return make_error("memory", "MemoryError: out of memory", None)
     if raised_by_user(exc):
@@ -28,7 +29,7 @@ def engine_error(exc: Exception) -> EngineError:
         return make_error(error_kind(exc, "trace"), f"{type(exc).__name__}: {exc}",
                           user_lineno(exc))
     # an engine bug: told with its traceback, located in the user's code if it passed there
-    return make_error("internal", f"{type(exc).__name__}: {exc}", user_lineno(exc),
+    return make_error("internal", exception_text(exc), user_lineno(exc),
                       "".join(traceback.format_exception(exc, limit=8))[-MAX_ERROR_CHARS:])
 
 

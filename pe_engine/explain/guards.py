@@ -3,14 +3,15 @@
 Attribute reads go through an allowlist keyed by type: an object of a type not in the
 table has no attribute user code can read. That is what keeps every walk from an engine
 value, a facade or a builtin away from modules, frames, globals and raw memory, whatever
-the names involved (no denylist of dunders to keep up to date).
+the names involved (no denylist of dunders to keep up to date). The methods that allocate
+in proportion to their arguments are handed out in checked versions (operators.METHODS).
+
+Operators are guarded in operators.py, printing here (budget.py's walk first), and the
+builtins that would loop in C are replaced by stepping.py's.
 """
 from __future__ import annotations
 
-import builtins
 import functools
-import operator
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -20,28 +21,18 @@ from ..caches import memo_table
 from ..core import Array, ArrayOps, ShapedArray
 from ..custom_derivatives import custom_jvp
 from ..indexing import IndexUpdateRef
-from . import hashguard, interrupts
+from . import hashguard, interrupts, operators, stepping
+from .budget import LimitError, NestingError, check_printable
 from .facades import ConfigView, Facade
-from .limits import (
-    MAX_FORMAT_WIDTH,
-    MAX_INT_BITS,
-    MAX_PRINT_NESTING,
-    MAX_SEQUENCE_ITEMS,
-    MAX_USER_CALL_DEPTH,
-)
+from .limits import MAX_USER_CALL_DEPTH
 from .numpy_facade import LimitedArray, Rng
+from .operators import check_widths
+
+__all__ = ["LimitError", "NestingError"]
 
 
 class SandboxAttributeError(AttributeError):
     """User code read an attribute the page's Python does not expose."""
-
-
-class LimitError(ArithmeticError):
-    """One step of user code would compute a value over the page's limits."""
-
-
-class NestingError(RecursionError):
-    """User code nested calls or containers deeper than the wasm stack allows."""
 
 
 def _public(cls: type) -> frozenset[str]:
@@ -98,65 +89,35 @@ def allowed_attributes(tp: type) -> frozenset[str]:
     return found
 
 
+_checked_by_type: dict[type, dict[str, Callable[..., Any]]] = {}
+
+
+def _checked_methods(tp: type) -> dict[str, Callable[..., Any]]:
+    """The methods of a type handed out in their checked versions (operators.METHODS)."""
+    found = _checked_by_type.get(tp)
+    if found is None:
+        found = {}
+        for k in reversed(tp.__mro__):
+            found.update(operators.METHODS.get(k, {}))
+        _checked_by_type[tp] = found
+    return found
+
+
 def guarded_getattr(obj: Any, name: str) -> Any:
     if type(obj) is Facade:
         return obj.lookup(name)
-    if name in allowed_attributes(type(obj)):
+    tp = type(obj)
+    if name in allowed_attributes(tp):
         if isinstance(obj, hashguard.HASHING_TYPES):  # what it hashes is checked first
             return hashguard.method(obj, name, getattr(obj, name))
-        return getattr(obj, name)
+        checked = _checked_methods(tp).get(name)
+        return getattr(obj, name) if checked is None else functools.partial(checked, obj)
     what = type(obj).__name__
     if isinstance(obj, type):
         raise SandboxAttributeError(f"attributes of the class '{obj.__name__}' are not "
                                     "available in this page's Python")
     raise SandboxAttributeError(f"'{what}' object has no attribute '{name}' in this page's "
                                 "Python")
-
-
-# --------------------------------------------------------------------------- arithmetic
-
-
-def _too_big(what: str) -> LimitError:
-    return LimitError(f"{what} is over the page's limit of {MAX_INT_BITS} bits")
-
-
-def guarded_pow(a: Any, b: Any, mod: Any = None) -> Any:
-    if mod is not None:
-        return builtins.pow(a, b, mod)  # modular: fast whatever the sizes
-    if type(a) in (int, bool) and type(b) in (int, bool) and b > 0 and abs(a) > 1 \
-            and b * a.bit_length() > MAX_INT_BITS:
-        raise _too_big(f"{a} ** {b}")
-    return a ** b
-
-
-def guarded_lshift(a: Any, b: Any) -> Any:
-    if type(a) in (int, bool) and type(b) in (int, bool) and a and b > 0 \
-            and a.bit_length() + b > MAX_INT_BITS:
-        raise _too_big(f"{a} << {b}")
-    return a << b
-
-
-_SEQUENCES = (str, bytes, list, tuple)
-
-
-def _count(n: Any) -> int | None:
-    try:
-        return operator.index(n)
-    except TypeError:
-        return None
-
-
-def guarded_mul(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        if a.bit_length() + b.bit_length() > MAX_INT_BITS:
-            raise _too_big("the product")
-    elif isinstance(a, _SEQUENCES) or isinstance(b, _SEQUENCES):
-        seq, n = (a, _count(b)) if isinstance(a, _SEQUENCES) else (b, _count(a))
-        if n is not None and len(seq) * n > MAX_SEQUENCE_ITEMS:
-            raise LimitError(f"repeating a {type(seq).__name__} of {len(seq)} items {n} times "
-                             f"is over the page's limit of {MAX_SEQUENCE_ITEMS} items")
-    return a * b
 
 
 # --------------------------------------------------------------------------- calls, printing
@@ -182,46 +143,10 @@ def guard_function(fn: Callable[..., Any]) -> Callable[..., Any]:
     return guarded
 
 
-_CONTAINERS = (list, tuple, dict, set, frozenset)
-
-
-def check_nesting(value: Any) -> Any:
-    """`value` itself, once sure that formatting it will not recurse too deeply in C."""
-    if not isinstance(value, _CONTAINERS):
-        return value
-    seen: set[int] = set()
-    stack = [(value, 1)]
-    while stack:
-        obj, depth = stack.pop()
-        if id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        if depth > MAX_PRINT_NESTING:
-            raise NestingError(f"a value nested more than {MAX_PRINT_NESTING} deep cannot be "
-                               "printed here")
-        items = obj.items() if isinstance(obj, dict) else obj
-        for item in items:
-            for x in (item if isinstance(obj, dict) else (item,)):
-                if isinstance(x, _CONTAINERS):
-                    stack.append((x, depth + 1))
-    return value
-
-
-_WIDTHS = re.compile(r"\d+")
-_PRINTF_FIELDS = re.compile(r"%[-#0 +(\w)]*(\*|\d+)?(?:\.(\*|\d+))?")
-
-
-def _check_widths(spec: str, where: str) -> None:
-    for w in _WIDTHS.findall(spec):
-        if len(w) > 5 or int(w) > MAX_FORMAT_WIDTH:
-            raise LimitError(f"{where}: a width of {w} is over the page's limit of "
-                             f"{MAX_FORMAT_WIDTH}")
-
-
 def guarded_format_field(value: Any, conversion: int, spec: str) -> str:
     """One f-string field: `{value!conversion:spec}`."""
-    check_nesting(value)
-    _check_widths(spec, "an f-string")
+    check_printable(value)
+    check_widths(spec, "an f-string")
     if conversion == ord("r"):
         value = repr(value)
     elif conversion == ord("s"):
@@ -231,29 +156,19 @@ def guarded_format_field(value: Any, conversion: int, spec: str) -> str:
     return format(value, spec)
 
 
-def guarded_mod(a: Any, b: Any) -> Any:
-    if isinstance(a, str):
-        check_nesting(b)
-        if "*" in a:
-            raise LimitError("'%*d'-style widths are not supported here")
-        for m in _PRINTF_FIELDS.finditer(a):
-            _check_widths(m.group(0), "a % format")
-    return a % b
-
-
 def guarded_repr(value: Any) -> str:
-    return repr(check_nesting(value))
+    return repr(check_printable(value))
 
 
 def guarded_str(value: Any = "", *args: Any) -> str:
-    return str(check_nesting(value), *args)
+    return str(check_printable(value), *args)
 
 
 def guarded_print(*values: Any, **_: Any) -> None:
     """print: the text goes nowhere (the worker has no console for the reader), but what
     would be printed is formatted as Python would, so its errors still surface."""
     for v in values:
-        str(check_nesting(v))
+        str(check_printable(v))
 
 
 def reset() -> None:
@@ -263,13 +178,17 @@ def reset() -> None:
 
 GUARDS: dict[str, Any] = {
     "__pe_getattr__": guarded_getattr,
-    "__pe_pow__": guarded_pow,
-    "__pe_lshift__": guarded_lshift,
-    "__pe_mul__": guarded_mul,
     "__pe_fn__": guard_function,
     "__pe_fmt__": guarded_format_field,
-    "__pe_mod__": guarded_mod,
     "__pe_tick__": interrupts.check,
     "__pe_key__": hashguard.key,
     "__pe_keys__": hashguard.keys,
+    **operators.GUARDS,
+}
+
+# The builtins user code sees in place of Python's: bounded loops, checked printing.
+BUILTINS: dict[str, Any] = {
+    **stepping.BUILTINS, "sum": stepping.stepped_sum(operators.guarded_add),
+    "pow": operators.guarded_pow, "divmod": operators.guarded_divmod,
+    "repr": guarded_repr, "str": guarded_str, "print": guarded_print,
 }

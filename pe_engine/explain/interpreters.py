@@ -18,6 +18,7 @@ from ..core import DropVar, Jaxpr, Literal
 from ..partial_eval import PartialEvalObserver, PartialVal, trace_to_jaxpr_nounits
 from ..staging import trace_to_jaxpr_dynamic
 from ..tree_util import tree_leaves
+from .budget import exception_text
 from .programs import program_record, short_eqn
 from .record import RECORD_VERSION, InterpretersRecord
 from .requests import args_record, load_request, trace_user
@@ -101,7 +102,7 @@ def interpreters(source: str, args: Sequence[dict], fn: str | None = None
     try:
         pe_jaxpr, out_pvals, residuals = trace_to_jaxpr_nounits(flat_fun, pvals, False, log)
     except Exception as e:  # noqa: BLE001 - the same error the split would report
-        raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e), "trace") from None
+        raise UserCodeError(exception_text(e), user_lineno(e), "trace") from None
     avals = [core.get_aval(v) for v in values]
     dced = trace_to_jaxpr_dynamic(flat_fun, avals, auto_dce=True)
     staged_rec, staged_names = program_record(staged.jaxpr)

@@ -27,8 +27,15 @@ MAX_CHAIN_TOKENS = 500  # operators, trailers and chaining keywords in one logic
 
 # -- what user code may compute in one step, in C, where no interrupt lands
 MAX_INT_BITS = 1 << 14  # bits of an integer literal or a result of `**`, `<<`, `*`
-MAX_SEQUENCE_ITEMS = 1_000_000  # items of a str, list or tuple made by repetition
+MAX_POW_MOD_COST = 1 << 33  # pow(a, e, m): bits of e times bits of m squared (0.1 s at 2048)
 MAX_FACTORIAL_ARG = 2000  # math.factorial / comb / perm arguments
+# bytes of any one value made in one C call: a str, list or tuple (repetition, `+`, join,
+# replace, translate, a repr or a format), a numpy array of any dtype (what a complex128
+# array of MAX_ARRAY_ELEMENTS takes)
+MAX_ALLOC_BYTES = 1 << 26
+# items of a range: the one sequence that costs no memory, so nothing else bounds how long
+# C iterates over it (sum, max, sorted, `in`, unpacking)
+MAX_RANGE_ITEMS = 1_000_000
 
 # -- the interpreter's stack: user calls that go through C (map, max, sorted) recurse on
 # the wasm stack, which overflows at 400-500 such levels in Chromium's workers

@@ -16,29 +16,26 @@ from typing import Any
 
 import numpy as np
 
+from .budget import check_bytes
 from .facades import Facade, instance_check_only
-from .limits import MAX_ARRAY_ELEMENTS
-
-
-def check_elements(n: int, what: str = "an array") -> None:
-    if n > MAX_ARRAY_ELEMENTS:
-        raise ValueError(f"{what} of {n} elements is over the page's limit of "
-                         f"{MAX_ARRAY_ELEMENTS} elements")
-
-
-def _size(shape: Any) -> int:
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    n = 1
-    for d in shape:
-        d = int(d)
-        if d < 0:
-            raise ValueError("negative dimensions are not allowed")
-        n *= d
-    return n
+from .numpy_sizes import check_elements, check_sequence, index_size, matmul_size, shape_size
 
 
 def _plain(x: Any) -> Any:
-    return x.view(np.ndarray) if isinstance(x, LimitedArray) else x
+    """numpy's own view of an argument, checked if it is a list numpy would convert."""
+    return x.view(np.ndarray) if isinstance(x, LimitedArray) else check_sequence(x)
+
+
+def operand(x: Any, beside_list: bool) -> Any:
+    """One operand of a Python operator on numpy values (operators.py): a bare ndarray as
+    a LimitedArray, and a numpy scalar beside a list or tuple as a 0-d one, so that the
+    list is converted by a LimitedArray's ufunc, checked (numpy's scalar would convert it
+    unchecked into a bare ndarray)."""
+    if type(x) is np.ndarray:
+        return wrap(x)
+    if beside_list and isinstance(x, np.generic):
+        return wrap(np.asarray(x))
+    return x
 
 
 def wrap(x: Any) -> Any:
@@ -66,9 +63,9 @@ class LimitedArray(np.ndarray):
         if method == "__call__":
             shapes = [np.shape(x) for x in plain]
             if ufunc is np.matmul:
-                check_elements(_matmul_size(*shapes), "the product")
+                check_elements(matmul_size(*shapes), "the product")
             else:
-                check_elements(_size(np.broadcast_shapes(*shapes)), "the result")
+                check_elements(shape_size(np.broadcast_shapes(*shapes)), "the result")
         elif method == "outer":
             check_elements(math.prod(np.size(x) for x in plain), "the outer product")
         elif method not in ("reduce", "accumulate", "reduceat"):
@@ -78,17 +75,32 @@ class LimitedArray(np.ndarray):
     def dot(self, other: Any) -> Any:
         return dot(self, other)
 
+    def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> Any:
+        # numbers only: a text dtype's size is per element (U1000000: 4 MB each)
+        return super().astype(_dtype(dtype), *args, **kwargs)
+
+    def __getitem__(self, key: Any) -> Any:
+        n = index_size(self.shape, key)
+        if n is not None:
+            check_elements(n, "the indexed array")
+        return wrap(super().__getitem__(_plain_key(key)))
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        index_size(self.shape, key)
+        super().__setitem__(_plain_key(key), _plain(value))
+
+    def tolist(self) -> Any:
+        check_bytes(32 * self.size, "a list of the array's items")  # a float object each
+        return super().tolist()
+
     def __reduce__(self) -> Any:
         raise TypeError("arrays cannot be pickled here")
 
 
-def _matmul_size(a: tuple, b: tuple) -> int:
-    if not a or not b:
-        return _size(np.broadcast_shapes(a, b))
-    batch = np.broadcast_shapes(a[:-2], b[:-2]) if len(a) > 1 and len(b) > 1 else ()
-    rows = a[-2] if len(a) > 1 else 1
-    cols = b[-1] if len(b) > 1 else 1
-    return _size(batch) * int(rows) * int(cols)
+def _plain_key(key: Any) -> Any:
+    if isinstance(key, tuple):
+        return tuple(_plain(k) for k in key)
+    return _plain(key)
 
 
 def _dtype(dtype: Any) -> Any:
@@ -121,7 +133,7 @@ def asarray(obj: Any, dtype: Any = None) -> Any:
 
 def _sized(make: Callable[..., np.ndarray]) -> Callable[..., Any]:
     def constructor(shape: Any, dtype: Any = float) -> Any:
-        check_elements(_size(shape))
+        check_elements(shape_size(shape))
         return wrap(make(shape, dtype=_dtype(dtype)))
     constructor.__name__ = constructor.__qualname__ = make.__name__
     return constructor
@@ -132,13 +144,13 @@ ones = _sized(np.ones)
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
-    check_elements(_size(shape))
+    check_elements(shape_size(shape))
     return wrap(np.full(shape, _plain(fill_value), dtype=_dtype(dtype)))
 
 
 def _like(make: Callable[..., np.ndarray]) -> Callable[..., Any]:
     def constructor(a: Any, *args: Any, dtype: Any = None, **kwargs: Any) -> Any:
-        check_elements(_size(np.shape(_plain(a))))
+        check_elements(shape_size(np.shape(_plain(a))))
         return wrap(make(_plain(a), *args, dtype=_dtype(dtype), **kwargs))
     constructor.__name__ = constructor.__qualname__ = make.__name__
     return constructor
@@ -173,7 +185,7 @@ def identity(n: int, dtype: Any = float) -> Any:
 
 
 def broadcast_to(a: Any, shape: Any) -> Any:
-    check_elements(_size(shape))
+    check_elements(shape_size(shape))
     return wrap(np.broadcast_to(_plain(a), shape))
 
 
@@ -198,9 +210,9 @@ def outer(a: Any, b: Any) -> Any:
 def dot(a: Any, b: Any) -> Any:
     sa, sb = np.shape(_plain(a)), np.shape(_plain(b))
     if len(sa) > 2 or len(sb) > 2:  # dot's N-d rule: every row of a with every b
-        check_elements(_size(sa[:-1]) * _size(sb[:-2] + sb[-1:]), "the product")
+        check_elements(shape_size(sa[:-1]) * shape_size(sb[:-2] + sb[-1:]), "the product")
     else:
-        check_elements(_matmul_size(sa, sb), "the product")
+        check_elements(matmul_size(sa, sb), "the product")
     return wrap(np.dot(_plain(a), _plain(b)))
 
 
@@ -230,7 +242,7 @@ def einsum(subscripts: str, *operands: Any) -> Any:
 
 def where(condition: Any, *xy: Any) -> Any:
     plain = [_plain(condition), *(_plain(v) for v in xy)]
-    check_elements(_size(np.broadcast_shapes(*(np.shape(p) for p in plain))), "the result")
+    check_elements(shape_size(np.broadcast_shapes(*(np.shape(p) for p in plain))), "the result")
     return wrap(np.where(*plain))
 
 
@@ -249,7 +261,7 @@ def _passthrough(fn: Callable[..., Any], data_args: int) -> Callable[..., Any]:
             raise TypeError("out= is not supported here")
         args = tuple(_plain(a) for a in args)
         shapes = [np.shape(a) for a in args[:data_args]]
-        check_elements(_size(np.broadcast_shapes(*shapes)), "the result")
+        check_elements(shape_size(np.broadcast_shapes(*shapes)), "the result")
         return wrap(fn(*args, **kwargs))
     call.__name__ = call.__qualname__ = fn.__name__
     return call
@@ -265,6 +277,29 @@ _PASSTHROUGH = (
 _DATA_ARGS = {"clip": 3, "allclose": 2, "isclose": 2}
 _DTYPES = ("float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
            "bool_ complex64 complex128").split()
+
+
+class _ScalarMeta(type):
+    """`np.float32` and the other scalar types: a dtype (np.dtype reads its `dtype`), a
+    class for isinstance, and a constructor whose arrays are the page's: numpy's own type
+    called with a list makes an unlimited bare ndarray."""
+
+    dtype: np.dtype
+
+    def __call__(cls, value: Any = 0) -> Any:
+        if isinstance(value, (list, tuple)) or np.ndim(value) > 0:
+            return array(value, dtype=cls.dtype)
+        return cls.dtype.type(_plain(value))
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, cls.dtype.type)
+
+    def __repr__(cls) -> str:
+        return f"<class 'numpy.{cls.__name__}'>"
+
+
+def _scalar_type(name: str) -> _ScalarMeta:
+    return _ScalarMeta(name, (), {"dtype": np.dtype(getattr(np, name)), "__slots__": ()})
 
 
 # --------------------------------------------------------------------------- random
@@ -289,7 +324,7 @@ def reset() -> None:
 
 def _sample(draw: Callable[..., Any], size: Any) -> Any:
     if size is not None:
-        check_elements(_size(size))
+        check_elements(shape_size(size))
     return wrap(draw(size))
 
 
@@ -353,7 +388,7 @@ def numpy_facade() -> Facade:
     attrs.update({n: g[n] for n in (
         "array asarray zeros ones full zeros_like ones_like full_like arange linspace eye "
         "identity broadcast_to stack concatenate outer dot matmul einsum where dtype").split()})
-    attrs.update({n: getattr(np, n) for n in _DTYPES})
+    attrs.update({n: _scalar_type(n) for n in _DTYPES})
     attrs.update({"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
                   "finfo": np.finfo, "iinfo": np.iinfo, "random": _random_facade(),
                   "ndarray": instance_check_only("ndarray", lambda x: isinstance(x, np.ndarray))})

@@ -9,8 +9,8 @@ from .. import core
 from ..api import trace_to_jaxpr
 from ..core import ClosedJaxpr, Jaxpr
 from ..keys import HashNestingError
+from .budget import NestingError, exception_text
 from .caps import LimitError
-from .guards import NestingError
 from .limits import MAX_TRACED_EQNS
 from .record import Arg, Decision
 from .sandbox import USER_FILENAME, UserCodeError, error_kind, load_function, user_lineno
@@ -66,8 +66,7 @@ def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | No
     except LimitError as e:
         raise UserCodeError(str(e), user_lineno(e), "limit") from None
     except Exception as e:  # noqa: BLE001 - reported at the user's line
-        raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e),
-                            error_kind(e, "trace")) from None
+        raise UserCodeError(exception_text(e), user_lineno(e), error_kind(e, "trace")) from None
     if len(closed.jaxpr.eqns) > MAX_TRACED_EQNS:
         raise UserCodeError(f"the traced program has {len(closed.jaxpr.eqns)} equations, over "
                             f"the page's limit of {MAX_TRACED_EQNS}", None, "limit")

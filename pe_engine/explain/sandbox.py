@@ -29,8 +29,16 @@ import pe_engine
 from .. import ad_checkpoint, lax, nn, tree_util
 from .. import numpy as jnp
 from . import guards, hashguard, numpy_facade
+from .budget import exception_text
 from .checker import USER_FILENAME, UserCodeError, check, parse
-from .facades import ConfigView, Facade, engine_facade, functools_facade, math_facade
+from .facades import (
+    ConfigView,
+    Facade,
+    checked_checkpoint_name,
+    engine_facade,
+    functools_facade,
+    math_facade,
+)
 from .rewrite import insert_guards
 
 __all__ = ["USER_FILENAME", "Signature", "UserCodeError", "check_source", "facades",
@@ -42,7 +50,8 @@ def facades() -> dict[str, Facade]:
     """What each allowed `import` gives user code, by the name imported."""
     subs = {"numpy": engine_facade(jnp, "jax.numpy"), "lax": engine_facade(lax, "jax.lax"),
             "nn": engine_facade(nn, "jax.nn"),
-            "ad_checkpoint": engine_facade(ad_checkpoint, "jax.ad_checkpoint"),
+            "ad_checkpoint": engine_facade(ad_checkpoint, "jax.ad_checkpoint",
+                                           {"checkpoint_name": checked_checkpoint_name}),
             "tree_util": engine_facade(tree_util, "jax.tree_util")}
     jax = engine_facade(pe_engine, "jax", {**subs, "config": ConfigView()})
     return {"jax": jax, **{f"jax.{n}": f for n, f in subs.items()},
@@ -88,9 +97,8 @@ def _round(number: Any, ndigits: Any = None) -> Any:
 
 def _builtins() -> dict[str, Any]:
     safe = {k: getattr(builtins, k) for k in _SAFE_BUILTINS}
-    safe.update({"__import__": _restricted_import, "pow": guards.guarded_pow,
-                 "repr": guards.guarded_repr, "str": guards.guarded_str,
-                 "print": guards.guarded_print, "round": _round, **hashguard.BUILTINS})
+    safe.update({"__import__": _restricted_import, **guards.BUILTINS, "round": _round,
+                 **hashguard.BUILTINS})
     return safe
 
 
@@ -161,7 +169,7 @@ def load_function(source: str, name: str | None = None) -> LoadedFunction:
     try:
         exec(code, namespace)  # noqa: S102 - checked and guarded above
     except Exception as e:  # noqa: BLE001 - reported at the user's line
-        raise UserCodeError(f"{type(e).__name__}: {e}", user_lineno(e), error_kind(e)) from None
+        raise UserCodeError(exception_text(e), user_lineno(e), error_kind(e)) from None
     return LoadedFunction(namespace[sig.name], sig.name, list(sig.params), sig.lineno)
 
 
