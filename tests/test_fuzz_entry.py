@@ -19,9 +19,7 @@ before and after and the canary's answer. A request passes when
 CI draws FUZZ_EXAMPLES (default below) examples, the same ones every run (the suite's "gate"
 profile); `FUZZ_EXAMPLES=20000 HYPOTHESIS_PROFILE=explore` hunts wider, FUZZ_REPORT=path
 writes the tally of what came back, and FUZZ_KEEP_GOING=1 tallies failures instead of
-stopping at the first. Failures already known and being fixed elsewhere are in
-KNOWN_FINDINGS: tolerated in the fuzz only for the fragment that makes them, and each checked
-on its own in a strict xfail, so that the fix shows (as an XPASS failure) and the entry goes.
+stopping at the first.
 """
 from __future__ import annotations
 
@@ -34,7 +32,6 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
@@ -187,42 +184,6 @@ def message(report: dict) -> str:
     return f"{err['type']}: {err['message'][:50]}" if err else outcome(report)
 
 
-@dataclass(frozen=True)
-class Finding:
-    """A failure known and being fixed on another branch: tolerated in the fuzz only for a
-    request holding one of `tags` and failing only in the classes `kinds` starts."""
-    name: str
-    branch: str
-    tags: frozenset[str]
-    kinds: tuple[str, ...]
-    example: grammar.Request
-
-
-def _known(name: str, branch: str, tag: str, kinds: tuple[str, ...], body: str,
-           mode: str = "split") -> Finding:
-    return Finding(name, branch, frozenset({tag}), kinds, grammar.alone(tag, body, mode))
-
-
-# Findings of issue 42 being fixed on other branches (named by the finding's number: 4-6 on
-# request-limits; 1-3 and 7, on request-state, are merged and their entries gone). Each entry
-# is one fragment of the grammar and the only way it may fail; remove an entry once its
-# strict xfail passes (each passes on request-limits' head of 6 December, 22:50).
-KNOWN_FINDINGS: list[Finding] = [
-    # builtins looping in C over an endless or huge iterator: no interrupt lands, the
-    # worker spins until it is replaced
-    *[_known(f"finding-4/c-loop/{tag}", "request-limits", tag, ("hang",), body)
-      for tag, body in grammar.C_LOOP_FRAGMENTS],
-]
-
-
-def tolerated(req: grammar.Request, found: list[str]) -> Finding | None:
-    """The known finding that explains every problem of this request, if one does."""
-    for f in KNOWN_FINDINGS:
-        if req.tags & f.tags and all(p.startswith(f.kinds) for p in found):
-            return f
-    return None
-
-
 @pytest.fixture(scope="module")
 def worker():
     w = Worker()
@@ -231,7 +192,6 @@ def worker():
 
 
 TALLY: dict[str, collections.Counter] = {"outcome": collections.Counter(),
-                                         "tolerated": collections.Counter(),
                                          "problems": collections.Counter(),
                                          "messages": collections.Counter(),
                                          "tags": collections.Counter()}
@@ -250,9 +210,6 @@ def test_every_request_answers_cleanly_and_leaves_no_trace(worker, req):
     if sum(TALLY["outcome"].values()) % 500 == 0:
         write_report(worker.restarts)
     found = problems(req, report)
-    if found and (f := tolerated(req, found)):
-        TALLY["tolerated"][f.name] += 1
-        return
     for p in found:
         TALLY["problems"][p] += 1
         if p not in SAMPLES or len(req.kwargs["source"]) < len(SAMPLES[p]["kwargs"]["source"]):
@@ -263,7 +220,7 @@ def test_every_request_answers_cleanly_and_leaves_no_trace(worker, req):
 def summary(restarts: int) -> dict:
     counts = TALLY["outcome"]
     return {"examples": sum(counts.values()), "outcomes": dict(counts.most_common()),
-            "tolerated": dict(TALLY["tolerated"]), "problems": dict(TALLY["problems"]),
+            "problems": dict(TALLY["problems"]),
             "restarts": restarts, "fragments_drawn": len(TALLY["tags"])}
 
 
@@ -298,11 +255,4 @@ def test_each_fragment_alone(worker, i):
     req = grammar.alone(tag, body, grammar.MODES[i % len(grammar.MODES)], known=i % 4 == 0)
     report = worker(req)
     found = problems(req, report)
-    assert not found or tolerated(req, found), (found, req.wire())
-
-
-@pytest.mark.parametrize("finding", KNOWN_FINDINGS, ids=lambda f: f.name)
-@pytest.mark.xfail(strict=True, reason="a known finding, fixed on another branch")
-def test_known_finding_is_fixed(worker, finding: Finding):
-    report = worker(finding.example)
-    assert not problems(finding.example, report), report
+    assert not found, (found, req.wire())
