@@ -66,7 +66,7 @@ SWALLOWS = {
                               "                pass\n        finally:\n"
                               "            raise ValueError\n    except ValueError:\n"
                               "        continue"),
-    "except-exception-after-finally": ("for i in range(10 ** 9):\n    try:\n        try:\n"
+    "except-exception-after-finally": ("while True:\n    try:\n        try:\n"
                                        "            while True:\n                pass\n"
                                        "        finally:\n            y = [][1]\n"
                                        "    except Exception:\n        pass"),
