@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     numpy,
     tree_util,
 )
+from . import missing as _missing
 from .ad import grad, jvp, linearize, value_and_grad, vjp
 from .ad_checkpoint import checkpoint, checkpoint_policies, remat
 from .api import jit, make_jaxpr
@@ -37,3 +38,6 @@ __all__ = ["Array", "ad_checkpoint", "checkpoint", "checkpoint_policies", "confi
            "jvp", "lax", "linearize", "make_jaxpr", "nn", "numpy", "remat", "tree_util",
            "value_and_grad", "vjp", "vmap"]
 __version__ = "0.1.0"
+
+# A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
+__getattr__ = _missing.module_getattr("jax")

@@ -45,7 +45,7 @@ _BASIS_SHARDING = "the basis piece's"
 def _std_basis(tree: Any) -> Any:
     leaves, _ = tree_flatten(tree)
     n = sum(int(np.size(np.zeros(get_aval(x).shape))) for x in leaves)
-    dtype = jnp.result_type(*leaves)[0]
+    dtype = jnp.weak_result_type(*leaves)[0]
     return _unravel(tree, 1, None, jnp.eye(n, dtype=dtype), _BASIS_SHARDING)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import core, pretty
+from . import missing as _missing
 from .core import (
     Array,
     ArrayOps,
@@ -788,3 +789,6 @@ __all__ += [
     "erf", "erfc", "expm1", "floor", "iota", "is_finite", "log1p", "pad",
     "reduce_prod", "rem", "rev", "round", "rsqrt", "select", "split", "stop_gradient"
 ]
+
+# A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
+__getattr__ = _missing.module_getattr("jax.lax")

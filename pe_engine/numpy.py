@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import core, lax
+from . import missing as _missing
 from .api import jit
 from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval, scalar_constant
 from .tree_util import tree_leaves
@@ -73,9 +74,19 @@ def _is_python_scalar(x: Any) -> bool:
     return type(x) in (bool, int, float, complex)
 
 
-def result_type(*args: Any) -> tuple[np.dtype, bool]:
+def weak_result_type(*args: Any) -> tuple[np.dtype, bool]:
     """JAX's promotion on bool/int/float/complex: (dtype, weak_type)."""
     return _result_type([get_aval(a) for a in args])
+
+
+def result_type(*args: Any) -> np.dtype:
+    """jnp.result_type: the dtype arrays, scalars and dtypes promote to."""
+    return weak_result_type(*[x if _is_python_scalar(x) or not _is_dtype_like(x)
+                              else np.zeros((), _dtype(x)) for x in args])[0]
+
+
+def _is_dtype_like(x: Any) -> bool:
+    return isinstance(x, (np.dtype, str, type))
 
 
 def _result_type(avals: Sequence[core.ShapedArray]) -> tuple[np.dtype, bool]:
@@ -553,7 +564,7 @@ def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 def _dot_dtype(a: Any, b: Any) -> tuple[np.dtype, bool]:
     _check_arraylike(a, b)
-    return result_type(a, b)
+    return weak_result_type(a, b)
 
 
 def dot(a: Any, b: Any) -> Any:
@@ -678,7 +689,7 @@ def _einsum_sum_uniques(x: Any, names: str, other_names: str, contracted: Sequen
     uniques = [n for n in contracted if n in names and n not in other_names]
     if not uniques:
         return x, names
-    if result_type(x, np.zeros((), dtype))[0] != get_aval(x).dtype:
+    if weak_result_type(x, np.zeros((), dtype))[0] != get_aval(x).dtype:
         x = astype(x, dtype)
     x = lax.reduce_sum(x, [names.index(n) for n in uniques])
     return x, "".join(n for n in names if n not in uniques)
@@ -756,3 +767,6 @@ __all__ += [
     "newaxis", "outer", "pi", "prod", "ravel", "remainder", "repeat", "roll", "round", "split",
     "square", "stack", "std", "tile", "var"
 ]
+
+# A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
+__getattr__ = _missing.module_getattr("jax.numpy")

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import ad, batching, core, lax
+from .api import jit
 from .staging import trace_to_jaxpr_dynamic
 
 
@@ -122,13 +123,16 @@ def dynamic_update_slice(x: Any, update: Any, start_indices: Any) -> Any:
     return core.bind(dynamic_update_slice_p, x, update, *idx)
 
 
+@jit(static_argnames=("axis", "keepdims"))  # a jit in JAX: it prints as one
 def dynamic_index_in_dim(x: Any, index: Any, axis: int = 0, keepdims: bool = True) -> Any:
     shape = core.get_aval(x).shape
-    starts = [np.int32(0)] * len(shape)
-    starts[axis] = index
+    # The other axes start at a 0 of the index's dtype, passed as it is (JAX normalizes only
+    # the indexed axis: under eager constant folding the 0 stays a literal)
+    starts = [np.zeros((), core.get_aval(index).dtype)] * len(shape)
+    starts[axis] = _normalize(index, shape[axis])
     sizes = list(shape)
     sizes[axis] = 1
-    out = dynamic_slice(x, starts, sizes)
+    out = core.bind(dynamic_slice_p, x, *starts, slice_sizes=tuple(sizes))
     return out if keepdims else lax.squeeze(out, (axis,))
 
 

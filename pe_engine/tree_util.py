@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from . import missing as _missing
+
 __all__ = ["tree_flatten", "tree_leaves", "tree_map", "tree_structure", "tree_unflatten"]
 
 
@@ -96,3 +98,6 @@ def tree_map(f: Callable[..., Any], tree: Any, *rest: Any) -> Any:
     leaves, treedef = tree_flatten(tree)
     others = [tree_flatten(r)[0] for r in rest]
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others, strict=True)])
+
+# A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
+__getattr__ = _missing.module_getattr("jax.tree_util")

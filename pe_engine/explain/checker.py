@@ -202,7 +202,7 @@ def _check_node(node: ast.AST, importable: Mapping[str, Any]) -> None:
                 raise _fail(f"'from {mod} import {alias.name}' is not allowed", node)
             if not facade.has(alias.name) and f"{mod}.{alias.name}" not in importable:
                 raise _fail(f"cannot import name '{alias.name}' from '{mod}': "
-                            + facade.missing(alias.name).split(": ", 1)[1], node)
+                            + facade.missing(alias.name), node)
     elif isinstance(node, ast.Attribute):
         if node.attr.startswith("_"):
             raise _fail(f"access to the private attribute '{node.attr}' is not allowed", node)

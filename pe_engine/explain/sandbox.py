@@ -74,7 +74,7 @@ def _restricted_import(name: str, globals: Any = None, locals: Any = None,
         for n in fromlist:
             if not mod.has(n) and f"{name}.{n}" not in mods:
                 raise ImportError(f"cannot import name '{n}' from '{name}': "
-                                  + mod.missing(n).split(": ", 1)[1])
+                                  + mod.missing(n))
         return mod
     return mods[name.split(".")[0]]
 

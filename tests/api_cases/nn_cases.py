@@ -1,7 +1,7 @@
 """jax.nn's functions, each as a user calls it (see tests/test_api_cases_vs_jax.py)."""
 from __future__ import annotations
 
-from api_inputs import A, B, V
+from api_inputs import A, B, P, V
 
 CASES: dict[str, tuple] = {
     "jax.nn.relu": (lambda M, x: M.nn.relu(x), (V,), True),
@@ -24,3 +24,20 @@ CASES: dict[str, tuple] = {
     "jax.nn.log_softmax/mlp": (lambda M, w, x: M.nn.log_softmax(M.nn.relu(x @ w) @ w.T),
                                (B, A), True),
 }
+
+N = "jax.nn."
+CASES.update({
+    **{N + n: (lambda M, x, n=n: getattr(M.nn, n)(x), (V,), True)
+       for n in ("identity", "squareplus", "sparse_plus", "soft_sign", "sparse_sigmoid", "mish",
+                 "log_sigmoid", "elu", "leaky_relu", "hard_tanh", "celu", "selu",
+                 "hard_sigmoid", "hard_silu", "hard_swish")},
+    N + "elu/alpha": (lambda M, x: M.nn.elu(x * 3.0, 0.5), (V,), True),
+    N + "leaky_relu/slope": (lambda M, x: M.nn.leaky_relu(x, negative_slope=0.2), (V,), True),
+    N + "celu/alpha": (lambda M, x: M.nn.celu(x, alpha=2.0), (V,), True),
+    N + "squareplus/b": (lambda M, x: M.nn.squareplus(x, 1.0), (V,), True),
+    N + "sparse_plus/wide": (lambda M, x: M.nn.sparse_plus(x * 3.0), (V,), True),
+    N + "glu": (lambda M, a: M.nn.glu(a, axis=0), (A,), True),
+    N + "logmeanexp": (lambda M, a: M.nn.logmeanexp(a, axis=1), (A,), True),
+    N + "logmeanexp/all": (lambda M, x: M.nn.logmeanexp(x), (V,), True),
+    N + "log1mexp": (lambda M, x: M.nn.log1mexp(x), (P,), True),
+})
