@@ -220,3 +220,12 @@ def test_parsed_values_are_fresh_arrays():
     a[0] = 99.0
     assert parse_value("[1.0, 2.0]").tolist() == [1.0, 2.0]
     assert parse_value(" [1.0, 2.0] ").tolist() == [1.0, 2.0]
+
+
+def test_jax_tree_imports_as_a_facade():
+    rec = run("import jax.tree\nfrom jax.tree_util import tree_map_with_path, keystr\n"
+              "def f(x):\n    return jax.tree.reduce(jnp.add, jax.tree.map(jnp.sin, {'a': x, "
+              "'b': [x]}))\n")
+    assert "error" not in rec, rec
+    assert "jax.tree.static is not in this engine" in run(
+        "def f(x):\n    return jax.tree.static()\n")["error"]["message"]
