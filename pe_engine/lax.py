@@ -752,6 +752,24 @@ from .elementwise import (  # noqa: E402
     select,
     stop_gradient,
 )
+from .lax_math import (  # noqa: E402
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atanh,
+    bitcast_convert_type,
+    cbrt,
+    cosh,
+    exp2,
+    nextafter,
+    population_count,
+    shift_left,
+    shift_right_arithmetic,
+    shift_right_logical,
+    sinh,
+)
 from .loops import fori_loop, map, while_loop  # noqa: A004, E402
 from .slicing import (  # noqa: E402
     GatherDimensionNumbers,
@@ -788,3 +806,6 @@ __all__ += [
     "erf", "erfc", "expm1", "floor", "iota", "is_finite", "log1p", "pad",
     "reduce_prod", "rem", "rev", "round", "rsqrt", "select", "split", "stop_gradient"
 ]
+__all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_type", "cbrt",
+            "cosh", "exp2", "nextafter", "population_count", "shift_left",
+            "shift_right_arithmetic", "shift_right_logical", "sinh"]

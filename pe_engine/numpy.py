@@ -163,7 +163,7 @@ def _traced_together(*args: Any) -> Sequence[Any]:
     promoting cast, say) is staged rather than run now."""
     dyn = core.dynamic_trace
     if (dyn is None or not core.config.values["eager_constant_folding"]
-            or not any(isinstance(a, Tracer) for a in args)):
+            or not builtins.any(isinstance(a, Tracer) for a in args)):
         return args
     trace = dyn.trace_type(dyn)
     return [a if isinstance(a, Tracer) else trace.pure(a) for a in args]
@@ -369,7 +369,7 @@ def array(obj: Any, dtype: Any = None) -> Any:
     if isinstance(obj, ArrayOps):
         out = lax.array_copy(obj)
         return out if dtype is None else astype(out, dtype)
-    if isinstance(obj, (list, tuple)) and any(isinstance(o, ArrayOps)
+    if isinstance(obj, (list, tuple)) and builtins.any(isinstance(o, ArrayOps)
                                               for o in tree_leaves(list(obj))):
         raise NotImplementedError("jnp.array of a list of traced values (JAX concatenates "
                                   "them); build the array with jnp operations instead")
@@ -463,7 +463,7 @@ def broadcast_to(x: Any, shape: Any) -> Any:
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     xs = _shape(x)
     pad = len(shape) - len(xs)
-    if pad < 0 or any(d not in (1, s) for d, s in zip(xs, shape[pad:])):
+    if pad < 0 or builtins.any(d not in (1, s) for d, s in zip(xs, shape[pad:])):
         raise ValueError(f"Incompatible shapes for broadcasting: {xs} and requested "
                          f"shape {shape}")
     if xs == shape:
@@ -531,7 +531,8 @@ def _with_initial(reduce_fn: Callable[[Any, tuple[int, ...]], Any],
         return reduce_fn
 
     def reduce(x: Any, axes: tuple[int, ...]) -> Any:
-        return op(lax.convert_element_type(initial, get_aval(x).dtype), reduce_fn(x, axes))
+        out = reduce_fn(x, axes)  # first: a traced `initial` is cast after the reduction
+        return op(lax.convert_element_type(initial, get_aval(x).dtype), out)
     return reduce
 
 
@@ -717,6 +718,83 @@ from .jnp_arrays import (  # noqa: E402
     tile,
     var,
 )
+from .jnp_bits import (  # noqa: E402
+    bitwise_count,
+    bitwise_invert,
+    bitwise_left_shift,
+    bitwise_right_shift,
+    gcd,
+    lcm,
+    left_shift,
+    right_shift,
+)
+from .jnp_math import (  # noqa: E402
+    acos,
+    acosh,
+    angle,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctanh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    cbrt,
+    conj,
+    conjugate,
+    copysign,
+    cosh,
+    deg2rad,
+    degrees,
+    exp2,
+    fabs,
+    float_power,
+    fmax,
+    fmin,
+    fmod,
+    heaviside,
+    hypot,
+    imag,
+    iscomplex,
+    isinf,
+    isnan,
+    isneginf,
+    isposinf,
+    isreal,
+    log2,
+    log10,
+    modf,
+    nextafter,
+    positive,
+    rad2deg,
+    radians,
+    real,
+    reciprocal,
+    rint,
+    signbit,
+    sinh,
+    trunc,
+)
+from .jnp_reductions import (  # noqa: E402
+    all,  # noqa: A004 - JAX's name
+    any,  # noqa: A004 - JAX's name
+    average,
+    count_nonzero,
+    nanargmax,
+    nanargmin,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+    ptp,
+)
 from .jnp_ufuncs import (  # noqa: E402
     arctan2,
     around,
@@ -746,6 +824,7 @@ from .jnp_ufuncs import (  # noqa: E402
 pi, e, inf, nan = np.pi, np.e, np.inf, np.nan
 newaxis = None
 amax, amin, absolute = max, min, abs
+pow = power  # noqa: A001 - JAX's name
 
 __all__ += [
     "absolute", "amax", "amin", "arange", "arctan2", "argmax", "argmin", "around",
@@ -756,3 +835,15 @@ __all__ += [
     "newaxis", "outer", "pi", "prod", "ravel", "remainder", "repeat", "roll", "round", "split",
     "square", "stack", "std", "tile", "var"
 ]
+__all__ += [
+    "acos", "acosh", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
+    "asin", "asinh", "atan", "atan2", "atanh", "bitwise_count", "bitwise_invert",
+    "bitwise_left_shift", "bitwise_right_shift", "cbrt", "conj", "conjugate", "copysign", "cosh",
+    "deg2rad", "degrees", "exp2", "fabs", "float_power", "fmax", "fmin", "fmod", "gcd",
+    "heaviside", "hypot", "imag", "iscomplex", "isinf", "isnan", "isneginf", "isposinf",
+    "isreal", "lcm", "left_shift", "log10", "log2", "modf", "nextafter", "positive", "pow",
+    "rad2deg", "radians", "real", "reciprocal", "right_shift", "rint", "signbit", "sinh",
+    "trunc",
+]
+__all__ += ["all", "any", "average", "count_nonzero", "nanargmax", "nanargmin", "nanmax",
+            "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "ptp"]

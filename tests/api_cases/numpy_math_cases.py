@@ -1,0 +1,110 @@
+"""Differential cases for jax.numpy's elementwise math, reductions and statistics.
+
+Keyed by the public name ("jax.numpy.NAME", or "jax.numpy.NAME/variant"); each value is
+(f(M, *args), args, differentiable), with M the engine or JAX (see breadth_harness).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+rng = np.random.default_rng(45)
+V = rng.standard_normal(5).astype(np.float32)
+W = rng.standard_normal(5).astype(np.float32)
+P = (np.abs(rng.standard_normal(5)) + 0.5).astype(np.float32)
+U = rng.uniform(-0.9, 0.9, 5).astype(np.float32)  # inside (-1, 1)
+G = rng.uniform(1.5, 4.0, 5).astype(np.float32)  # above 1
+A = rng.standard_normal((3, 4)).astype(np.float32)
+I = np.array([12, -7, 30, 0, 5], np.int32)  # noqa: E741
+J = np.array([8, 21, -4, 9, 0], np.int32)
+S = np.array([0.0, -0.0, 1.5, -2.0, np.inf], np.float32)  # signs, zeros and an infinity
+NANS = np.array([1.0, np.nan, -2.0, 3.5, np.nan], np.float32)
+NANS2 = np.array([[1.0, np.nan, 2.0], [np.nan, np.nan, np.nan], [0.5, -1.0, 4.0]], np.float32)
+
+CASES: dict[str, tuple] = {}
+
+
+def _unary(name: str, data: np.ndarray, diff: bool = True) -> None:
+    CASES[f"jax.numpy.{name}"] = (lambda M, x: getattr(M.jnp, name)(x), (data,), diff)
+
+
+for _name, _data in (("arcsin", U), ("asin", U), ("arccos", U), ("acos", U), ("arctan", V),
+                     ("atan", V), ("sinh", V), ("cosh", V), ("arcsinh", V), ("asinh", V),
+                     ("arccosh", G), ("acosh", G), ("arctanh", U), ("atanh", U), ("cbrt", P),
+                     ("exp2", V), ("log2", P), ("log10", P), ("fabs", V), ("positive", V),
+                     ("reciprocal", P), ("deg2rad", V), ("radians", V), ("rad2deg", V),
+                     ("degrees", V), ("conj", V), ("conjugate", V), ("real", V), ("imag", V),
+                     ("angle", V), ("trunc", V * 3), ("rint", V * 3)):
+    _unary(_name, _data)
+for _name, _data in (("isnan", NANS), ("isinf", S), ("isposinf", S), ("isneginf", -S),
+                     ("signbit", S), ("isreal", V), ("iscomplex", V)):
+    _unary(_name, _data, diff=False)
+
+CASES.update({
+    "jax.numpy.cbrt/int": (lambda M, x: M.jnp.cbrt(x), (I,), False),
+    "jax.numpy.arcsin/scalar_mix": (lambda M, x: M.jnp.arcsin(x * 0.5) + M.jnp.arcsin(0.25),
+                                    (U,), True),
+    "jax.numpy.angle/deg": (lambda M, x: M.jnp.angle(x, deg=True), (V,), True),
+    "jax.numpy.rint/int": (lambda M, x: M.jnp.rint(x), (I,), False),
+    "jax.numpy.trunc/int": (lambda M, x: M.jnp.trunc(x), (I,), False),
+    "jax.numpy.isinf/int": (lambda M, x: M.jnp.isinf(x), (I,), False),
+    "jax.numpy.signbit/int": (lambda M, x: M.jnp.signbit(x), (I,), False),
+    "jax.numpy.atan2": (lambda M, x, y: M.jnp.atan2(x, y), (V, P), True),
+    "jax.numpy.float_power": (lambda M, x, y: M.jnp.float_power(x, y), (P, V), True),
+    "jax.numpy.float_power/scalar": (lambda M, x: M.jnp.float_power(x, 3), (V,), True),
+    "jax.numpy.pow": (lambda M, x, y: M.jnp.pow(x, y), (P, V), True),
+    "jax.numpy.pow/int_exponent": (lambda M, x: M.jnp.pow(x, 3), (V,), True),
+    "jax.numpy.copysign": (lambda M, x, y: M.jnp.copysign(x, y), (V, S), True),
+    "jax.numpy.heaviside": (lambda M, x, y: M.jnp.heaviside(x, y), (S, P), True),
+    "jax.numpy.hypot": (lambda M, x, y: M.jnp.hypot(x, y), (V, W), True),
+    "jax.numpy.fmin": (lambda M, x, y: M.jnp.fmin(x, y), (V, NANS), True),
+    "jax.numpy.fmax": (lambda M, x, y: M.jnp.fmax(x, y), (V, NANS), True),
+    "jax.numpy.fmod": (lambda M, x, y: M.jnp.fmod(x, y), (V * 4, P), True),
+    "jax.numpy.fmod/int": (lambda M, x, y: M.jnp.fmod(x, y), (I, J), False),
+    "jax.numpy.modf": (lambda M, x: M.jnp.modf(x * 3), (V,), True),
+    "jax.numpy.nextafter": (lambda M, x, y: M.jnp.nextafter(x, y), (V, W), False),
+    "jax.numpy.left_shift": (lambda M, x, y: M.jnp.left_shift(x, y), (I, J % 5), False),
+    "jax.numpy.bitwise_left_shift": (lambda M, x: M.jnp.bitwise_left_shift(x, 2), (I,), False),
+    "jax.numpy.right_shift": (lambda M, x, y: M.jnp.right_shift(x, y), (I, J % 5), False),
+    "jax.numpy.right_shift/uint": (lambda M, x: M.jnp.right_shift(x.astype(np.uint32), 1),
+                                   (I,), False),
+    "jax.numpy.bitwise_right_shift": (lambda M, x: M.jnp.bitwise_right_shift(x, 1), (I,),
+                                      False),
+    "jax.numpy.bitwise_invert": (lambda M, x: M.jnp.bitwise_invert(x), (I,), False),
+    "jax.numpy.bitwise_count": (lambda M, x: M.jnp.bitwise_count(x), (I,), False),
+    "jax.numpy.gcd": (lambda M, x, y: M.jnp.gcd(x, y), (I, J), False),
+    "jax.numpy.lcm": (lambda M, x, y: M.jnp.lcm(x, y), (I, J), False),
+})
+
+# reductions
+CASES.update({
+    "jax.numpy.all": (lambda M, x: M.jnp.all(x > 0), (V,), False),
+    "jax.numpy.all/axis_keepdims": (lambda M, a: M.jnp.all(a, axis=1, keepdims=True), (A,), False),
+    "jax.numpy.any": (lambda M, a: M.jnp.any(a > 1.0, axis=0), (A,), False),
+    "jax.numpy.any/float": (lambda M, x: M.jnp.any(x), (V,), False),
+    "jax.numpy.count_nonzero": (lambda M, a: M.jnp.count_nonzero(a > 0, axis=0), (A,), False),
+    "jax.numpy.count_nonzero/all": (lambda M, x: M.jnp.count_nonzero(x), (S,), False),
+    "jax.numpy.ptp": (lambda M, x: M.jnp.ptp(x), (V,), True),
+    "jax.numpy.ptp/axis": (lambda M, a: M.jnp.ptp(a, axis=1, keepdims=True), (A,), True),
+    "jax.numpy.average": (lambda M, a: M.jnp.average(a), (A,), True),
+    "jax.numpy.average/weights": (lambda M, x, w: M.jnp.average(x, weights=w), (V, P), True),
+    "jax.numpy.average/axis_weights": (lambda M, a, w: M.jnp.average(a, axis=1, weights=w),
+                                       (A, P[:4]), True),
+    "jax.numpy.average/returned": (lambda M, a: M.jnp.average(a, axis=0, returned=True),
+                                   (A,), True),
+    "jax.numpy.nanmax": (lambda M, x: M.jnp.nanmax(x), (NANS,), True),
+    "jax.numpy.nanmax/axis": (lambda M, a: M.jnp.nanmax(a, axis=1), (NANS2,), True),
+    "jax.numpy.nanmin": (lambda M, x: M.jnp.nanmin(x), (NANS,), True),
+    "jax.numpy.nanmin/initial": (lambda M, a: M.jnp.nanmin(a, axis=0, initial=0.0), (NANS2,), True),
+    "jax.numpy.nansum": (lambda M, x: M.jnp.nansum(x), (NANS,), True),
+    "jax.numpy.nansum/axis": (lambda M, a: M.jnp.nansum(a, axis=0, keepdims=True), (NANS2,), True),
+    "jax.numpy.nanprod": (lambda M, x: M.jnp.nanprod(x), (NANS,), True),
+    "jax.numpy.nanmean": (lambda M, x: M.jnp.nanmean(x), (NANS,), True),
+    "jax.numpy.nanmean/axis": (lambda M, a: M.jnp.nanmean(a, axis=1), (NANS2[[0, 2]],), True),
+    "jax.numpy.nanvar": (lambda M, x: M.jnp.nanvar(x), (NANS,), True),
+    "jax.numpy.nanvar/ddof": (lambda M, a: M.jnp.nanvar(a, axis=1, ddof=1), (NANS2[[0, 2]],), True),
+    "jax.numpy.nanstd": (lambda M, x: M.jnp.nanstd(x), (NANS,), True),
+    "jax.numpy.nanargmax": (lambda M, x: M.jnp.nanargmax(x), (NANS,), False),
+    "jax.numpy.nanargmin": (lambda M, a: M.jnp.nanargmin(a, axis=1), (NANS2,), False),
+    "jax.numpy.nanargmax/int": (lambda M, x: M.jnp.nanargmax(x), (I,), False),
+    "jax.numpy.nansum/int": (lambda M, x: M.jnp.nansum(x), (I,), False),
+})
