@@ -728,6 +728,19 @@ from .jnp_bits import (  # noqa: E402
     left_shift,
     right_shift,
 )
+from .jnp_float import (  # noqa: E402
+    allclose,
+    array_equal,
+    array_equiv,
+    divmod,  # noqa: A004 - JAX's name
+    frexp,
+    isclose,
+    ldexp,
+    logaddexp2,
+    nan_to_num,
+    sinc,
+    spacing,
+)
 from .jnp_math import (  # noqa: E402
     acos,
     acosh,
@@ -847,3 +860,5 @@ __all__ += [
 ]
 __all__ += ["all", "any", "average", "count_nonzero", "nanargmax", "nanargmin", "nanmax",
             "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "ptp"]
+__all__ += ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "isclose", "ldexp",
+            "logaddexp2", "nan_to_num", "sinc", "spacing"]

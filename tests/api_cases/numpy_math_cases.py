@@ -108,3 +108,29 @@ CASES.update({
     "jax.numpy.nanargmax/int": (lambda M, x: M.jnp.nanargmax(x), (I,), False),
     "jax.numpy.nansum/int": (lambda M, x: M.jnp.nansum(x), (I,), False),
 })
+
+# float parts and closeness
+CASES.update({
+    "jax.numpy.divmod": (lambda M, x, y: M.jnp.divmod(x, y), (V * 4, P), True),
+    "jax.numpy.divmod/int": (lambda M, x, y: M.jnp.divmod(x, y), (I, J + 20), False),
+    "jax.numpy.logaddexp2": (lambda M, x, y: M.jnp.logaddexp2(x, y), (V, W), True),
+    "jax.numpy.frexp": (lambda M, x: M.jnp.frexp(x), (S * 3 + 0.1,), False),
+    "jax.numpy.ldexp": (lambda M, x, e: M.jnp.ldexp(x, e), (V, J % 7), False),
+    "jax.numpy.spacing": (lambda M, x: M.jnp.spacing(x), (V,), False),
+    "jax.numpy.sinc": (lambda M, x: M.jnp.sinc(x), (S[:4],), True),
+    "jax.numpy.sinc/values": (lambda M, x: M.jnp.sinc(x), (V,), True),
+    "jax.numpy.nan_to_num": (lambda M, x: M.jnp.nan_to_num(x), (NANS * S,), True),
+    "jax.numpy.nan_to_num/values": (lambda M, x: M.jnp.nan_to_num(x, nan=1.0, posinf=9.0),
+                                    (NANS * S,), True),
+    "jax.numpy.isclose": (lambda M, x, y: M.jnp.isclose(x, y), (V, V + W * 1e-6), False),
+    "jax.numpy.isclose/equal_nan": (lambda M, x: M.jnp.isclose(x, x, equal_nan=True), (NANS,),
+                                    False),
+    "jax.numpy.isclose/tolerances": (lambda M, x, y: M.jnp.isclose(x, y, rtol=0.1, atol=0.5),
+                                     (V, W), False),
+    "jax.numpy.allclose": (lambda M, x, y: M.jnp.allclose(x, y), (V, V + W * 1e-6), False),
+    "jax.numpy.array_equal": (lambda M, x, y: M.jnp.array_equal(x, y), (V, W), False),
+    "jax.numpy.array_equal/equal_nan": (lambda M, x: M.jnp.array_equal(x, x, equal_nan=True),
+                                        (NANS,), False),
+    "jax.numpy.array_equal/shapes": (lambda M, x, a: M.jnp.array_equal(x, a), (V, A), False),
+    "jax.numpy.array_equiv": (lambda M, a, x: M.jnp.array_equiv(a, x[:4]), (A, V), False),
+})
