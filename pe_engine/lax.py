@@ -752,6 +752,7 @@ from .elementwise import (  # noqa: E402
     select,
     stop_gradient,
 )
+from .jnp_cumulative import associative_scan  # noqa: E402
 from .lax_math import (  # noqa: E402
     acos,
     acosh,
@@ -762,6 +763,7 @@ from .lax_math import (  # noqa: E402
     bitcast_convert_type,
     cbrt,
     cosh,
+    cumprod,
     exp2,
     nextafter,
     population_count,
@@ -809,3 +811,4 @@ __all__ += [
 __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_type", "cbrt",
             "cosh", "exp2", "nextafter", "population_count", "shift_left",
             "shift_right_arithmetic", "shift_right_logical", "sinh"]
+__all__ += ["associative_scan", "cumprod"]

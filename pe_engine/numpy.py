@@ -728,6 +728,13 @@ from .jnp_bits import (  # noqa: E402
     left_shift,
     right_shift,
 )
+from .jnp_cumulative import (  # noqa: E402
+    cumprod,
+    cumulative_prod,
+    cumulative_sum,
+    nancumprod,
+    nancumsum,
+)
 from .jnp_float import (  # noqa: E402
     allclose,
     array_equal,
@@ -862,3 +869,4 @@ __all__ += ["all", "any", "average", "count_nonzero", "nanargmax", "nanargmin", 
             "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "ptp"]
 __all__ += ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "isclose", "ldexp",
             "logaddexp2", "nan_to_num", "sinc", "spacing"]
+__all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]

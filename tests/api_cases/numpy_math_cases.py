@@ -134,3 +134,19 @@ CASES.update({
     "jax.numpy.array_equal/shapes": (lambda M, x, a: M.jnp.array_equal(x, a), (V, A), False),
     "jax.numpy.array_equiv": (lambda M, a, x: M.jnp.array_equiv(a, x[:4]), (A, V), False),
 })
+
+# cumulative
+CASES.update({
+    "jax.numpy.cumprod": (lambda M, x: M.jnp.cumprod(x), (V,), True),
+    "jax.numpy.cumprod/axis": (lambda M, a: M.jnp.cumprod(a, axis=1), (A,), True),
+    "jax.numpy.cumprod/bool": (lambda M, x: M.jnp.cumprod(x > 0), (V,), False),
+    "jax.numpy.nancumsum": (lambda M, x: M.jnp.nancumsum(x), (NANS,), True),
+    "jax.numpy.nancumprod": (lambda M, a: M.jnp.nancumprod(a, axis=0), (NANS2,), True),
+    "jax.numpy.cumulative_sum": (lambda M, x: M.jnp.cumulative_sum(x), (V,), True),
+    "jax.numpy.cumulative_sum/initial": (
+        lambda M, a: M.jnp.cumulative_sum(a, axis=1, include_initial=True), (A,), True),
+    "jax.numpy.cumulative_sum/int": (lambda M, x: M.jnp.cumulative_sum(x), (I,), False),
+    "jax.numpy.cumulative_prod": (lambda M, x: M.jnp.cumulative_prod(x), (P,), True),
+    "jax.numpy.cumulative_prod/initial": (
+        lambda M, a: M.jnp.cumulative_prod(a, axis=0, include_initial=True), (A,), True),
+})
