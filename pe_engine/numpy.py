@@ -756,3 +756,33 @@ __all__ += [
     "newaxis", "outer", "pi", "prod", "ravel", "remainder", "repeat", "roll", "round", "split",
     "square", "stack", "std", "tile", "var"
 ]
+
+# Array manipulation, indexing, creation and sorting (issue 45), one module per family.
+from .jnp_shape import (  # noqa: E402
+    append,
+    array_split,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block,
+    column_stack,
+    concat,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    matrix_transpose,
+    moveaxis,
+    permute_dims,
+    rollaxis,
+    swapaxes,
+    unstack,
+    vsplit,
+    vstack,
+)
+
+__all__ += [
+    "append", "array_split", "atleast_1d", "atleast_2d", "atleast_3d", "block", "column_stack",
+    "concat", "dsplit", "dstack", "hsplit", "hstack", "matrix_transpose", "moveaxis",
+    "permute_dims", "rollaxis", "swapaxes", "unstack", "vsplit", "vstack",
+]

@@ -1,0 +1,47 @@
+"""Differential cases for jax.numpy's array manipulation, indexing, creation, sorting and
+linear-algebra-ish names (issue 45): name -> (f(M, *args), args, differentiable), as in
+tests/test_breadth_vs_jax.py's W table."""
+from __future__ import annotations
+
+import numpy as np
+
+rng = np.random.default_rng(45)
+V = rng.standard_normal(5).astype(np.float32)
+W6 = rng.standard_normal(6).astype(np.float32)
+A = rng.standard_normal((2, 3)).astype(np.float32)
+S = rng.standard_normal((3, 3)).astype(np.float32)
+C = rng.standard_normal((2, 3, 4)).astype(np.float32)
+B = rng.standard_normal((3, 4)).astype(np.float32)
+
+CASES: dict[str, tuple] = {
+    # axes
+    "jax.numpy.swapaxes": (lambda M, c: M.jnp.swapaxes(c, 0, 2), (C,), True),
+    "jax.numpy.moveaxis": (lambda M, c: M.jnp.moveaxis(c, 0, -1), (C,), True),
+    "jax.numpy.moveaxis/many": (lambda M, c: M.jnp.moveaxis(c, (0, 1), (2, 0)), (C,), True),
+    "jax.numpy.rollaxis": (lambda M, c: M.jnp.rollaxis(c, 2), (C,), True),
+    "jax.numpy.permute_dims": (lambda M, c: M.jnp.permute_dims(c, (1, 0, 2)), (C,), True),
+    "jax.numpy.matrix_transpose": (lambda M, c: M.jnp.matrix_transpose(c), (C,), True),
+    # at least n-d
+    "jax.numpy.atleast_1d": (lambda M, x: M.jnp.atleast_1d(x) * M.jnp.atleast_1d(2.0), (V,), True),
+    "jax.numpy.atleast_2d": (lambda M, x, a: M.jnp.atleast_2d(x, a), (V, A), True),
+    "jax.numpy.atleast_3d": (lambda M, x, a: M.jnp.atleast_3d(x, a, x[0]), (V, A), True),
+    # stacking
+    "jax.numpy.hstack": (lambda M, x, y: M.jnp.hstack([x, y * 2.0]), (V, W6), True),
+    "jax.numpy.hstack/2d": (lambda M, a: M.jnp.hstack((a, a)), (A,), True),
+    "jax.numpy.hstack/array": (lambda M, a: M.jnp.hstack(a), (A,), True),
+    "jax.numpy.column_stack/array": (lambda M, a: M.jnp.column_stack(a), (A,), True),
+    "jax.numpy.vstack": (lambda M, a, x: M.jnp.vstack([a, x[:3]]), (A, V), True),
+    "jax.numpy.dstack": (lambda M, a: M.jnp.dstack([a, a]), (A,), True),
+    "jax.numpy.column_stack": (lambda M, x: M.jnp.column_stack([x, x * x]), (V,), True),
+    "jax.numpy.concat": (lambda M, a: M.jnp.concat([a, a], axis=1), (A,), True),
+    "jax.numpy.append": (lambda M, a, x: M.jnp.append(a, x), (A, V), True),
+    "jax.numpy.append/axis": (lambda M, a: M.jnp.append(a, a, axis=0), (A,), True),
+    "jax.numpy.block": (lambda M, a, s: M.jnp.block([[s, s[:, :2]], [a, a[:, :2]]]), (A, S), True),
+    # splitting
+    "jax.numpy.array_split": (lambda M, x: M.jnp.array_split(x, 3), (V,), True),
+    "jax.numpy.array_split/even": (lambda M, x: M.jnp.array_split(x, 2), (W6,), True),
+    "jax.numpy.hsplit": (lambda M, a: M.jnp.hsplit(a, 3), (A,), True),
+    "jax.numpy.vsplit": (lambda M, a: M.jnp.vsplit(a, [1]), (A,), True),
+    "jax.numpy.dsplit": (lambda M, c: M.jnp.dsplit(c, 2), (C,), True),
+    "jax.numpy.unstack": (lambda M, a: M.jnp.unstack(a, axis=1), (A,), True),
+}
