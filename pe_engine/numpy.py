@@ -758,6 +758,23 @@ __all__ += [
 ]
 
 # Array manipulation, indexing, creation and sorting (issue 45), one module per family.
+from .jnp_creation import (  # noqa: E402
+    copy,
+    diag,
+    diag_indices,
+    diag_indices_from,
+    empty_like,
+    geomspace,
+    indices,
+    ix_,
+    linspace,
+    logspace,
+    meshgrid,
+    trace,
+    tri,
+    tril,
+    triu,
+)
 from .jnp_shape import (  # noqa: E402
     append,
     array_split,
@@ -782,6 +799,8 @@ from .jnp_shape import (  # noqa: E402
 )
 
 __all__ += [
+    "copy", "diag", "diag_indices", "diag_indices_from", "empty_like", "geomspace", "indices",
+    "ix_", "linspace", "logspace", "meshgrid", "trace", "tri", "tril", "triu",
     "append", "array_split", "atleast_1d", "atleast_2d", "atleast_3d", "block", "column_stack",
     "concat", "dsplit", "dstack", "hsplit", "hstack", "matrix_transpose", "moveaxis",
     "permute_dims", "rollaxis", "swapaxes", "unstack", "vsplit", "vstack",
