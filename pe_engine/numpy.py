@@ -791,6 +791,17 @@ from .jnp_creation import (  # noqa: E402
     tril,
     triu,
 )
+from .jnp_dtypes import (  # noqa: E402
+    can_cast,
+    isdtype,
+    isscalar,
+    issubdtype,
+    iterable,
+    ndim,
+    promote_types,
+    shape,
+    size,
+)
 from .jnp_products import (  # noqa: E402
     cross,
     inner,
@@ -828,6 +839,8 @@ from .jnp_shape import (  # noqa: E402
 )
 
 __all__ += [
+    "can_cast", "isdtype", "isscalar", "issubdtype", "iterable", "ndim", "promote_types",
+    "shape", "size",
     "cross", "inner", "kron", "matvec", "rot90", "tensordot", "vander", "vdot", "vecdot",
     "vecmat", "vectorize",
     "copy", "diag", "diag_indices", "diag_indices_from", "empty_like", "geomspace", "indices",
