@@ -777,7 +777,6 @@ from .slicing import (  # noqa: E402
     GatherDimensionNumbers,
     GatherScatterMode,
     ScatterDimensionNumbers,
-    dynamic_index_in_dim,
     dynamic_slice,
     dynamic_update_slice,
     gather,
@@ -786,6 +785,14 @@ from .slicing import (  # noqa: E402
     scatter_max,
     scatter_min,
     scatter_mul,
+)
+from .slicing_in_dim import (  # noqa: E402
+    dynamic_index_in_dim,
+    dynamic_slice_in_dim,
+    dynamic_update_index_in_dim,
+    dynamic_update_slice_in_dim,
+    index_in_dim,
+    slice_in_dim,
 )
 from .structural import (  # noqa: E402
     argmax,
@@ -806,7 +813,9 @@ __all__ += [
     "while_loop", "RoundingMethod", "argmax", "argmin", "atan2", "bitwise_not", "bitwise_xor",
     "broadcasted_iota", "ceil", "clamp", "concatenate", "cond", "switch", "cumsum",
     "erf", "erfc", "expm1", "floor", "iota", "is_finite", "log1p", "pad",
-    "reduce_prod", "rem", "rev", "round", "rsqrt", "select", "split", "stop_gradient"
+    "reduce_prod", "rem", "rev", "round", "rsqrt", "select", "split", "stop_gradient",
+    "dynamic_slice_in_dim", "dynamic_update_index_in_dim", "dynamic_update_slice_in_dim",
+    "index_in_dim", "slice_in_dim",
 ]
 __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_type", "cbrt",
             "cosh", "exp2", "nextafter", "population_count", "shift_left",

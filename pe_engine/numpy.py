@@ -371,8 +371,9 @@ def array(obj: Any, dtype: Any = None) -> Any:
         return out if dtype is None else astype(out, dtype)
     if isinstance(obj, (list, tuple)) and builtins.any(isinstance(o, ArrayOps)
                                               for o in tree_leaves(list(obj))):
-        raise NotImplementedError("jnp.array of a list of traced values (JAX concatenates "
-                                  "them); build the array with jnp operations instead")
+        if dtype is None:
+            dtype = _result_type([get_aval(a) for a in tree_leaves(list(obj))])[0]
+        return _array_of_parts(obj, _dtype(dtype))
     if dtype is None:
         if isinstance(obj, (int, float, complex, np.number, np.ndarray)):
             return lax.stage(obj)  # JAX's fast path: a Python scalar stays weakly typed
@@ -381,6 +382,21 @@ def array(obj: Any, dtype: Any = None) -> Any:
     else:
         val = np.asarray(obj, _dtype(dtype))
     return lax.device_put(val)
+
+
+def _array_of_parts(obj: Any, dtype: np.dtype) -> Any:
+    """JAX's array of a list holding traced values: each item an array of `dtype` with a new
+    leading axis, concatenated (by 16s, as JAX keeps each concatenation narrow)."""
+    if isinstance(obj, (list, tuple)):
+        if not obj:
+            return np.array([], dtype)
+        parts = [lax.expand_dims(_array_of_parts(o, dtype), [0]) for o in obj]
+        while len(parts) > 16:
+            parts = [lax.concatenate(parts[i:i + 16], 0) for i in range(0, len(parts), 16)]
+        return lax.convert_element_type(lax.concatenate(parts, 0), dtype)
+    if isinstance(obj, ArrayOps):
+        return lax.convert_element_type(obj, dtype)
+    return np.asarray(obj, dtype)
 
 
 def asarray(obj: Any, dtype: Any = None) -> Any:
@@ -870,3 +886,80 @@ __all__ += ["all", "any", "average", "count_nonzero", "nanargmax", "nanargmin", 
 __all__ += ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "isclose", "ldexp",
             "logaddexp2", "nan_to_num", "sinc", "spacing"]
 __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]
+
+# Array manipulation, indexing, creation and sorting (issue 45), one module per family.
+from .jnp_creation import (  # noqa: E402
+    copy,
+    diag,
+    diag_indices,
+    diag_indices_from,
+    empty_like,
+    geomspace,
+    indices,
+    ix_,
+    linspace,
+    logspace,
+    meshgrid,
+    trace,
+    tri,
+    tril,
+    triu,
+)
+from .jnp_dtypes import (  # noqa: E402
+    can_cast,
+    isdtype,
+    isscalar,
+    issubdtype,
+    iterable,
+    ndim,
+    promote_types,
+    shape,
+    size,
+)
+from .jnp_products import (  # noqa: E402
+    cross,
+    inner,
+    kron,
+    matvec,
+    rot90,
+    tensordot,
+    vander,
+    vdot,
+    vecdot,
+    vecmat,
+    vectorize,
+)
+from .jnp_shape import (  # noqa: E402
+    append,
+    array_split,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block,
+    column_stack,
+    concat,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    matrix_transpose,
+    moveaxis,
+    permute_dims,
+    rollaxis,
+    swapaxes,
+    unstack,
+    vsplit,
+    vstack,
+)
+
+__all__ += [
+    "can_cast", "isdtype", "isscalar", "issubdtype", "iterable", "ndim", "promote_types",
+    "shape", "size",
+    "cross", "inner", "kron", "matvec", "rot90", "tensordot", "vander", "vdot", "vecdot",
+    "vecmat", "vectorize",
+    "copy", "diag", "diag_indices", "diag_indices_from", "empty_like", "geomspace", "indices",
+    "ix_", "linspace", "logspace", "meshgrid", "trace", "tri", "tril", "triu",
+    "append", "array_split", "atleast_1d", "atleast_2d", "atleast_3d", "block", "column_stack",
+    "concat", "dsplit", "dstack", "hsplit", "hstack", "matrix_transpose", "moveaxis",
+    "permute_dims", "rollaxis", "swapaxes", "unstack", "vsplit", "vstack",
+]
