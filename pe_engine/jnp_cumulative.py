@@ -16,20 +16,9 @@ from .api import jit
 from .core import get_aval
 from .jnp_arrays import _promote_integer
 from .numpy import _canonical_axes, _check_arraylike, _dtype, _where_jit
+from .slicing_in_dim import slice_in_dim
 from .structural import concatenate
 from .tree_util import tree_flatten, tree_unflatten
-
-
-def slice_in_dim(x: Any, start: int | None, limit: int | None, stride: int = 1,
-                 axis: int = 0) -> Any:
-    """`lax.slice_in_dim`: negative bounds count from the end, as JAX's do."""
-    shape = get_aval(x).shape
-    n = shape[axis]
-    start = 0 if start is None else start + n if start < 0 else start
-    limit = n if limit is None else limit + n if limit < 0 else limit
-    starts, limits, strides = [0] * len(shape), list(shape), [1] * len(shape)
-    starts[axis], limits[axis], strides[axis] = start, limit, stride
-    return lax.slice(x, starts, limits, strides)
 
 
 def _interleave(a: Any, b: Any, axis: int) -> Any:
@@ -176,4 +165,4 @@ def cumulative_prod(x: Any, *, axis: Any = None, dtype: Any = None,
 
 
 __all__ = ["associative_scan", "cumprod", "cumulative_prod", "cumulative_sum", "nancumprod",
-           "nancumsum", "slice_in_dim"]
+           "nancumsum"]
