@@ -831,6 +831,15 @@ from .jnp_reductions import (  # noqa: E402
     nanvar,
     ptp,
 )
+from .jnp_stats import (  # noqa: E402
+    corrcoef,
+    cov,
+    diff,
+    ediff1d,
+    gradient,
+    trapezoid,
+    unwrap,
+)
 from .jnp_ufuncs import (  # noqa: E402
     arctan2,
     around,
@@ -963,3 +972,4 @@ __all__ += [
     "concat", "dsplit", "dstack", "hsplit", "hstack", "matrix_transpose", "moveaxis",
     "permute_dims", "rollaxis", "swapaxes", "unstack", "vsplit", "vstack",
 ]
+__all__ += ["corrcoef", "cov", "diff", "ediff1d", "gradient", "trapezoid", "unwrap"]

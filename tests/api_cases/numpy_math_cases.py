@@ -146,3 +146,30 @@ CASES.update({
     "jax.numpy.cumulative_prod/initial": (
         lambda M, a: M.jnp.cumulative_prod(a, axis=0, include_initial=True), (A,), True),
 })
+
+# differences and statistics
+CASES.update({
+    "jax.numpy.diff": (lambda M, x: M.jnp.diff(x), (V,), True),
+    "jax.numpy.diff/n2_axis0": (lambda M, a: M.jnp.diff(a, n=2, axis=0), (A.T,), True),
+    "jax.numpy.diff/prepend_append": (lambda M, x: M.jnp.diff(x, prepend=0.0, append=x[:2]),
+                                      (V,), True),
+    "jax.numpy.diff/bool": (lambda M, x: M.jnp.diff(x > 0), (V,), False),
+    "jax.numpy.ediff1d": (lambda M, a: M.jnp.ediff1d(a), (A,), True),
+    "jax.numpy.ediff1d/ends": (lambda M, x: M.jnp.ediff1d(x, to_end=x[:2], to_begin=1.0),
+                               (V,), True),
+    "jax.numpy.gradient": (lambda M, x: M.jnp.gradient(x), (V,), True),
+    "jax.numpy.gradient/2d": (lambda M, a: M.jnp.gradient(a), (A,), True),
+    "jax.numpy.gradient/spacing": (lambda M, a: M.jnp.gradient(a, 0.5, axis=1), (A,), True),
+    "jax.numpy.gradient/coordinates": (lambda M, x, c: M.jnp.gradient(x, M.jnp.cumsum(c)),
+                                       (V, P), True),
+    "jax.numpy.trapezoid": (lambda M, x: M.jnp.trapezoid(x), (V,), True),
+    "jax.numpy.trapezoid/dx_axis": (lambda M, a: M.jnp.trapezoid(a, dx=0.5, axis=0), (A,), True),
+    "jax.numpy.trapezoid/x": (lambda M, y, x: M.jnp.trapezoid(y, M.jnp.cumsum(x)), (V, P), True),
+    "jax.numpy.unwrap": (lambda M, x: M.jnp.unwrap(x * 4.0), (V,), True),
+    "jax.numpy.unwrap/axis": (lambda M, a: M.jnp.unwrap(a * 5.0, axis=0), (A,), True),
+    "jax.numpy.cov": (lambda M, a: M.jnp.cov(a), (A,), True),
+    "jax.numpy.cov/y_rowvar": (lambda M, a, b: M.jnp.cov(a, b, rowvar=False), (A.T, A.T[::-1]),
+                               True),
+    "jax.numpy.cov/vector_bias": (lambda M, x: M.jnp.cov(x, bias=True), (V,), True),
+    "jax.numpy.corrcoef": (lambda M, x: M.jnp.corrcoef(x), (V,), True),
+})
