@@ -12,7 +12,7 @@ import numpy as np
 
 from . import lax
 from .api import jit
-from .core import Tracer, get_aval
+from .core import ArrayOps, Tracer, get_aval
 from .numpy import (
     _canonical_axes,
     _check_arraylike,
@@ -101,7 +101,24 @@ def ravel(a: Any) -> Any:
     return reshape(a, (get_aval(a).size,))
 
 
+def _concatenate_array(arr: Any, axis: int | None, dtype: Any) -> Any:
+    """JAX's path for one array of parts: its leading axis merged into `axis` by a reshape."""
+    arr = asarray(arr, dtype)
+    shape = get_aval(arr).shape
+    if not shape or shape[0] == 0:
+        raise ValueError("Need at least one array to concatenate.")
+    if axis is None:
+        return lax.reshape(arr, (get_aval(arr).size,))
+    if len(shape) == 1:
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    axis = _canonical_axes(axis, len(shape) - 1)[0]
+    new = shape[1:axis + 1] + (shape[0] * shape[axis + 1],) + shape[axis + 2:]
+    return lax.reshape(arr, new, [*range(1, axis + 1), 0, *range(axis + 1, len(shape))])
+
+
 def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
+    if isinstance(arrays, (ArrayOps, np.ndarray)):
+        return _concatenate_array(arrays, axis, dtype)
     arrays = list(arrays)
     _check_arraylike(*arrays)
     if not arrays:

@@ -65,8 +65,8 @@ def test_numpy_facade_has_numbers_but_no_files():
 
 
 def test_runtime_name_errors_are_located():
-    rec = run("def f(x):\n    return jnp.sinh(x)\n")
-    assert rec["error"]["lineno"] == 5 and "sinh" in rec["error"]["message"]
+    rec = run("def f(x):\n    return jnp.sine(x)\n")
+    assert rec["error"]["lineno"] == 5 and "sine" in rec["error"]["message"]
 
 
 def test_oversized_arrays_are_refused_with_a_message():
@@ -117,13 +117,13 @@ def test_jax_submodules_import_as_facades():
 
 
 @pytest.mark.parametrize("body,line", [
-    ("def f(x):\n    return jnp.sinh(x)\n",
-     "jnp.sinh is not in this engine (did you mean jnp.sin?)"),
+    ("def f(x):\n    return jnp.sine(x)\n",
+     "jnp.sine is not in this engine (did you mean jnp.sin?)"),
     ("def f(x):\n    return jnp.fft.fft(x)\n", "jnp.fft is not in this engine"),
     ("def f(x):\n    return jax.pmap(jnp.sin)(x)\n",
      "jax.pmap is not in this engine (did you mean jax.vmap?)"),
-    ("def f(x):\n    return jax.lax.associative_scan(None, x)\n",
-     "jax.lax.associative_scan is not in this engine"),
+    ("def f(x):\n    return jax.lax.conv_general_dilated(x, x, (1,), 'SAME')\n",
+     "jax.lax.conv_general_dilated is not in this engine"),
     ("def f(x):\n    return jax.core\n", "jax.core is not in this engine"),
     ("def f(x):\n    return np.linalg.inv(x)\n", "np.linalg is not in this engine"),
 ])
@@ -137,7 +137,7 @@ def test_unsupported_names_fail_in_one_line(body, line):
 
 @pytest.mark.parametrize("line,name,module", [
     ("from jax import pmap", "pmap", "jax"),
-    ("from jax.numpy import sinh", "sinh", "jax.numpy"),
+    ("from jax.numpy import fft", "fft", "jax.numpy"),
     ("from numpy import linalg", "linalg", "numpy"),
 ])
 def test_unsupported_imports_fail_in_one_line(line, name, module):

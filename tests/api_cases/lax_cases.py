@@ -87,8 +87,8 @@ CASES: dict[str, tuple] = {
                           (V, np.int32(4)), True),
     L + "dynamic_update_slice": (lambda M, x, i: M.lax.dynamic_update_slice(x, x[:2] * 3.0, (i,)),
                                  (V, np.int32(1)), True),
-    L + "dynamic_index_in_dim": (lambda M, a, i: M.lax.dynamic_index_in_dim(a, i, 1, False),
-                                 (A, np.int32(2)), True),
+    L + "dynamic_index_in_dim/int_index": (
+        lambda M, a, i: M.lax.dynamic_index_in_dim(a, i, 1, False), (A, np.int32(2)), True),
     L + "gather": (_gather, (V, IDX), True),
     **{L + n: _scatter(n) for n in ("scatter", "scatter_add", "scatter_mul", "scatter_min",
                                     "scatter_max")},

@@ -220,16 +220,16 @@ CODE_CASES = [
     Case("escape-engine-internals", body("def f(x, y):\n    return jax.core\n"),
          ["AttributeError: jax.core is not in this engine"], 6),
     # unsupported names: one line naming the name (and the nearest the engine has)
-    Case("unsupported-jnp-sinh", body("def f(x, y):\n    return jnp.sinh(x) * y\n"),
-         ["AttributeError: jnp.sinh is not in this engine (did you mean jnp.sin?)"], 6,
+    Case("unsupported-jnp-sine", body("def f(x, y):\n    return jnp.sine(x) * y\n"),
+         ["AttributeError: jnp.sine is not in this engine (did you mean jnp.sin?)"], 6,
          typed=True),
     Case("unsupported-pmap", body("def f(x, y):\n    return jax.pmap(jnp.sin)(x) * y\n"),
          ["AttributeError: jax.pmap is not in this engine"], 6),
     Case("unsupported-import", body("from jax import pmap\ndef f(x, y):\n    return x\n"),
          ["cannot import name 'pmap' from 'jax': jax.pmap is not in this engine"], 5),
-    Case("unsupported-associative-scan", body(
-        "def f(x, y):\n    return jax.lax.associative_scan(jnp.add, x)\n"),
-         ["AttributeError: jax.lax.associative_scan is not in this engine"], 6),
+    Case("unsupported-conv", body(
+        "def f(x, y):\n    return jax.lax.conv_general_dilated(x, y, (1,), 'SAME')\n"),
+         ["AttributeError: jax.lax.conv_general_dilated is not in this engine"], 6),
     Case("unsupported-array-of-tracers", body("def f(x, y):\n    return jnp.array([x, y])\n"),
          ["NotImplementedError", "jnp.array of a list of traced values"], 6),
     # shapes and dtypes, in JAX's words
