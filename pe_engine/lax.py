@@ -773,6 +773,7 @@ from .lax_math import (  # noqa: E402
     shift_right_logical,
     sinh,
 )
+from .lax_special import digamma, lgamma  # noqa: E402
 from .loops import fori_loop, map, while_loop  # noqa: A004, E402
 from .slicing import (  # noqa: E402
     GatherDimensionNumbers,
@@ -822,6 +823,7 @@ __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_
             "cosh", "exp2", "nextafter", "population_count", "shift_left",
             "shift_right_arithmetic", "shift_right_logical", "sinh"]
 __all__ += ["associative_scan", "cumprod"]
+__all__ += ["digamma", "lgamma"]
 
 # A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
 __getattr__ = _missing.module_getattr("jax.lax")

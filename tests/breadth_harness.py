@@ -23,7 +23,7 @@ ENGINE = types.SimpleNamespace(
     name="engine", jnp=pe.numpy, lax=pe.lax, nn=pe.nn, jit=pe.jit, grad=pe.grad, vjp=pe.vjp,
     jvp=pe.jvp, vmap=pe.vmap, jacfwd=pe.jacfwd, jacrev=pe.jacrev, hessian=pe.hessian,
     checkpoint=pe.checkpoint, remat=pe.remat, policies=pe.checkpoint_policies,
-    make_jaxpr=pe.make_jaxpr, tree=pe.tree, tree_util=pe.tree_util,
+    make_jaxpr=pe.make_jaxpr, scipy=pe.scipy, tree=pe.tree, tree_util=pe.tree_util,
     linearize=pe.linearize, value_and_grad=pe.value_and_grad, custom_jvp=pe.custom_jvp,
     ensure_compile_time_eval=pe.ensure_compile_time_eval,
     split=lambda closed, mask, inst=False: partial_eval_jaxpr_nounits(closed, mask, inst))
@@ -31,7 +31,7 @@ JAX = types.SimpleNamespace(
     name="jax", jnp=jax.numpy, lax=jax.lax, nn=jax.nn, jit=jax.jit, grad=jax.grad, vjp=jax.vjp,
     jvp=jax.jvp, vmap=jax.vmap, jacfwd=jax.jacfwd, jacrev=jax.jacrev, hessian=jax.hessian,
     checkpoint=jax.checkpoint, remat=jax.remat, policies=jax.checkpoint_policies,
-    make_jaxpr=jax.make_jaxpr, tree=jax.tree, tree_util=jax.tree_util,
+    make_jaxpr=jax.make_jaxpr, scipy=jax.scipy, tree=jax.tree, tree_util=jax.tree_util,
     linearize=jax.linearize, value_and_grad=jax.value_and_grad, custom_jvp=jax.custom_jvp,
     ensure_compile_time_eval=jax.ensure_compile_time_eval,
     split=lambda closed, mask, inst=False: jpe.partial_eval_jaxpr_nounits(closed, mask, inst))

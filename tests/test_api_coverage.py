@@ -51,7 +51,6 @@ def test_targets(row, capsys):
     assert row.share >= row.ns.target, f"{row.ns.title} is missing {missing}"
 
 
-@pytest.mark.xfail(strict=True, reason="scipy.special is being added")
 def test_required_names():
     """The scipy.special and tree_util names issue 45 names."""
     by_ns = {r.ns.jax_name: set(r.supported) for r in ROWS}

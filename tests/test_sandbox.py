@@ -229,3 +229,11 @@ def test_jax_tree_imports_as_a_facade():
     assert "error" not in rec, rec
     assert "jax.tree.static is not in this engine" in run(
         "def f(x):\n    return jax.tree.static()\n")["error"]["message"]
+
+
+def test_jax_scipy_special_imports_as_a_facade():
+    rec = run("from jax.scipy.special import logsumexp, xlogy\nimport jax.scipy.special as jss\n"
+              "def f(x):\n    return logsumexp(xlogy(x, x)) + jss.gammaln(x)\n")
+    assert "error" not in rec, rec
+    assert run("def f(x):\n    return jax.scipy.special.zeta(x, x)\n")["error"]["message"] == \
+        "AttributeError: jax.scipy.special.zeta is not in this engine"

@@ -26,7 +26,7 @@ from typing import Any
 
 import pe_engine
 
-from .. import ad_checkpoint, lax, nn, tree, tree_util
+from .. import ad_checkpoint, lax, nn, scipy, tree, tree_util
 from .. import numpy as jnp
 from . import guards, numpy_facade
 from .checker import USER_FILENAME, UserCodeError, check, parse
@@ -43,6 +43,8 @@ def facades() -> dict[str, Facade]:
     subs = {"numpy": engine_facade(jnp, "jax.numpy"), "lax": engine_facade(lax, "jax.lax"),
             "nn": engine_facade(nn, "jax.nn"),
             "ad_checkpoint": engine_facade(ad_checkpoint, "jax.ad_checkpoint"),
+            "scipy": engine_facade(scipy, "jax.scipy"),
+            "scipy.special": engine_facade(scipy.special, "jax.scipy.special"),
             "tree": engine_facade(tree, "jax.tree"),
             "tree_util": engine_facade(tree_util, "jax.tree_util")}
     jax = engine_facade(pe_engine, "jax", {**subs, "config": ConfigView()})
