@@ -31,11 +31,13 @@ from .core import (  # noqa: F401 (ClosedJaxpr, Jaxpr, ShapedArray: for tools an
     ensure_compile_time_eval,
 )
 from .custom_derivatives import custom_jvp
+from .custom_vjp import custom_vjp
 from .jacobians import hessian, jacfwd, jacrev
 from .lax import device_put
 
 # What `import jax` gives user code in the page (the sandbox's facade lists exactly these).
 __all__ = ["Array", "ad_checkpoint", "checkpoint", "checkpoint_policies", "config", "custom_jvp",
+           "custom_vjp",
            "device_put", "ensure_compile_time_eval", "grad", "hessian", "jacfwd", "jacrev", "jit",
            "jvp", "lax", "linearize", "make_jaxpr", "nn", "numpy", "remat", "scipy", "tree",
            "tree_util", "value_and_grad", "vjp", "vmap"]

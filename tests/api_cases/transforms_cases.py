@@ -1,6 +1,8 @@
 """JAX's function transforms, each inside a traced function as a user nests them."""
 from __future__ import annotations
 
+import functools
+
 from api_inputs import A, P, V
 
 
@@ -46,3 +48,43 @@ CASES: dict[str, tuple] = {
 def _folded(M):
     with M.ensure_compile_time_eval():
         return M.jnp.sin(M.jnp.arange(5.0))
+
+
+def _sin_times(M):
+    """A user's custom_vjp, as in JAX's docs: fwd saves residuals, bwd maps g to cotangents."""
+    @M.custom_vjp
+    def f(x, y):
+        return M.jnp.sin(x) * y
+
+    def f_fwd(x, y):
+        return f(x, y), (M.jnp.cos(x), M.jnp.sin(x), y)
+
+    def f_bwd(res, g):
+        cos_x, sin_x, y = res
+        return (cos_x * g * y, sin_x * g)
+
+    f.defvjp(f_fwd, f_bwd)
+    return f
+
+
+def _clip_gradient(M):
+    """custom_vjp with nondiff_argnums (JAX's docs' clip_gradient), bwd returning a tuple."""
+    @functools.partial(M.custom_vjp, nondiff_argnums=(0, 1))
+    def clip_gradient(lo, hi, x):
+        return x
+
+    def fwd(lo, hi, x):
+        return x, None
+
+    def bwd(lo, hi, _, g):
+        return (M.jnp.clip(g, lo, hi),)
+
+    clip_gradient.defvjp(fwd, bwd)
+    return clip_gradient
+
+
+CASES.update({
+    "jax.custom_vjp": (lambda M, x, y: _sin_times(M)(x * 2.0, y) + 1.0, (V, P), True),
+    "jax.custom_vjp/nondiff_argnums": (
+        lambda M, x: _clip_gradient(M)(-0.5, 0.5, M.jnp.sin(x) * 3.0), (V,), True),
+})
