@@ -32,13 +32,14 @@ from .core import (  # noqa: F401 (ClosedJaxpr, Jaxpr, ShapedArray: for tools an
 )
 from .custom_derivatives import custom_jvp
 from .custom_vjp import custom_vjp
-from .jacobians import hessian, jacfwd, jacrev
+from .eval_shape import ShapeDtypeStruct, eval_shape
+from .jacobians import hessian, jacfwd, jacobian, jacrev
 from .lax import device_put
 
 # What `import jax` gives user code in the page (the sandbox's facade lists exactly these).
 __all__ = ["Array", "ad_checkpoint", "checkpoint", "checkpoint_policies", "config", "custom_jvp",
-           "custom_vjp",
-           "device_put", "ensure_compile_time_eval", "grad", "hessian", "jacfwd", "jacrev", "jit",
+           "custom_vjp", "device_put", "ensure_compile_time_eval", "eval_shape", "grad", "hessian",
+           "jacfwd", "jacobian", "jacrev", "jit", "ShapeDtypeStruct",
            "jvp", "lax", "linearize", "make_jaxpr", "nn", "numpy", "remat", "scipy", "tree",
            "tree_util", "value_and_grad", "vjp", "vmap"]
 __version__ = "0.1.0"

@@ -117,3 +117,9 @@ def _tree_transpose(outer: Any, inner: Any, tree: Any) -> Any:
 
 def hessian(fun: Callable, argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
     return jacfwd(jacrev(fun, argnums), argnums)
+
+
+def jacobian(fun: Callable, argnums: int | Sequence[int] = 0,
+             has_aux: bool = False) -> Callable[..., Any]:
+    """JAX's alias of jacrev."""
+    return jacrev(fun, argnums=argnums, has_aux=has_aux)

@@ -25,7 +25,7 @@ ENGINE = types.SimpleNamespace(
     checkpoint=pe.checkpoint, remat=pe.remat, policies=pe.checkpoint_policies,
     make_jaxpr=pe.make_jaxpr, scipy=pe.scipy, tree=pe.tree, tree_util=pe.tree_util,
     linearize=pe.linearize, value_and_grad=pe.value_and_grad, custom_jvp=pe.custom_jvp,
-    custom_vjp=pe.custom_vjp,
+    custom_vjp=pe.custom_vjp, eval_shape=pe.eval_shape, jacobian=pe.jacobian,
     ensure_compile_time_eval=pe.ensure_compile_time_eval,
     split=lambda closed, mask, inst=False: partial_eval_jaxpr_nounits(closed, mask, inst))
 JAX = types.SimpleNamespace(
@@ -34,7 +34,7 @@ JAX = types.SimpleNamespace(
     checkpoint=jax.checkpoint, remat=jax.remat, policies=jax.checkpoint_policies,
     make_jaxpr=jax.make_jaxpr, scipy=jax.scipy, tree=jax.tree, tree_util=jax.tree_util,
     linearize=jax.linearize, value_and_grad=jax.value_and_grad, custom_jvp=jax.custom_jvp,
-    custom_vjp=jax.custom_vjp,
+    custom_vjp=jax.custom_vjp, eval_shape=jax.eval_shape, jacobian=jax.jacobian,
     ensure_compile_time_eval=jax.ensure_compile_time_eval,
     split=lambda closed, mask, inst=False: jpe.partial_eval_jaxpr_nounits(closed, mask, inst))
 

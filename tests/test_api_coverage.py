@@ -34,7 +34,7 @@ def test_every_engine_name_has_a_case(row):
 
 
 # Targets this branch is still filling (strict: each marker goes when its target is met).
-PENDING = {"jax (transforms)", "jax.nn"}
+PENDING = {"jax.nn"}
 
 
 @pytest.mark.parametrize("row", [

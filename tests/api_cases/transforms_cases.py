@@ -88,3 +88,9 @@ CASES.update({
     "jax.custom_vjp/nondiff_argnums": (
         lambda M, x: _clip_gradient(M)(-0.5, 0.5, M.jnp.sin(x) * 3.0), (V,), True),
 })
+CASES.update({
+    "jax.jacobian": (lambda M, x: M.jacobian(lambda a: M.jnp.sin(a) * a)(x), (V,), True),
+    "jax.eval_shape": (lambda M, a: a * M.eval_shape(lambda b: b.T @ b, a).shape[0], (A,), True),
+    "jax.eval_shape/pytree": (lambda M, x, y: x * M.eval_shape(
+        lambda d: {"s": d["u"] + d["v"].sum()}, {"u": x, "v": y})["s"].size, (V, P), True),
+})
