@@ -237,3 +237,43 @@ def test_jax_scipy_special_imports_as_a_facade():
     assert "error" not in rec, rec
     assert run("def f(x):\n    return jax.scipy.special.zeta(x, x)\n")["error"]["message"] == \
         "AttributeError: jax.scipy.special.zeta is not in this engine"
+
+
+_CUSTOM_VJP = """
+@jax.custom_vjp
+def f(x, y):
+    return jnp.sin(x) * y
+
+def f_fwd(x, y):
+    return f(x, y), (jnp.cos(x), y)
+
+def f_bwd(res, g):
+    c, y = res
+    return (c * g * y, None)
+
+f.defvjp(f_fwd, f_bwd)
+
+def g(x, y):
+    return f(x * 2.0, y).sum()
+"""
+
+
+@pytest.mark.parametrize("mode", ["split", "jit", "grad", "checkpoint"])
+def test_custom_vjp_as_jax_docs_write_it(mode):
+    """Issue 45: jax.custom_vjp pasted from JAX's docs, its rule given by a top-level
+    `f.defvjp(f_fwd, f_bwd)`, runs in every mode; grad's program holds its custom_lin."""
+    rec = run(_CUSTOM_VJP, args=[{"known": True, "value": "1.0"},
+                                 {"known": False, "value": "2.0"}], mode=mode)
+    assert "error" not in rec, rec
+    if mode == "grad":
+        assert "custom_lin" in str(rec["program"])
+
+
+def test_top_level_rule_calls_run_no_user_code():
+    """A top-level defvjp/defjvp call may pass names and lambdas, not call the user's own
+    functions at load time; and only a custom_jvp/custom_vjp has the method."""
+    with pytest.raises(UserCodeError, match="calls `boom` when the code loads"):
+        check_source("import jax\n@jax.custom_vjp\ndef f(x):\n    return x\n"
+                     "def boom():\n    return 1\nf.defvjp(boom(), boom)\n")
+    rec = run("def g(x):\n    return x\ng.defvjp(g, g)\ndef f(x):\n    return x\n")
+    assert "has no attribute 'defvjp'" in rec["error"]["message"]
