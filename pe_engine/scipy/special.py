@@ -16,8 +16,9 @@ from ..lax_special import lgamma
 from ..nn import log_softmax, logsumexp, softmax
 from ..numpy import _promote_args_inexact
 
-__all__ = ["digamma", "entr", "erf", "erfc", "expit", "gammaln", "kl_div", "log_softmax",
-           "logit", "logsumexp", "rel_entr", "softmax", "xlog1py", "xlogy"]
+__all__ = ["digamma", "entr", "erf", "erfc", "expit", "factorial", "gammaln", "kl_div",
+           "log_softmax", "logit", "logsumexp", "ndtr", "rel_entr", "softmax", "xlog1py",
+           "xlogy"]
 
 
 def gammaln(x: Any) -> Any:
@@ -43,6 +44,28 @@ def erfc(x: Any) -> Any:
 def expit(x: Any) -> Any:
     x, = _promote_args_inexact(x)
     return lax.logistic(x)
+
+
+def factorial(n: Any, exact: bool = False) -> Any:
+    if exact:
+        raise NotImplementedError("factorial with exact=True")
+    n, = _promote_args_inexact(n)
+    return jnp.where(n < 0, 0, lax.exp(lgamma(n + 1)))
+
+
+def ndtr(x: Any) -> Any:
+    """The standard normal CDF, from erf near 0 and erfc in the tails (JAX's branches)."""
+    x = jnp.asarray(x)
+    dtype = x.dtype
+    if dtype != np.float32:
+        raise TypeError(f"x.dtype={dtype} is not supported, see docstring for supported types.")
+    typ = dtype.type
+    half_sqrt_2 = typ(0.5) * np.sqrt(2., dtype=dtype)
+    w = x * half_sqrt_2
+    z = lax.abs(w)
+    y = lax.select(lax.lt(z, half_sqrt_2), typ(1.) + lax.erf(w),
+                   lax.select(lax.gt(w, typ(0.)), typ(2.) - lax.erfc(z), lax.erfc(z)))
+    return typ(0.5) * y
 
 
 @custom_jvp

@@ -24,6 +24,8 @@ CASES: dict[str, tuple] = {
     S + "kl_div": (lambda M, u, p: M.scipy.special.kl_div(u, p), (U, P), True),
     S + "softmax": (lambda M, a: M.scipy.special.softmax(a, axis=1), (A,), True),
     S + "log_softmax": (lambda M, x: M.scipy.special.log_softmax(x), (V,), True),
+    S + "ndtr": (lambda M, x: M.scipy.special.ndtr(x * 3.0), (V,), True),
+    S + "factorial": (lambda M, p: M.scipy.special.factorial(p * 3.0 - 2.0), (P,), True),
     "jax.lax.lgamma": (lambda M, p: M.lax.lgamma(p), (P,), True),
     "jax.lax.digamma": (lambda M, p: M.lax.digamma(p), (P,), False),
 }
