@@ -28,9 +28,9 @@ from .numpy import (
     broadcast_to,
     log,
     power,
-    result_type,
     sign,
     sum,
+    weak_result_type,
     zeros_like,
 )
 from .structural import broadcasted_iota, concatenate, iota
@@ -129,7 +129,7 @@ def _linspace(start: Any, stop: Any, num: int, endpoint: bool, retstep: bool, dt
               axis: int) -> Any:
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    dtype = _to_inexact(result_type(start, stop)[0]) if dtype is None else _dtype(dtype)
+    dtype = _to_inexact(weak_result_type(start, stop)[0]) if dtype is None else _dtype(dtype)
     computation = _to_inexact(dtype)
     start = lax.convert_element_type(asarray(start), computation)
     stop = lax.convert_element_type(asarray(stop), computation)
@@ -166,7 +166,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
 @jit(static_argnames=("num", "endpoint", "dtype", "axis"))
 def _logspace(start: Any, stop: Any, num: int, endpoint: bool, base: Any, dtype: Any,
               axis: int) -> Any:
-    dtype = _to_inexact(result_type(start, stop)[0]) if dtype is None else _dtype(dtype)
+    dtype = _to_inexact(weak_result_type(start, stop)[0]) if dtype is None else _dtype(dtype)
     computation = _to_inexact(dtype)
     start = lax.convert_element_type(asarray(start), computation)
     stop = lax.convert_element_type(asarray(stop), computation)
@@ -189,7 +189,7 @@ def _log10(x: Any) -> Any:
 
 @jit(static_argnames=("num", "endpoint", "dtype", "axis"))
 def _geomspace(start: Any, stop: Any, num: int, endpoint: bool, dtype: Any, axis: int) -> Any:
-    dtype = _to_inexact(result_type(start, stop)[0]) if dtype is None else _dtype(dtype)
+    dtype = _to_inexact(weak_result_type(start, stop)[0]) if dtype is None else _dtype(dtype)
     computation = _to_inexact(dtype)
     start = lax.convert_element_type(asarray(start), computation)
     stop = lax.convert_element_type(asarray(stop), computation)

@@ -29,7 +29,7 @@ from .numpy import (
     maximum,
     minimum,
     promote_args,
-    result_type,
+    weak_result_type,
     where,
 )
 
@@ -295,7 +295,7 @@ def hypot(x1: Any, x2: Any) -> Any:
 @jit
 def fmod(x1: Any, x2: Any) -> Any:
     _check_arraylike(x1, x2)
-    if result_type(x1, x2)[0].kind in "iu":
+    if weak_result_type(x1, x2)[0].kind in "iu":
         x2 = where(x2 == 0, lax.full_like(x2, 1), x2)
     x1, x2 = promote_args(*_promote_dtypes(x1, x2, to=_to_numeric))
     return lax.rem(x1, x2)

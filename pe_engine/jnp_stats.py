@@ -33,9 +33,9 @@ from .numpy import (
     dot,
     full,
     negative,
-    result_type,
     sqrt,
     true_divide,
+    weak_result_type,
     where,
 )
 from .slicing_in_dim import slice_in_dim
@@ -168,7 +168,7 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
     _check_arraylike(p)
     # JAX's promote_dtypes binds both casts: under eager constant folding the period's runs
     # now, an array (a constvar) whose arithmetic below runs now too.
-    dtype, weak = result_type(p, period)
+    dtype, weak = weak_result_type(p, period)
     p, period = (lax.convert_element_type(v, dtype, weak) for v in (p, period))
     if get_aval(p).dtype.kind == "c":
         raise ValueError("jnp.unwrap does not support complex inputs.")
