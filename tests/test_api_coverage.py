@@ -40,7 +40,8 @@ PENDING = {"jax.nn"}
 
 
 @pytest.mark.parametrize("row", [
-    pytest.param(r, marks=pytest.mark.xfail(strict=True, reason="jax.nn.dot_product_attention is missing"))
+    pytest.param(r, marks=pytest.mark.xfail(
+        strict=True, reason="jax.nn.dot_product_attention is missing"))
     if r.ns.title in PENDING else r for r in ROWS if r.ns.target is not None],
     ids=lambda r: r.ns.title)
 def test_targets(row, capsys):
