@@ -12,7 +12,7 @@ import numpy as np
 
 from . import lax
 from .api import jit
-from .core import Tracer, get_aval
+from .core import ArrayOps, Tracer, get_aval
 from .numpy import (
     _canonical_axes,
     _check_arraylike,
@@ -25,8 +25,8 @@ from .numpy import (
     expand_dims,
     mean,
     reshape,
-    result_type,
     sum,
+    weak_result_type,
 )
 from .structural import stack_p, tile_p
 
@@ -37,7 +37,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     if np.ndim(fill_value) == 0 and not (isinstance(fill_value, Tracer) and fill_value.ndim):
         if dtype is None:
-            dt, weak = result_type(fill_value)
+            dt, weak = weak_result_type(fill_value)
         else:
             dt, weak = _dtype(dtype), False
         val = lax.convert_element_type(fill_value, dt, weak)
@@ -64,7 +64,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
             raise TypeError(f"jnp.arange's {name} must be concrete (a Python or NumPy "
                             "number), not a traced value: its result's length depends on it")
     if dtype is None:
-        dtype = result_type(*(x for x in (start, stop, step) if x is not None))[0]
+        dtype = weak_result_type(*(x for x in (start, stop, step) if x is not None))[0]
     dtype = _dtype(dtype)
     if stop is None:
         start, stop = 0, start
@@ -101,7 +101,24 @@ def ravel(a: Any) -> Any:
     return reshape(a, (get_aval(a).size,))
 
 
+def _concatenate_array(arr: Any, axis: int | None, dtype: Any) -> Any:
+    """JAX's path for one array of parts: its leading axis merged into `axis` by a reshape."""
+    arr = asarray(arr, dtype)
+    shape = get_aval(arr).shape
+    if not shape or shape[0] == 0:
+        raise ValueError("Need at least one array to concatenate.")
+    if axis is None:
+        return lax.reshape(arr, (get_aval(arr).size,))
+    if len(shape) == 1:
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    axis = _canonical_axes(axis, len(shape) - 1)[0]
+    new = shape[1:axis + 1] + (shape[0] * shape[axis + 1],) + shape[axis + 2:]
+    return lax.reshape(arr, new, [*range(1, axis + 1), 0, *range(axis + 1, len(shape))])
+
+
 def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
+    if isinstance(arrays, (ArrayOps, np.ndarray)):
+        return _concatenate_array(arrays, axis, dtype)
     arrays = list(arrays)
     _check_arraylike(*arrays)
     if not arrays:

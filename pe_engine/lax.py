@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import core, pretty
+from . import missing as _missing
 from .core import (
     Array,
     ArrayOps,
@@ -752,12 +753,32 @@ from .elementwise import (  # noqa: E402
     select,
     stop_gradient,
 )
+from .jnp_cumulative import associative_scan  # noqa: E402
+from .lax_math import (  # noqa: E402
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atanh,
+    bitcast_convert_type,
+    cbrt,
+    cosh,
+    cumprod,
+    exp2,
+    nextafter,
+    population_count,
+    shift_left,
+    shift_right_arithmetic,
+    shift_right_logical,
+    sinh,
+)
+from .lax_special import digamma, lgamma  # noqa: E402
 from .loops import fori_loop, map, while_loop  # noqa: A004, E402
 from .slicing import (  # noqa: E402
     GatherDimensionNumbers,
     GatherScatterMode,
     ScatterDimensionNumbers,
-    dynamic_index_in_dim,
     dynamic_slice,
     dynamic_update_slice,
     gather,
@@ -766,6 +787,14 @@ from .slicing import (  # noqa: E402
     scatter_max,
     scatter_min,
     scatter_mul,
+)
+from .slicing_in_dim import (  # noqa: E402
+    dynamic_index_in_dim,
+    dynamic_slice_in_dim,
+    dynamic_update_index_in_dim,
+    dynamic_update_slice_in_dim,
+    index_in_dim,
+    slice_in_dim,
 )
 from .structural import (  # noqa: E402
     argmax,
@@ -786,5 +815,15 @@ __all__ += [
     "while_loop", "RoundingMethod", "argmax", "argmin", "atan2", "bitwise_not", "bitwise_xor",
     "broadcasted_iota", "ceil", "clamp", "concatenate", "cond", "switch", "cumsum",
     "erf", "erfc", "expm1", "floor", "iota", "is_finite", "log1p", "pad",
-    "reduce_prod", "rem", "rev", "round", "rsqrt", "select", "split", "stop_gradient"
+    "reduce_prod", "rem", "rev", "round", "rsqrt", "select", "split", "stop_gradient",
+    "dynamic_slice_in_dim", "dynamic_update_index_in_dim", "dynamic_update_slice_in_dim",
+    "index_in_dim", "slice_in_dim",
 ]
+__all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_type", "cbrt",
+            "cosh", "exp2", "nextafter", "population_count", "shift_left",
+            "shift_right_arithmetic", "shift_right_logical", "sinh"]
+__all__ += ["associative_scan", "cumprod"]
+__all__ += ["digamma", "lgamma"]
+
+# A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
+__getattr__ = _missing.module_getattr("jax.lax")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -97,39 +97,38 @@ core.impl_rules[dynamic_update_slice_p] = _dynamic_update_slice_impl
 core.abstract_eval_rules[dynamic_update_slice_p] = _dynamic_update_slice_abstract
 
 
-def _normalize(i: Any, d: int) -> Any:
+def _normalize(i: Any, d: int, allow_negative: bool = True) -> Any:
     if isinstance(i, (int, np.integer)):
+        if i < 0 and not allow_negative:
+            raise ValueError(f"Index {i} is out of bounds for dimension {d} if "
+                             "allow_negative_indices=False")
         return lax.convert_element_type(i + d if i < 0 else i, core.get_aval(i).dtype)
-    if core.get_aval(i).dtype.kind == "u":
+    if core.get_aval(i).dtype.kind == "u" or not allow_negative:
         return i
     # The size is cast as JAX casts it (an operation: under eager constant folding it runs
     # now, and the jaxpr holds an array constvar).
     return lax.select(i < 0, i + lax.convert_element_type(d, core.get_aval(i).dtype), i)
 
 
-def dynamic_slice(x: Any, start_indices: Any, slice_sizes: Any) -> Any:
-    shape = core.get_aval(x).shape
+def _normalized(shape: tuple, start_indices: Any, allow_negative: Any) -> list[Any]:
     if len(start_indices) != len(shape):
         raise ValueError(f"Length of slice indices must match number of operand dimensions "
                          f"({len(start_indices)} vs {shape})")
-    idx = [_normalize(i, d) for i, d in zip(start_indices, shape)]
+    if isinstance(allow_negative, bool):
+        allow_negative = [allow_negative] * len(shape)
+    return [_normalize(i, d, a) for i, d, a in zip(start_indices, shape, allow_negative)]
+
+
+def dynamic_slice(x: Any, start_indices: Any, slice_sizes: Any, *,
+                  allow_negative_indices: bool | Sequence[bool] = True) -> Any:
+    idx = _normalized(core.get_aval(x).shape, start_indices, allow_negative_indices)
     return core.bind(dynamic_slice_p, x, *idx, slice_sizes=tuple(int(s) for s in slice_sizes))
 
 
-def dynamic_update_slice(x: Any, update: Any, start_indices: Any) -> Any:
-    shape = core.get_aval(x).shape
-    idx = [_normalize(i, d) for i, d in zip(start_indices, shape)]
+def dynamic_update_slice(x: Any, update: Any, start_indices: Any, *,
+                         allow_negative_indices: bool | Sequence[bool] = True) -> Any:
+    idx = _normalized(core.get_aval(x).shape, start_indices, allow_negative_indices)
     return core.bind(dynamic_update_slice_p, x, update, *idx)
-
-
-def dynamic_index_in_dim(x: Any, index: Any, axis: int = 0, keepdims: bool = True) -> Any:
-    shape = core.get_aval(x).shape
-    starts = [np.int32(0)] * len(shape)
-    starts[axis] = index
-    sizes = list(shape)
-    sizes[axis] = 1
-    out = dynamic_slice(x, starts, sizes)
-    return out if keepdims else lax.squeeze(out, (axis,))
 
 
 def _dynamic_slice_jvp(primals: list, tangents: list, *, slice_sizes: tuple
