@@ -332,15 +332,6 @@ def power(x: Any, y: Any) -> Any:
     return lax.pow(x_, y_)
 
 
-def where(condition: Any, x: Any = None, y: Any = None) -> Any:
-    if x is None or y is None:
-        raise ValueError("Either both or neither of the x and y arguments should be provided "
-                         "to jax.numpy.where, got x and y; only the three-argument form is "
-                         "supported here.")
-    _check_arraylike(condition, x, y)
-    return _where_jit(condition, x, y)
-
-
 def _where(condition: Any, x: Any, y: Any) -> Any:
     # JAX's jnp.where is this function under jit: promote, broadcast, select_n.
     if get_aval(condition).dtype.kind != "b":
@@ -357,6 +348,20 @@ _where_jit = jit(_where)
 
 
 def broadcast_arrays(*args: Any) -> list[Any]:
+    # JAX makes each argument an array (a Python scalar a constant, folded to an array under
+    # eager constant folding), then broadcasts them under jit(inline=True).
+    return _broadcast_arrays(*[_scalar_array(a) if _is_python_scalar(a) else a for a in args])
+
+
+def _scalar_array(x: Any) -> Any:
+    """lax.asarray of a Python scalar: a weakly typed constant, cast now when casts run now."""
+    dtype, weak = result_type(x)
+    c = scalar_constant(x, dtype, weak)
+    return lax.convert_element_type(c, dtype, weak) if lax._cast_runs_now() else c
+
+
+@jit(inline=True)
+def _broadcast_arrays(*args: Any) -> list[Any]:
     shape = broadcast_shapes(*map(_shape, args))
     return [a if _shape(a) == shape else broadcast_to(a, shape) for a in args]
 
@@ -802,7 +807,20 @@ from .jnp_dtypes import (  # noqa: E402
     shape,
     size,
 )
+from .jnp_index_tricks import (  # noqa: E402
+    diagflat,
+    fill_diagonal,
+    ravel_multi_index,
+    resize,
+    tril_indices,
+    tril_indices_from,
+    trim_zeros,
+    triu_indices,
+    triu_indices_from,
+    unravel_index,
+)
 from .jnp_indexing import put_along_axis, take, take_along_axis  # noqa: E402
+from .jnp_pad import pad  # noqa: E402
 from .jnp_products import (  # noqa: E402
     cross,
     inner,
@@ -815,6 +833,17 @@ from .jnp_products import (  # noqa: E402
     vecdot,
     vecmat,
     vectorize,
+)
+from .jnp_selection import (  # noqa: E402
+    argwhere,
+    bincount,
+    choose,
+    compress,
+    extract,
+    flatnonzero,
+    nonzero,
+    select,
+    where,
 )
 from .jnp_shape import (  # noqa: E402
     append,
@@ -841,6 +870,10 @@ from .jnp_shape import (  # noqa: E402
 from .jnp_sorting import argsort, lexsort, sort  # noqa: E402
 
 __all__ += [
+    "diagflat", "fill_diagonal", "ravel_multi_index", "resize", "tril_indices",
+    "tril_indices_from", "trim_zeros", "triu_indices", "triu_indices_from", "unravel_index",
+    "pad",
+    "argwhere", "bincount", "choose", "compress", "extract", "flatnonzero", "nonzero", "select",
     "put_along_axis", "take", "take_along_axis",
     "argsort", "lexsort", "sort",
     "can_cast", "isdtype", "isscalar", "issubdtype", "iterable", "ndim", "promote_types",
