@@ -30,7 +30,7 @@ from .core import (
     impl_rules,
     to_numpy,
 )
-from .numpy import result_type
+from .numpy import weak_result_type
 
 # --------------------------------------------------------------------------- helpers
 
@@ -139,7 +139,7 @@ def _replace_zero(x: Any) -> Any:
 
 def _pow_jvp_lhs(g: Any, ans: Any, x: Any, y: Any) -> Any:
     y_dtype = get_aval(y).dtype
-    dtype, _ = result_type(x, y)
+    dtype, _ = weak_result_type(x, y)
     dtype = np.dtype("int32") if dtype.kind == "b" else dtype
     x, y = lax.convert_element_type(x, dtype), lax.convert_element_type(y, dtype)
     if y_dtype.kind in "iu":
@@ -178,7 +178,7 @@ defjvp(lax.integer_pow_p, _integer_pow_jvp)
 def _eq_meet(a: Any, b: Any) -> Any:
     a_dtype, b_dtype = get_aval(a).dtype, get_aval(b).dtype
     if a_dtype != b_dtype:
-        if result_type(np.zeros((), a_dtype), np.zeros((), b_dtype))[0] == a_dtype:
+        if weak_result_type(np.zeros((), a_dtype), np.zeros((), b_dtype))[0] == a_dtype:
             a = lax.convert_element_type(a, b_dtype)
         else:
             b = lax.convert_element_type(b, a_dtype)

@@ -50,7 +50,7 @@ from .core import (
     subs_list,
     to_numpy,
 )
-from .numpy import result_type
+from .numpy import weak_result_type
 from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
@@ -157,7 +157,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
     closed = trace_to_jaxpr_dynamic(body, [*map(get_aval, init_flat), *x_avals])
     # A weakly typed init whose carry comes out of another dtype is cast to it, and the
     # body traced again (JAX's two passes).
-    promoted = [lax.convert_element_type(c, result_type(c, np.zeros(out.shape, out.dtype))[0])
+    promoted = [lax.convert_element_type(c, weak_result_type(c, np.zeros(out.shape, out.dtype))[0])
                 if get_aval(c).weak_type and not _typematch(get_aval(c), out) else c
                 for c, out in zip(init_flat, closed.out_avals)]
     if any(p is not c for p, c in zip(promoted, init_flat)):

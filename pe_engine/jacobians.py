@@ -45,7 +45,7 @@ _BASIS_SHARDING = "the basis piece's"
 def _std_basis(tree: Any) -> Any:
     leaves, _ = tree_flatten(tree)
     n = sum(int(np.size(np.zeros(get_aval(x).shape))) for x in leaves)
-    dtype = jnp.result_type(*leaves)[0]
+    dtype = jnp.weak_result_type(*leaves)[0]
     return _unravel(tree, 1, None, jnp.eye(n, dtype=dtype), _BASIS_SHARDING)
 
 
@@ -117,3 +117,9 @@ def _tree_transpose(outer: Any, inner: Any, tree: Any) -> Any:
 
 def hessian(fun: Callable, argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
     return jacfwd(jacrev(fun, argnums), argnums)
+
+
+def jacobian(fun: Callable, argnums: int | Sequence[int] = 0,
+             has_aux: bool = False) -> Callable[..., Any]:
+    """JAX's alias of jacrev."""
+    return jacrev(fun, argnums=argnums, has_aux=has_aux)

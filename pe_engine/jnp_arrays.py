@@ -25,8 +25,8 @@ from .numpy import (
     expand_dims,
     mean,
     reshape,
-    result_type,
     sum,
+    weak_result_type,
 )
 from .structural import stack_p, tile_p
 
@@ -37,7 +37,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     if np.ndim(fill_value) == 0 and not (isinstance(fill_value, Tracer) and fill_value.ndim):
         if dtype is None:
-            dt, weak = result_type(fill_value)
+            dt, weak = weak_result_type(fill_value)
         else:
             dt, weak = _dtype(dtype), False
         val = lax.convert_element_type(fill_value, dt, weak)
@@ -64,7 +64,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
             raise TypeError(f"jnp.arange's {name} must be concrete (a Python or NumPy "
                             "number), not a traced value: its result's length depends on it")
     if dtype is None:
-        dtype = result_type(*(x for x in (start, stop, step) if x is not None))[0]
+        dtype = weak_result_type(*(x for x in (start, stop, step) if x is not None))[0]
     dtype = _dtype(dtype)
     if stop is None:
         start, stop = 0, start

@@ -89,7 +89,9 @@ def round(a: Any, decimals: int = 0) -> Any:  # noqa: A001 - JAX's name
     return lax.div(lax.round(lax.mul(a, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
 
 
-around = round
+@jit(static_argnames=("decimals",))  # a jit of its own in JAX, around round's
+def around(a: Any, decimals: int = 0) -> Any:
+    return round(a, decimals)
 
 
 @jit

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import core, pretty
+from . import missing as _missing
 from .core import (
     Array,
     ArrayOps,
@@ -752,6 +753,27 @@ from .elementwise import (  # noqa: E402
     select,
     stop_gradient,
 )
+from .jnp_cumulative import associative_scan  # noqa: E402
+from .lax_math import (  # noqa: E402
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atanh,
+    bitcast_convert_type,
+    cbrt,
+    cosh,
+    cumprod,
+    exp2,
+    nextafter,
+    population_count,
+    shift_left,
+    shift_right_arithmetic,
+    shift_right_logical,
+    sinh,
+)
+from .lax_special import digamma, lgamma  # noqa: E402
 from .loops import fori_loop, map, while_loop  # noqa: A004, E402
 from .slicing import (  # noqa: E402
     GatherDimensionNumbers,
@@ -798,3 +820,11 @@ __all__ += [
     "dynamic_slice_in_dim", "dynamic_update_index_in_dim", "dynamic_update_slice_in_dim",
     "index_in_dim", "slice_in_dim", "sort", "sort_key_val",
 ]
+__all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_type", "cbrt",
+            "cosh", "exp2", "nextafter", "population_count", "shift_left",
+            "shift_right_arithmetic", "shift_right_logical", "sinh"]
+__all__ += ["associative_scan", "cumprod"]
+__all__ += ["digamma", "lgamma"]
+
+# A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
+__getattr__ = _missing.module_getattr("jax.lax")

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import lax
+from . import missing as _missing
 from . import numpy as jnp
 from .ad import zeros_like_aval
 from .api import jit
@@ -126,3 +127,11 @@ def standardize(x: Any, axis: Any = -1, mean: Any = None, variance: Any = None,
         variance = jnp.mean(jnp.square(x), axis, keepdims=True) - jnp.square(mean)
         variance = clip(variance, 0)
     return jnp.subtract(x, mean) * lax.rsqrt(variance + epsilon)
+
+from .nn_activations import *  # noqa: E402, F403 - the rest of jax.nn, over the pieces above
+from .nn_activations import __all__ as _activations  # noqa: E402
+
+__all__ += _activations
+
+# A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
+__getattr__ = _missing.module_getattr("jax.nn")

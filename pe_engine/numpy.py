@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import core, lax
+from . import missing as _missing
 from .api import jit
 from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval, scalar_constant
 from .tree_util import tree_leaves
@@ -73,9 +74,19 @@ def _is_python_scalar(x: Any) -> bool:
     return type(x) in (bool, int, float, complex)
 
 
-def result_type(*args: Any) -> tuple[np.dtype, bool]:
+def weak_result_type(*args: Any) -> tuple[np.dtype, bool]:
     """JAX's promotion on bool/int/float/complex: (dtype, weak_type)."""
     return _result_type([get_aval(a) for a in args])
+
+
+def result_type(*args: Any) -> np.dtype:
+    """jnp.result_type: the dtype arrays, scalars and dtypes promote to."""
+    return weak_result_type(*[x if _is_python_scalar(x) or not _is_dtype_like(x)
+                              else np.zeros((), _dtype(x)) for x in args])[0]
+
+
+def _is_dtype_like(x: Any) -> bool:
+    return isinstance(x, (np.dtype, str, type))
 
 
 def _result_type(avals: Sequence[core.ShapedArray]) -> tuple[np.dtype, bool]:
@@ -163,7 +174,7 @@ def _traced_together(*args: Any) -> Sequence[Any]:
     promoting cast, say) is staged rather than run now."""
     dyn = core.dynamic_trace
     if (dyn is None or not core.config.values["eager_constant_folding"]
-            or not any(isinstance(a, Tracer) for a in args)):
+            or not builtins.any(isinstance(a, Tracer) for a in args)):
         return args
     trace = dyn.trace_type(dyn)
     return [a if isinstance(a, Tracer) else trace.pure(a) for a in args]
@@ -374,7 +385,7 @@ def array(obj: Any, dtype: Any = None) -> Any:
     if isinstance(obj, ArrayOps):
         out = lax.array_copy(obj)
         return out if dtype is None else astype(out, dtype)
-    if isinstance(obj, (list, tuple)) and any(isinstance(o, ArrayOps)
+    if isinstance(obj, (list, tuple)) and builtins.any(isinstance(o, ArrayOps)
                                               for o in tree_leaves(list(obj))):
         if dtype is None:
             dtype = _result_type([get_aval(a) for a in tree_leaves(list(obj))])[0]
@@ -484,7 +495,7 @@ def broadcast_to(x: Any, shape: Any) -> Any:
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     xs = _shape(x)
     pad = len(shape) - len(xs)
-    if pad < 0 or any(d not in (1, s) for d, s in zip(xs, shape[pad:])):
+    if pad < 0 or builtins.any(d not in (1, s) for d, s in zip(xs, shape[pad:])):
         raise ValueError(f"Incompatible shapes for broadcasting: {xs} and requested "
                          f"shape {shape}")
     if xs == shape:
@@ -552,7 +563,8 @@ def _with_initial(reduce_fn: Callable[[Any, tuple[int, ...]], Any],
         return reduce_fn
 
     def reduce(x: Any, axes: tuple[int, ...]) -> Any:
-        return op(lax.convert_element_type(initial, get_aval(x).dtype), reduce_fn(x, axes))
+        out = reduce_fn(x, axes)  # first: a traced `initial` is cast after the reduction
+        return op(lax.convert_element_type(initial, get_aval(x).dtype), out)
     return reduce
 
 
@@ -574,7 +586,7 @@ def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 def _dot_dtype(a: Any, b: Any) -> tuple[np.dtype, bool]:
     _check_arraylike(a, b)
-    return result_type(a, b)
+    return weak_result_type(a, b)
 
 
 def dot(a: Any, b: Any) -> Any:
@@ -699,7 +711,7 @@ def _einsum_sum_uniques(x: Any, names: str, other_names: str, contracted: Sequen
     uniques = [n for n in contracted if n in names and n not in other_names]
     if not uniques:
         return x, names
-    if result_type(x, np.zeros((), dtype))[0] != get_aval(x).dtype:
+    if weak_result_type(x, np.zeros((), dtype))[0] != get_aval(x).dtype:
         x = astype(x, dtype)
     x = lax.reduce_sum(x, [names.index(n) for n in uniques])
     return x, "".join(n for n in names if n not in uniques)
@@ -738,6 +750,112 @@ from .jnp_arrays import (  # noqa: E402
     tile,
     var,
 )
+from .jnp_bits import (  # noqa: E402
+    bitwise_count,
+    bitwise_invert,
+    bitwise_left_shift,
+    bitwise_right_shift,
+    gcd,
+    lcm,
+    left_shift,
+    right_shift,
+)
+from .jnp_cumulative import (  # noqa: E402
+    cumprod,
+    cumulative_prod,
+    cumulative_sum,
+    nancumprod,
+    nancumsum,
+)
+from .jnp_float import (  # noqa: E402
+    allclose,
+    array_equal,
+    array_equiv,
+    divmod,  # noqa: A004 - JAX's name
+    frexp,
+    isclose,
+    ldexp,
+    logaddexp2,
+    nan_to_num,
+    sinc,
+    spacing,
+)
+from .jnp_math import (  # noqa: E402
+    acos,
+    acosh,
+    angle,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctanh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    cbrt,
+    conj,
+    conjugate,
+    copysign,
+    cosh,
+    deg2rad,
+    degrees,
+    exp2,
+    fabs,
+    float_power,
+    fmax,
+    fmin,
+    fmod,
+    heaviside,
+    hypot,
+    imag,
+    iscomplex,
+    isinf,
+    isnan,
+    isneginf,
+    isposinf,
+    isreal,
+    log2,
+    log10,
+    modf,
+    nextafter,
+    positive,
+    rad2deg,
+    radians,
+    real,
+    reciprocal,
+    rint,
+    signbit,
+    sinh,
+    trunc,
+)
+from .jnp_reductions import (  # noqa: E402
+    all,  # noqa: A004 - JAX's name
+    any,  # noqa: A004 - JAX's name
+    average,
+    count_nonzero,
+    nanargmax,
+    nanargmin,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+    ptp,
+)
+from .jnp_stats import (  # noqa: E402
+    corrcoef,
+    cov,
+    diff,
+    ediff1d,
+    gradient,
+    trapezoid,
+    unwrap,
+)
 from .jnp_ufuncs import (  # noqa: E402
     arctan2,
     around,
@@ -767,6 +885,7 @@ from .jnp_ufuncs import (  # noqa: E402
 pi, e, inf, nan = np.pi, np.e, np.inf, np.nan
 newaxis = None
 amax, amin, absolute = max, min, abs
+pow = power  # noqa: A001 - JAX's name
 
 __all__ += [
     "absolute", "amax", "amin", "arange", "arctan2", "argmax", "argmin", "around",
@@ -777,6 +896,21 @@ __all__ += [
     "newaxis", "outer", "pi", "prod", "ravel", "remainder", "repeat", "roll", "round", "split",
     "square", "stack", "std", "tile", "var"
 ]
+__all__ += [
+    "acos", "acosh", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
+    "asin", "asinh", "atan", "atan2", "atanh", "bitwise_count", "bitwise_invert",
+    "bitwise_left_shift", "bitwise_right_shift", "cbrt", "conj", "conjugate", "copysign", "cosh",
+    "deg2rad", "degrees", "exp2", "fabs", "float_power", "fmax", "fmin", "fmod", "gcd",
+    "heaviside", "hypot", "imag", "iscomplex", "isinf", "isnan", "isneginf", "isposinf",
+    "isreal", "lcm", "left_shift", "log10", "log2", "modf", "nextafter", "positive", "pow",
+    "rad2deg", "radians", "real", "reciprocal", "right_shift", "rint", "signbit", "sinh",
+    "trunc",
+]
+__all__ += ["all", "any", "average", "count_nonzero", "nanargmax", "nanargmin", "nanmax",
+            "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "ptp"]
+__all__ += ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "isclose", "ldexp",
+            "logaddexp2", "nan_to_num", "sinc", "spacing"]
+__all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]
 
 # Array manipulation, indexing, creation and sorting (issue 45), one module per family.
 from .jnp_creation import (  # noqa: E402
@@ -886,3 +1020,7 @@ __all__ += [
     "concat", "dsplit", "dstack", "hsplit", "hstack", "matrix_transpose", "moveaxis",
     "permute_dims", "rollaxis", "swapaxes", "unstack", "vsplit", "vstack",
 ]
+__all__ += ["corrcoef", "cov", "diff", "ediff1d", "gradient", "trapezoid", "unwrap"]
+
+# A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
+__getattr__ = _missing.module_getattr("jax.numpy")

@@ -22,15 +22,19 @@ from pe_engine.partial_eval import partial_eval_jaxpr_nounits  # noqa: E402
 ENGINE = types.SimpleNamespace(
     name="engine", jnp=pe.numpy, lax=pe.lax, nn=pe.nn, jit=pe.jit, grad=pe.grad, vjp=pe.vjp,
     jvp=pe.jvp, vmap=pe.vmap, jacfwd=pe.jacfwd, jacrev=pe.jacrev, hessian=pe.hessian,
-    checkpoint=pe.checkpoint, policies=pe.checkpoint_policies, make_jaxpr=pe.make_jaxpr,
+    checkpoint=pe.checkpoint, remat=pe.remat, policies=pe.checkpoint_policies,
+    make_jaxpr=pe.make_jaxpr, scipy=pe.scipy, tree=pe.tree, tree_util=pe.tree_util,
     linearize=pe.linearize, value_and_grad=pe.value_and_grad, custom_jvp=pe.custom_jvp,
+    custom_vjp=pe.custom_vjp, eval_shape=pe.eval_shape, jacobian=pe.jacobian,
     ensure_compile_time_eval=pe.ensure_compile_time_eval,
     split=lambda closed, mask, inst=False: partial_eval_jaxpr_nounits(closed, mask, inst))
 JAX = types.SimpleNamespace(
     name="jax", jnp=jax.numpy, lax=jax.lax, nn=jax.nn, jit=jax.jit, grad=jax.grad, vjp=jax.vjp,
     jvp=jax.jvp, vmap=jax.vmap, jacfwd=jax.jacfwd, jacrev=jax.jacrev, hessian=jax.hessian,
-    checkpoint=jax.checkpoint, policies=jax.checkpoint_policies, make_jaxpr=jax.make_jaxpr,
+    checkpoint=jax.checkpoint, remat=jax.remat, policies=jax.checkpoint_policies,
+    make_jaxpr=jax.make_jaxpr, scipy=jax.scipy, tree=jax.tree, tree_util=jax.tree_util,
     linearize=jax.linearize, value_and_grad=jax.value_and_grad, custom_jvp=jax.custom_jvp,
+    custom_vjp=jax.custom_vjp, eval_shape=jax.eval_shape, jacobian=jax.jacobian,
     ensure_compile_time_eval=jax.ensure_compile_time_eval,
     split=lambda closed, mask, inst=False: jpe.partial_eval_jaxpr_nounits(closed, mask, inst))
 
@@ -68,3 +72,104 @@ def jvp_program(M, f, args):
         return p, t
 
     return M.make_jaxpr(jvp_fun)(*args, *args)
+
+
+NAMESPACES = {ns.name: ns for ns in (ENGINE, JAX)}
+
+
+def float_argnums(args) -> tuple[int, ...]:
+    return tuple(i for i, a in enumerate(args) if np.asarray(a).dtype.kind == "f")
+
+
+def summed(M, f):
+    """f's outputs summed to one float scalar, for grad."""
+    def g(*a):
+        return sum(M.jnp.sum(o.astype(M.jnp.float32)) for o in jax.tree_util.tree_leaves(f(*a)))
+    return g
+
+
+class Workloads:
+    """A table of workloads, name -> (f(M, *args), args, differentiable), and the checks run on
+    each one: make_jaxpr's text (plain and under eager constant folding), values, gradients,
+    the JVP program's text and the splits of both programs. Programs are traced once per
+    namespace and name (several checks read them)."""
+
+    def __init__(self, table: dict[str, tuple]):
+        self.table = table
+        self._traced: dict[tuple[str, str], object] = {}
+        self._jvp_traced: dict[tuple[str, str], object] = {}
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self.table)
+
+    @property
+    def differentiable(self) -> list[str]:
+        return sorted(n for n, (_, _, d) in self.table.items() if d)
+
+    @property
+    def jvp_names(self) -> list[str]:
+        """Differentiable workloads whose inputs are all floats: JVP takes a tangent of each
+        input, and an integer input's tangent is float0, which the page does not show."""
+        return [n for n in self.differentiable if len(float_argnums(self.table[n][1])) ==
+                len(self.table[n][1])]
+
+    def run(self, M, name):
+        f, args, _ = self.table[name]
+        return (lambda *a: f(M, *a)), args
+
+    def traced(self, M, name):
+        key = (M.name, name)
+        if key not in self._traced:
+            f, args = self.run(M, name)
+            self._traced[key] = M.make_jaxpr(f)(*args)
+        return self._traced[key]
+
+    def jvp_traced(self, M, name):
+        key = (M.name, name)
+        if key not in self._jvp_traced:
+            f, args = self.run(M, name)
+            self._jvp_traced[key] = jvp_program(M, f, args)
+        return self._jvp_traced[key]
+
+    def check_make_jaxpr_text(self, name, ours, theirs) -> None:
+        assert str(self.traced(ours, name)) == str(self.traced(theirs, name))
+
+    def _folded(self, M, name) -> str:
+        f, args = self.run(M, name)
+        with M.ensure_compile_time_eval():
+            return str(M.make_jaxpr(f)(*args))
+
+    def check_folded_text(self, name, ours, theirs) -> None:
+        """make_jaxpr under eager constant folding: which constants print as literals and
+        which are hoisted as constvars (one per array an operation on constants made)."""
+        assert self._folded(ours, name) == self._folded(theirs, name)
+
+    def check_values(self, name, ours, theirs) -> None:
+        fo, args = self.run(ours, name)
+        ft, _ = self.run(theirs, name)
+        # Eagerly, inputs are arrays of each library (a NumPy array has no `.at`).
+        close(fo(*map(ours.jnp.asarray, args)), ft(*map(theirs.jnp.asarray, args)))
+
+    def check_gradients(self, name, ours, theirs) -> None:
+        fo, args = self.run(ours, name)
+        ft, _ = self.run(theirs, name)
+        nums = float_argnums(args)
+        close(ours.grad(summed(ours, fo), argnums=nums)(*args),
+              theirs.grad(summed(theirs, ft), argnums=nums)(*args), tol=1e-4)
+
+    def check_jvp_program_text(self, name, ours, theirs) -> None:
+        assert str(self.jvp_traced(ours, name)) == str(self.jvp_traced(theirs, name))
+
+    def check_split_under_masks(self, name, ours, theirs) -> None:
+        jo, jt = self.traced(ours, name), self.traced(theirs, name)
+        for mask in masks(len(self.table[name][1])):
+            assert split_text(ours, jo, mask) == split_text(theirs, jt, mask), mask
+
+    def check_grad_mode_split(self, name, ours, theirs) -> None:
+        """The page's grad mode: the JVP program split with primals known, tangents
+        unknown."""
+        n = len(self.table[name][1])
+        mask = [False] * n + [True] * n
+        assert split_text(ours, self.jvp_traced(ours, name), mask) == \
+            split_text(theirs, self.jvp_traced(theirs, name), mask)

@@ -7,9 +7,13 @@ that passes or fails by the luck of the draw tells a maintainer nothing; HYPOTHE
 draws new ones, for hunting."""
 import os
 
+import pytest
 from hypothesis import settings
 
-import pe_engine
+# The differential checks live in breadth_harness: its asserts show both sides too.
+pytest.register_assert_rewrite("breadth_harness")
+
+import pe_engine  # noqa: E402
 
 pe_engine.config.update("jax_enable_checks", True)
 

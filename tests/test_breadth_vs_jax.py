@@ -7,11 +7,9 @@ agree; and the traced program splits the same way under several known/unknown ma
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
-from breadth_harness import ENGINE, JAX, PAIRS, close, jvp_program, masks, split_text
+from breadth_harness import PAIRS, Workloads
 
 rng = np.random.default_rng(11)
 V = rng.standard_normal(5).astype(np.float32)
@@ -163,111 +161,48 @@ def _jvp_shared_unlike_jax(request, name, ours):
                                 "(jnp.std's jnp.var); the engine shares one"))
 
 
-def _float_argnums(args):
-    return tuple(i for i, a in enumerate(args) if np.asarray(a).dtype.kind == "f")
-
-
-def _run(M, name):
-    f, args, _ = ALL[name]
-    return lambda *a: f(M, *a), args
-
-
-NAMESPACES = {ns.name: ns for ns in (ENGINE, JAX)}
-
-
-def _traced(M, name):
-    return _traced_by_name(M.name, name)
-
-
-def _jvp_traced(M, name):
-    return _jvp_traced_by_name(M.name, name)
-
-
-@functools.cache
-def _traced_by_name(ns, name):
-    """make_jaxpr of a workload, traced once per namespace (several tests read it)."""
-    M = NAMESPACES[ns]
-    f, args = _run(M, name)
-    return M.make_jaxpr(f)(*args)
-
-
-@functools.cache
-def _jvp_traced_by_name(ns, name):
-    M = NAMESPACES[ns]
-    f, args = _run(M, name)
-    return jvp_program(M, f, args)
+WL = Workloads(ALL)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", sorted(ALL))
+@pytest.mark.parametrize("name", WL.names)
 def test_make_jaxpr_text(name, ours, theirs):
-    assert str(_traced(ours, name)) == str(_traced(theirs, name))
-
-
-def _folded(M, name):
-    f, args = _run(M, name)
-    with M.ensure_compile_time_eval():
-        return str(M.make_jaxpr(f)(*args))
+    WL.check_make_jaxpr_text(name, ours, theirs)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", sorted(ALL))
+@pytest.mark.parametrize("name", WL.names)
 def test_folded_text(name, ours, theirs):
-    """make_jaxpr under eager constant folding: which constants print as literals and which
-    are hoisted as constvars (one per array an operation on constants made)."""
-    assert _folded(ours, name) == _folded(theirs, name)
+    WL.check_folded_text(name, ours, theirs)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", sorted(ALL))
+@pytest.mark.parametrize("name", WL.names)
 def test_values(name, ours, theirs):
-    fo, args = _run(ours, name)
-    ft, _ = _run(theirs, name)
-    # Eagerly, inputs are arrays of each library (a NumPy array has no `.at`).
-    close(fo(*map(ours.jnp.asarray, args)), ft(*map(theirs.jnp.asarray, args)))
-
-
-def _summed(M, f):
-    def g(*a):
-        return sum(M.jnp.sum(o.astype(M.jnp.float32)) for o in
-                   __import__("jax").tree_util.tree_leaves(f(*a)))
-    return g
-
-
-DIFF = sorted(n for n, (_, _, d) in ALL.items() if d)
+    WL.check_values(name, ours, theirs)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", DIFF)
+@pytest.mark.parametrize("name", WL.differentiable)
 def test_gradients(name, ours, theirs):
-    fo, args = _run(ours, name)
-    ft, _ = _run(theirs, name)
-    nums = _float_argnums(args)
-    close(ours.grad(_summed(ours, fo), argnums=nums)(*args),
-          theirs.grad(_summed(theirs, ft), argnums=nums)(*args), tol=1e-4)
+    WL.check_gradients(name, ours, theirs)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", [n for n in DIFF if n in W])
+@pytest.mark.parametrize("name", WL.jvp_names)
 def test_jvp_program_text(name, ours, theirs, request):
     _jvp_shared_unlike_jax(request, name, ours)
-    assert str(_jvp_traced(ours, name)) == str(_jvp_traced(theirs, name))
+    WL.check_jvp_program_text(name, ours, theirs)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", sorted(ALL))
+@pytest.mark.parametrize("name", WL.names)
 def test_split_under_masks(name, ours, theirs):
-    jo, jt = _traced(ours, name), _traced(theirs, name)
-    for mask in masks(len(ALL[name][1])):
-        assert split_text(ours, jo, mask) == split_text(theirs, jt, mask), mask
+    WL.check_split_under_masks(name, ours, theirs)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", [n for n in DIFF if n in W])
+@pytest.mark.parametrize("name", WL.jvp_names)
 def test_grad_mode_split(name, ours, theirs, request):
-    """The page's grad mode: the JVP program split with primals known, tangents unknown."""
     _jvp_shared_unlike_jax(request, name, ours)
-    n = len(ALL[name][1])
-    mask = [False] * n + [True] * n
-    assert split_text(ours, _jvp_traced(ours, name), mask) == \
-        split_text(theirs, _jvp_traced(theirs, name), mask)
+    WL.check_grad_mode_split(name, ours, theirs)

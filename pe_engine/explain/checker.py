@@ -127,6 +127,11 @@ def _check_top_level(node: ast.stmt, imported: frozenset[str]) -> None:
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
             and isinstance(node.value.value, str):
         return  # a docstring
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+            and isinstance(node.value.func, ast.Attribute) \
+            and node.value.func.attr in _RULE_METHODS:
+        _check_static(node.value, "a top-level call", imported)
+        return
     if isinstance(node, (ast.Assign, ast.AnnAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for t in targets:
@@ -151,10 +156,18 @@ def _callee_root(expr: ast.expr) -> ast.expr:
     return expr
 
 
+# A custom_jvp's or custom_vjp's rule given at the top level, as JAX's docs give it
+# (`f.defvjp(f_fwd, f_bwd)`, `@f.defjvp`): the call stores functions and runs none.
+_RULE_METHODS = frozenset({"defjvp", "defjvps", "defvjp"})
+
+
 def _check_callee(func: ast.expr, where: str, imported: frozenset[str]) -> None:
     root = _callee_root(func)
     if isinstance(root, ast.Name) and (root.id in imported or (
             root is func and root.id in _STATIC_CALLS)):
+        return
+    if isinstance(func, ast.Attribute) and func.attr in _RULE_METHODS \
+            and isinstance(func.value, ast.Name):
         return
     raise _fail(f"{where} calls `{ast.unparse(func)[:60]}` when the code loads: only "
                 "functions of imported modules may run then; call your own functions inside "
@@ -202,7 +215,7 @@ def _check_node(node: ast.AST, importable: Mapping[str, Any]) -> None:
                 raise _fail(f"'from {mod} import {alias.name}' is not allowed", node)
             if not facade.has(alias.name) and f"{mod}.{alias.name}" not in importable:
                 raise _fail(f"cannot import name '{alias.name}' from '{mod}': "
-                            + facade.missing(alias.name).split(": ", 1)[1], node)
+                            + facade.missing(alias.name), node)
     elif isinstance(node, ast.Attribute):
         if node.attr.startswith("_"):
             raise _fail(f"access to the private attribute '{node.attr}' is not allowed", node)

@@ -3,7 +3,7 @@
 A facade is a namespace of explicitly listed values and nothing else: an engine module's
 `__all__`, never the module itself, its submodules or its globals. It cannot be changed
 (no attribute can be set or deleted), so one request cannot alter what the next one sees.
-A missing name fails with one sentence that names it and lists what the facade has.
+A missing name fails with one line that names it ("jnp.fft is not in this engine").
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .. import core
+from ..missing import SHORT, not_in_engine
 from .limits import MAX_FACTORIAL_ARG
 
 
@@ -60,17 +61,16 @@ class Facade:
         return f"<module '{self._name}'>"
 
     def supported(self) -> list[str]:
-        """The names worth listing to a user: functions, constants and submodules (the
-        capitalised ones are classes and dtypes, which the error messages skip)."""
+        """The names worth suggesting to a user: functions, constants and submodules (the
+        capitalised ones are classes and dtypes)."""
         return sorted(n for n, v in self._attrs.items()
                       if n[:1].islower() or isinstance(v, Facade))
 
     def missing(self, name: str) -> str:
-        near = difflib.get_close_matches(name, self.supported(), n=3, cutoff=0.7)
-        hint = f" Did you mean: {', '.join(near)}?" if near else ""
-        return (f"module '{self._name}' has no attribute '{name}': this page's engine "
-                f"implements only part of {self._name}.{hint} "
-                f"Supported: {', '.join(self.supported())}")
+        """One line naming the missing name, and the nearest one the facade has, if any."""
+        near = difflib.get_close_matches(name, self.supported(), n=1, cutoff=0.7)
+        hint = f" (did you mean {SHORT.get(self._name, self._name)}.{near[0]}?)" if near else ""
+        return not_in_engine(self._name, name) + hint
 
 
 def engine_facade(module: types.ModuleType, public_name: str,

@@ -18,7 +18,10 @@ import numpy as np
 
 from ..core import Array, ArrayOps, ShapedArray
 from ..custom_derivatives import custom_jvp
+from ..custom_vjp import custom_vjp
+from ..eval_shape import ShapeDtypeStruct
 from ..indexing import IndexUpdateRef
+from ..tree_util import DictKey, PyTreeDef, SequenceKey
 from .facades import ConfigView, Facade
 from .limits import (
     MAX_FORMAT_WIDTH,
@@ -58,6 +61,11 @@ ATTRIBUTES: dict[type, frozenset[str]] = {
     ShapedArray: frozenset({"shape", "dtype", "ndim", "size", "weak_type"}),
     IndexUpdateRef: _public(IndexUpdateRef),  # x.at[i].set(...) and the other updates
     custom_jvp: frozenset({"defjvp", "defjvps"}),
+    custom_vjp: frozenset({"defvjp"}),
+    ShapeDtypeStruct: frozenset({"shape", "dtype", "ndim", "size", "weak_type"}),
+    PyTreeDef: frozenset({"num_leaves", "unflatten", "flatten_up_to"}),
+    DictKey: frozenset({"key"}),
+    SequenceKey: frozenset({"idx"}),
     LimitedArray: frozenset({
         "shape", "dtype", "ndim", "size", "T", "reshape", "astype", "sum", "mean", "max",
         "min", "prod", "std", "var", "argmax", "argmin", "cumsum", "clip", "round", "any",

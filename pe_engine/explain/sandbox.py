@@ -26,7 +26,7 @@ from typing import Any
 
 import pe_engine
 
-from .. import ad_checkpoint, lax, nn, tree_util
+from .. import ad_checkpoint, lax, nn, scipy, tree, tree_util
 from .. import numpy as jnp
 from . import guards, numpy_facade
 from .checker import USER_FILENAME, UserCodeError, check, parse
@@ -43,6 +43,9 @@ def facades() -> dict[str, Facade]:
     subs = {"numpy": engine_facade(jnp, "jax.numpy"), "lax": engine_facade(lax, "jax.lax"),
             "nn": engine_facade(nn, "jax.nn"),
             "ad_checkpoint": engine_facade(ad_checkpoint, "jax.ad_checkpoint"),
+            "scipy": engine_facade(scipy, "jax.scipy"),
+            "scipy.special": engine_facade(scipy.special, "jax.scipy.special"),
+            "tree": engine_facade(tree, "jax.tree"),
             "tree_util": engine_facade(tree_util, "jax.tree_util")}
     jax = engine_facade(pe_engine, "jax", {**subs, "config": ConfigView()})
     return {"jax": jax, **{f"jax.{n}": f for n, f in subs.items()},
@@ -74,7 +77,7 @@ def _restricted_import(name: str, globals: Any = None, locals: Any = None,
         for n in fromlist:
             if not mod.has(n) and f"{name}.{n}" not in mods:
                 raise ImportError(f"cannot import name '{n}' from '{name}': "
-                                  + mod.missing(n).split(": ", 1)[1])
+                                  + mod.missing(n))
         return mod
     return mods[name.split(".")[0]]
 

@@ -1,0 +1,141 @@
+"""`jax.scipy.special`, the functions defined as JAX 0.10.2 defines them: most promote to a
+float and bind one primitive; logit, xlogy and xlog1py are `custom_jvp`s, as in JAX, so
+they stage as a `custom_jvp_call`; logsumexp, softmax and log_softmax are jax.nn's."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import lax
+from .. import missing as _missing
+from .. import numpy as jnp
+from ..custom_derivatives import custom_jvp
+from ..lax_special import digamma as _digamma
+from ..lax_special import lgamma
+from ..nn import log_softmax, logsumexp, softmax
+from ..numpy import _promote_args_inexact
+
+__all__ = ["digamma", "entr", "erf", "erfc", "expit", "factorial", "gammaln", "kl_div",
+           "log_softmax", "logit", "logsumexp", "ndtr", "rel_entr", "softmax", "xlog1py",
+           "xlogy"]
+
+
+def gammaln(x: Any) -> Any:
+    x, = _promote_args_inexact(x)
+    return lgamma(x)
+
+
+def digamma(x: Any) -> Any:
+    x, = _promote_args_inexact(x)
+    return _digamma(x)
+
+
+def erf(x: Any) -> Any:
+    x, = _promote_args_inexact(x)
+    return lax.erf(x)
+
+
+def erfc(x: Any) -> Any:
+    x, = _promote_args_inexact(x)
+    return lax.erfc(x)
+
+
+def expit(x: Any) -> Any:
+    x, = _promote_args_inexact(x)
+    return lax.logistic(x)
+
+
+def factorial(n: Any, exact: bool = False) -> Any:
+    if exact:
+        raise NotImplementedError("factorial with exact=True")
+    n, = _promote_args_inexact(n)
+    return jnp.where(n < 0, 0, lax.exp(lgamma(n + 1)))
+
+
+def ndtr(x: Any) -> Any:
+    """The standard normal CDF, from erf near 0 and erfc in the tails (JAX's branches)."""
+    x = jnp.asarray(x)
+    dtype = x.dtype
+    if dtype != np.float32:
+        raise TypeError(f"x.dtype={dtype} is not supported, see docstring for supported types.")
+    typ = dtype.type
+    half_sqrt_2 = typ(0.5) * np.sqrt(2., dtype=dtype)
+    w = x * half_sqrt_2
+    z = lax.abs(w)
+    y = lax.select(lax.lt(z, half_sqrt_2), typ(1.) + lax.erf(w),
+                   lax.select(lax.gt(w, typ(0.)), typ(2.) - lax.erfc(z), lax.erfc(z)))
+    return typ(0.5) * y
+
+
+@custom_jvp
+def logit(x: Any) -> Any:
+    x, = _promote_args_inexact(x)
+    return lax.log(lax.div(x, lax.sub(lax._const(x, 1), x)))
+
+
+logit.defjvps(lambda g, ans, x: lax.div(g, lax.mul(x, lax.sub(lax._const(x, 1), x))))
+
+
+@custom_jvp
+def xlogy(x: Any, y: Any) -> Any:
+    x, y = _promote_args_inexact(x, y)
+    x_ok = x != 0.
+    return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, lax.log(y)), jnp.zeros_like(x))
+
+
+@xlogy.defjvp
+def _xlogy_jvp(primals: Any, tangents: Any) -> Any:
+    (x, y), (x_dot, y_dot) = primals, tangents
+    result = xlogy(x, y)
+    return result, (x_dot * lax.log(y) + y_dot * x / y).astype(result.dtype)
+
+
+@custom_jvp
+def xlog1py(x: Any, y: Any) -> Any:
+    x, y = _promote_args_inexact(x, y)
+    x_ok = x != 0.
+    return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, lax.log1p(y)), jnp.zeros_like(x))
+
+
+@xlog1py.defjvp
+def _xlog1py_jvp(primals: Any, tangents: Any) -> Any:
+    (x, y), (x_dot, y_dot) = primals, tangents
+    result = xlog1py(x, y)
+    return result, (x_dot * lax.log1p(y) + y_dot * x / (1 + y)).astype(result.dtype)
+
+
+@custom_jvp
+def _xlogx(x: Any) -> Any:
+    return xlogy(x, x)
+
+
+@_xlogx.defjvp
+def _xlogx_jvp(primals: Any, tangents: Any) -> Any:
+    x, = primals
+    x_dot, = tangents
+    return _xlogx(x), x_dot * (lax.log(x) + 1)
+
+
+def entr(x: Any) -> Any:
+    x, = _promote_args_inexact(x)
+    return lax.select(lax.lt(x, lax._const(x, 0)), lax.full_like(x, -np.inf), lax.neg(_xlogx(x)))
+
+
+def rel_entr(p: Any, q: Any) -> Any:
+    p, q = _promote_args_inexact(p, q)
+    zero = lax._const(p, 0.0)
+    both_gt_zero = lax.bitwise_and(lax.gt(p, zero), lax.gt(q, zero))
+    one_zero = lax.bitwise_and(lax.eq(p, zero), lax.ge(q, zero))
+    safe_p = jnp.where(both_gt_zero, p, 1)
+    safe_q = jnp.where(both_gt_zero, q, 1)
+    log_val = lax.sub(_xlogx(safe_p), xlogy(safe_p, safe_q))
+    return jnp.where(both_gt_zero, log_val, jnp.where(one_zero, zero, np.inf))
+
+
+def kl_div(p: Any, q: Any) -> Any:
+    p, q = _promote_args_inexact(p, q)
+    return rel_entr(p, q) - p + q
+
+
+__getattr__ = _missing.module_getattr("jax.scipy.special")
