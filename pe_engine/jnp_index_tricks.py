@@ -14,9 +14,19 @@ from .api import jit
 from .core import Tracer, get_aval, to_numpy
 from .jnp_arrays import arange, ravel, tile
 from .jnp_creation import diag_indices, tril, triu
-from .jnp_selection import nonzero, where
+from .jnp_selection import nonzero
 from .jnp_ufuncs import clip, floor_divide, remainder
-from .numpy import _check_arraylike, _dtype, array, asarray, ones, reshape, result_type, zeros
+from .numpy import (
+    _check_arraylike,
+    _dtype,
+    array,
+    asarray,
+    ones,
+    reshape,
+    result_type,
+    where,
+    zeros,
+)
 
 
 def _divmod(x1: Any, x2: Any) -> tuple[Any, Any]:

@@ -27,6 +27,7 @@ from .numpy import (
     broadcast_arrays,
     expand_dims,
     transpose,
+    where,
     zeros,
 )
 
@@ -95,21 +96,6 @@ def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     if get_aval(a).ndim == 0:
         return result[:0].reshape(get_aval(result).shape[0], 0)
     return result.reshape(get_aval(result).shape[0], get_aval(a).ndim)
-
-
-def where(condition: Any, x: Any = None, y: Any = None, /, *, size: int | None = None,
-          fill_value: Any = None) -> Any:
-    if x is None and y is None:
-        _check_arraylike(condition)
-        return nonzero(condition, size=size, fill_value=fill_value)
-    _check_arraylike(condition, x, y)
-    if size is not None or fill_value is not None:
-        raise ValueError("size and fill_value arguments cannot be used in three-term where "
-                         "function.")
-    if x is None or y is None:
-        raise ValueError("Either both or neither of the x and y arguments should be provided "
-                         f"to jax.numpy.where, got {x} and {y}.")
-    return _where_jit(condition, x, y)
 
 
 def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0) -> Any:
@@ -186,4 +172,4 @@ def extract(condition: Any, arr: Any, *, size: int | None = None, fill_value: An
 
 
 __all__ = ["argwhere", "bincount", "choose", "compress", "extract", "flatnonzero", "nonzero",
-           "select", "where"]
+           "select"]

@@ -343,6 +343,21 @@ def power(x: Any, y: Any) -> Any:
     return lax.pow(x_, y_)
 
 
+def where(condition: Any, x: Any = None, y: Any = None, /, *, size: int | None = None,
+          fill_value: Any = None) -> Any:
+    if x is None and y is None:
+        _check_arraylike(condition)
+        return nonzero(condition, size=size, fill_value=fill_value)  # from jnp_selection
+    _check_arraylike(condition, x, y)
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where "
+                         "function.")
+    if x is None or y is None:
+        raise ValueError("Either both or neither of the x and y arguments should be provided "
+                         f"to jax.numpy.where, got {x} and {y}.")
+    return _where_jit(condition, x, y)
+
+
 def _where(condition: Any, x: Any, y: Any) -> Any:
     # JAX's jnp.where is this function under jit: promote, broadcast, select_n.
     if get_aval(condition).dtype.kind != "b":
@@ -977,7 +992,6 @@ from .jnp_selection import (  # noqa: E402
     flatnonzero,
     nonzero,
     select,
-    where,
 )
 from .jnp_shape import (  # noqa: E402
     append,
