@@ -14,8 +14,9 @@ from .api import jit
 from .core import Tracer, get_aval, to_numpy
 from .jnp_arrays import arange, ravel, tile
 from .jnp_creation import diag_indices, tril, triu
+from .jnp_float import divmod
 from .jnp_selection import nonzero
-from .jnp_ufuncs import clip, floor_divide, remainder
+from .jnp_ufuncs import clip
 from .numpy import (
     _check_arraylike,
     _dtype,
@@ -23,24 +24,10 @@ from .numpy import (
     asarray,
     ones,
     reshape,
-    result_type,
+    weak_result_type,
     where,
     zeros,
 )
-
-
-def _divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
-    # JAX's jnp.divmod on integers (which the engine does not offer as a name of its own).
-    x1, x2 = asarray(x1), asarray(x2)
-    dtype = result_type(x1, x2)[0]
-    if dtype.kind not in "iu":
-        raise NotImplementedError("divmod of floats")
-    x1, x2 = x1.astype(dtype) if get_aval(x1).dtype != dtype else x1, x2.astype(dtype)
-    return floor_divide(x1, x2), remainder(x1, x2)
-
-
-_divmod.__name__ = "divmod"
-_divmod_jit = jit(_divmod)
 
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
@@ -51,7 +38,7 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
         raise ValueError("unravel_index: shape should be a scalar or 1D sequence.")
     out: list[Any] = [0] * len(shape)
     for i, s in reversed(list(enumerate(shape))):
-        idx, out[i] = _divmod_jit(idx, s)
+        idx, out[i] = divmod(idx, s)
     oob_pos = idx > 0
     oob_neg = asarray(False) if get_aval(idx).dtype.kind == "u" else idx < -1
     return tuple(where(oob_pos, s - 1, where(oob_neg, 0, i)) for s, i in zip(shape, out))
@@ -68,7 +55,7 @@ def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: str
     dims = tuple(operator.index(d) for d in dims)
     _check_arraylike(*multi_index)
     idx = [asarray(i) for i in multi_index]
-    dtype = result_type(1, *idx)[0] if dtype is None else _dtype(dtype)
+    dtype = weak_result_type(1, *idx)[0] if dtype is None else _dtype(dtype)
     if dtype.kind not in "iu":
         raise ValueError(f"{dtype=} is not an integer type.")
     if any(get_aval(i).dtype.kind not in "iu" for i in idx):

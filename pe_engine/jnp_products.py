@@ -30,9 +30,9 @@ from .numpy import (
     matmul,
     power,
     reshape,
-    result_type,
     squeeze,
     transpose,
+    weak_result_type,
     zeros_like,
 )
 from .structural import iota
@@ -124,7 +124,7 @@ def tensordot(a: Any, b: Any, axes: Any = 2, *, precision: Any = None,
               preferred_element_type: Any = None) -> Any:
     _check_arraylike(a, b)
     a, b = asarray(a), asarray(b)
-    dtype, weak = result_type(a, b)
+    dtype, weak = weak_result_type(a, b)
     if preferred_element_type is not None:
         dtype, weak = np.dtype(preferred_element_type), False
     dims = _dims(axes, get_aval(a).ndim, get_aval(b).ndim)

@@ -381,7 +381,7 @@ def broadcast_arrays(*args: Any) -> list[Any]:
 
 def _scalar_array(x: Any) -> Any:
     """lax.asarray of a Python scalar: a weakly typed constant, cast now when casts run now."""
-    dtype, weak = result_type(x)
+    dtype, weak = weak_result_type(x)
     c = scalar_constant(x, dtype, weak)
     return lax.convert_element_type(c, dtype, weak) if lax._cast_runs_now() else c
 
@@ -672,9 +672,15 @@ def matmul(a: Any, b: Any) -> Any:
     return lax.convert_element_type(lax.expand_dims(out, both_squeeze), dtype, weak)
 
 
-def einsum(subscripts: str, a: Any, b: Any) -> Any:
-    """Two-operand einsum without repeated indices, lowered as JAX lowers the one
-    contraction opt_einsum plans for it (the second operand taken as the left one)."""
+def einsum(subscripts: str, *operands: Any) -> Any:
+    """One- and two-operand einsum without repeated indices, lowered as JAX lowers the one
+    contraction opt_einsum plans for it (of two operands, the second taken as the left)."""
+    if len(operands) == 1:
+        return _einsum_one(subscripts, operands[0])
+    if len(operands) != 2:
+        raise NotImplementedError("einsum of three or more operands (JAX contracts them in the "
+                                  "order opt_einsum plans); contract them two at a time")
+    a, b = operands
     dtype, weak = _dot_dtype(a, b)
     a, b = _traced_together(a, b)
     spec = subscripts.replace(" ", "")
@@ -709,6 +715,23 @@ def einsum(subscripts: str, a: Any, b: Any) -> Any:
                               preferred_element_type=dtype)
     out = lax.transpose(out, [names.index(n) for n in result])
     return lax.convert_element_type(out, dtype, weak)
+
+
+def _einsum_one(subscripts: str, x: Any) -> Any:
+    """Sum out the indices the result lacks, then transpose to the result's order."""
+    _check_arraylike(x)
+    dtype, weak = weak_result_type(x)
+    spec = subscripts.replace(" ", "")
+    names, _, result = spec.partition("->")
+    if "->" not in spec:
+        result = "".join(sorted(n for n in set(names) if names.count(n) == 1))
+    if len(set(names)) != len(names) or len(names) != len(_shape(x)):
+        raise ValueError(f"einsum operand subscripts {names!r} do not match its shape "
+                         f"{_shape(x)} (repeated indices are not supported)")
+    x, names = _einsum_sum_uniques(x, names, "", sorted(set(names) - set(result)), dtype)
+    if names != result:
+        x = lax.transpose(x, [names.index(n) for n in result])
+    return lax.convert_element_type(x, dtype, weak)
 
 
 def _einsum_squeeze(x: Any, names: str, other: Any, other_names: str) -> tuple[Any, str]:

@@ -200,4 +200,9 @@ CASES: dict[str, tuple] = {
         lambda M, c, x: M.jnp.fill_diagonal(c[:, :2, :2], x[:2], inplace=False), (C, V), True),
     "jax.numpy.resize": (lambda M, a: M.jnp.resize(a, (4, 4)), (A,), True),
     "jax.numpy.resize/shrink": (lambda M, x: M.jnp.resize(x, 3), (V,), True),
+    # einsum of one operand (two: tests/test_breadth_vs_jax.py)
+    "jax.numpy.einsum/one_transpose": (lambda M, a: M.jnp.einsum("ij->ji", a), (A,), True),
+    "jax.numpy.einsum/one_sum": (lambda M, c: M.jnp.einsum("ijk->ki", c), (C,), True),
+    "jax.numpy.einsum/one_implicit": (lambda M, a: M.jnp.einsum("ji", a), (A,), True),
+    "jax.numpy.einsum/one_total": (lambda M, a: M.jnp.einsum("ij->", a), (A,), True),
 }
