@@ -183,12 +183,13 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
     if np.ndim(repeats) != 0:
         raise NotImplementedError("jnp.repeat with an array of repeats (JAX lowers it with a "
                                   "scatter and a gather); pass one integer")
+    repeats = operator.index(repeats)
     shape = list(get_aval(a).shape)
     if not shape:
-        return full((int(repeats),), a)
+        return full((repeats,), a)
     axis = _canonical_axes(axis, len(shape))[0]
     aux = list(shape)
-    aux.insert(axis + 1, operator.index(repeats))
+    aux.insert(axis + 1, repeats)
     a = lax.broadcast_in_dim(a, aux, [i for i in range(len(aux)) if i != axis + 1])
     shape[axis] *= repeats
     return reshape(a, shape)

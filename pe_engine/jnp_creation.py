@@ -16,6 +16,7 @@ from .ad_rules import pad
 from .api import jit
 from .core import get_aval
 from .jnp_arrays import eye, full_like, stack
+from .jnp_math import log10
 from .jnp_shape import moveaxis
 from .numpy import (
     _check_arraylike,
@@ -26,7 +27,6 @@ from .numpy import (
     asarray,
     broadcast_shapes,
     broadcast_to,
-    log,
     power,
     sign,
     sum,
@@ -180,13 +180,6 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
                      operator.index(axis))
 
 
-@jit(inline=True)
-def _log10(x: Any) -> Any:
-    # JAX's log10, for geomspace until jnp offers its own: log x times 1/log 10.
-    x = lax.convert_element_type(x, _to_inexact(get_aval(x).dtype))
-    return lax.mul(log(x), np.array(0.4342944819032518, get_aval(x).dtype))
-
-
 @jit(static_argnames=("num", "endpoint", "dtype", "axis"))
 def _geomspace(start: Any, stop: Any, num: int, endpoint: bool, dtype: Any, axis: int) -> Any:
     dtype = _to_inexact(weak_result_type(start, stop)[0]) if dtype is None else _dtype(dtype)
@@ -194,7 +187,7 @@ def _geomspace(start: Any, stop: Any, num: int, endpoint: bool, dtype: Any, axis
     start = lax.convert_element_type(asarray(start), computation)
     stop = lax.convert_element_type(asarray(stop), computation)
     s = sign(start)
-    res = s * logspace(_log10(start / s), _log10(stop / s), num, endpoint=endpoint, base=10.0,
+    res = s * logspace(log10(start / s), log10(stop / s), num, endpoint=endpoint, base=10.0,
                        dtype=computation, axis=0)
     ndim = get_aval(res).ndim
     axis = axis % ndim

@@ -344,12 +344,18 @@ def power(x: Any, y: Any) -> Any:
     return lax.pow(x_, y_)
 
 
-def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+def where(condition: Any, x: Any = None, y: Any = None, /, *, size: int | None = None,
+          fill_value: Any = None) -> Any:
+    if x is None and y is None:
+        _check_arraylike(condition)
+        return nonzero(condition, size=size, fill_value=fill_value)  # from jnp_selection
+    _check_arraylike(condition, x, y)
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where "
+                         "function.")
     if x is None or y is None:
         raise ValueError("Either both or neither of the x and y arguments should be provided "
-                         "to jax.numpy.where, got x and y; only the three-argument form is "
-                         "supported here.")
-    _check_arraylike(condition, x, y)
+                         f"to jax.numpy.where, got {x} and {y}.")
     return _where_jit(condition, x, y)
 
 
@@ -369,6 +375,20 @@ _where_jit = jit(_where)
 
 
 def broadcast_arrays(*args: Any) -> list[Any]:
+    # JAX makes each argument an array (a Python scalar a constant, folded to an array under
+    # eager constant folding), then broadcasts them under jit(inline=True).
+    return _broadcast_arrays(*[_scalar_array(a) if _is_python_scalar(a) else a for a in args])
+
+
+def _scalar_array(x: Any) -> Any:
+    """lax.asarray of a Python scalar: a weakly typed constant, cast now when casts run now."""
+    dtype, weak = weak_result_type(x)
+    c = scalar_constant(x, dtype, weak)
+    return lax.convert_element_type(c, dtype, weak) if lax._cast_runs_now() else c
+
+
+@jit(inline=True)
+def _broadcast_arrays(*args: Any) -> list[Any]:
     shape = broadcast_shapes(*map(_shape, args))
     return [a if _shape(a) == shape else broadcast_to(a, shape) for a in args]
 
@@ -653,9 +673,15 @@ def matmul(a: Any, b: Any) -> Any:
     return lax.convert_element_type(lax.expand_dims(out, both_squeeze), dtype, weak)
 
 
-def einsum(subscripts: str, a: Any, b: Any) -> Any:
-    """Two-operand einsum without repeated indices, lowered as JAX lowers the one
-    contraction opt_einsum plans for it (the second operand taken as the left one)."""
+def einsum(subscripts: str, *operands: Any) -> Any:
+    """One- and two-operand einsum without repeated indices, lowered as JAX lowers the one
+    contraction opt_einsum plans for it (of two operands, the second taken as the left)."""
+    if len(operands) == 1:
+        return _einsum_one(subscripts, operands[0])
+    if len(operands) != 2:
+        raise NotImplementedError("einsum of three or more operands (JAX contracts them in the "
+                                  "order opt_einsum plans); contract them two at a time")
+    a, b = operands
     dtype, weak = _dot_dtype(a, b)
     a, b = _traced_together(a, b)
     spec = subscripts.replace(" ", "")
@@ -690,6 +716,23 @@ def einsum(subscripts: str, a: Any, b: Any) -> Any:
                               preferred_element_type=dtype)
     out = lax.transpose(out, [names.index(n) for n in result])
     return lax.convert_element_type(out, dtype, weak)
+
+
+def _einsum_one(subscripts: str, x: Any) -> Any:
+    """Sum out the indices the result lacks, then transpose to the result's order."""
+    _check_arraylike(x)
+    dtype, weak = weak_result_type(x)
+    spec = subscripts.replace(" ", "")
+    names, _, result = spec.partition("->")
+    if "->" not in spec:
+        result = "".join(sorted(n for n in set(names) if names.count(n) == 1))
+    if len(set(names)) != len(names) or len(names) != len(_shape(x)):
+        raise ValueError(f"einsum operand subscripts {names!r} do not match its shape "
+                         f"{_shape(x)} (repeated indices are not supported)")
+    x, names = _einsum_sum_uniques(x, names, "", sorted(set(names) - set(result)), dtype)
+    if names != result:
+        x = lax.transpose(x, [names.index(n) for n in result])
+    return lax.convert_element_type(x, dtype, weak)
 
 
 def _einsum_squeeze(x: Any, names: str, other: Any, other_names: str) -> tuple[Any, str]:
@@ -937,6 +980,20 @@ from .jnp_dtypes import (  # noqa: E402
     shape,
     size,
 )
+from .jnp_index_tricks import (  # noqa: E402
+    diagflat,
+    fill_diagonal,
+    ravel_multi_index,
+    resize,
+    tril_indices,
+    tril_indices_from,
+    trim_zeros,
+    triu_indices,
+    triu_indices_from,
+    unravel_index,
+)
+from .jnp_indexing import put_along_axis, take, take_along_axis  # noqa: E402
+from .jnp_pad import pad  # noqa: E402
 from .jnp_products import (  # noqa: E402
     cross,
     inner,
@@ -949,6 +1006,16 @@ from .jnp_products import (  # noqa: E402
     vecdot,
     vecmat,
     vectorize,
+)
+from .jnp_selection import (  # noqa: E402
+    argwhere,
+    bincount,
+    choose,
+    compress,
+    extract,
+    flatnonzero,
+    nonzero,
+    select,
 )
 from .jnp_shape import (  # noqa: E402
     append,
@@ -972,8 +1039,15 @@ from .jnp_shape import (  # noqa: E402
     vsplit,
     vstack,
 )
+from .jnp_sorting import argsort, lexsort, sort  # noqa: E402
 
 __all__ += [
+    "diagflat", "fill_diagonal", "ravel_multi_index", "resize", "tril_indices",
+    "tril_indices_from", "trim_zeros", "triu_indices", "triu_indices_from", "unravel_index",
+    "pad",
+    "argwhere", "bincount", "choose", "compress", "extract", "flatnonzero", "nonzero", "select",
+    "put_along_axis", "take", "take_along_axis",
+    "argsort", "lexsort", "sort",
     "can_cast", "isdtype", "isscalar", "issubdtype", "iterable", "ndim", "promote_types",
     "shape", "size",
     "cross", "inner", "kron", "matvec", "rot90", "tensordot", "vander", "vdot", "vecdot",
