@@ -173,3 +173,16 @@ CASES.update({
     "jax.numpy.cov/vector_bias": (lambda M, x: M.jnp.cov(x, bias=True), (V,), True),
     "jax.numpy.corrcoef": (lambda M, x: M.jnp.corrcoef(x), (V,), True),
 })
+
+# polynomials
+CASES.update({
+    "jax.numpy.polyval": (lambda M, p, x: M.jnp.polyval(p, x), (V[:3], W), True),
+    "jax.numpy.polyval/scalar_x": (lambda M, p: M.jnp.polyval(p, 2.0), (V,), True),
+    "jax.numpy.polyadd": (lambda M, a, b: M.jnp.polyadd(a, b), (V[:3], W), True),
+    "jax.numpy.polyadd/longer_first": (lambda M, a, b: M.jnp.polyadd(a, b), (W, V[:2]), True),
+    "jax.numpy.polysub": (lambda M, a, b: M.jnp.polysub(a, b), (V[:3], W), True),
+    "jax.numpy.polyder": (lambda M, p: M.jnp.polyder(p), (V,), True),
+    "jax.numpy.polyder/m2": (lambda M, p: M.jnp.polyder(p, 2), (V,), True),
+    "jax.numpy.polyint": (lambda M, p: M.jnp.polyint(p), (V,), True),
+    "jax.numpy.polyint/m2_k": (lambda M, p: M.jnp.polyint(p, m=2, k=1.5), (V,), True),
+})

@@ -1,0 +1,94 @@
+"""`jax.numpy`'s polynomials (coefficients highest power first): polyval, polyadd,
+polysub, polyder and polyint; lowered as JAX 0.10.2 lowers them (polyval is Horner's
+rule in a `scan`; polyadd adds the shorter into the longer's tail with `.at[].add`).
+"""
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import lax
+from .api import jit
+from .control_flow import scan
+from .core import get_aval
+from .jnp_arrays import arange, concatenate, full
+from .jnp_shape import atleast_1d
+from .numpy import (
+    _check_arraylike,
+    _promote_dtypes,
+    _to_inexact,
+    broadcast_shapes,
+    maximum,
+    true_divide,
+)
+
+
+@functools.partial(jit, static_argnames=("unroll",))
+def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
+    _check_arraylike(p, x)
+    p, x = _promote_dtypes(p, x)
+    shape = broadcast_shapes(get_aval(p).shape[1:], get_aval(x).shape)
+    y = lax.full_like(x, 0, shape=shape, dtype=get_aval(x).dtype)
+    y, _ = scan(lambda y, c: (y * x + c, None), y, p, unroll=unroll)
+    return y
+
+
+@jit
+def polyadd(a1: Any, a2: Any) -> Any:
+    _check_arraylike(a1, a2)
+    a1, a2 = _promote_dtypes(a1, a2)
+    n1, n2 = get_aval(a1).shape[0], get_aval(a2).shape[0]
+    if n2 <= n1:
+        return a1.at[-n2:].add(a2)
+    return a2.at[-n1:].add(a1)
+
+
+@jit
+def polysub(a1: Any, a2: Any) -> Any:
+    _check_arraylike(a1, a2)
+    a1, a2 = _promote_dtypes(a1, a2)
+    return polyadd(a1, -a2)
+
+
+@functools.partial(jit, static_argnames=("m",))
+def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
+    m = operator.index(m)
+    k = 0 if k is None else k
+    _check_arraylike(p, k)
+    p, k = _promote_dtypes(p, k, to=_to_inexact)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    k = atleast_1d(k)
+    if get_aval(k).shape[0] == 1:
+        k = full((m,), k[0])
+    if get_aval(k).shape != (m,):
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or m.")
+    if m == 0:
+        return p
+    dtype = get_aval(p).dtype
+    # Row i holds the factors n, n-1, ... that the i-th integration divides by.
+    grid = (arange(get_aval(p).shape[0] + m, dtype=dtype)[np.newaxis]
+            - arange(m, dtype=dtype)[:, np.newaxis])
+    coeff = maximum(1, grid).prod(0)[::-1]
+    return true_divide(concatenate((p, k)), coeff)
+
+
+@functools.partial(jit, static_argnames=("m",))
+def polyder(p: Any, m: int = 1) -> Any:
+    _check_arraylike(p)
+    m = operator.index(m)
+    p, = _promote_dtypes(p, to=_to_inexact)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive")
+    if m == 0:
+        return p
+    dtype = get_aval(p).dtype
+    coeff = (arange(m, get_aval(p).shape[0], dtype=dtype)[np.newaxis]
+             - arange(m, dtype=dtype)[:, np.newaxis]).prod(0)
+    return p[:-m] * coeff[::-1]
+
+
+__all__ = ["polyadd", "polyder", "polyint", "polysub", "polyval"]
