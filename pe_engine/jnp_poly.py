@@ -1,6 +1,8 @@
 """`jax.numpy`'s polynomials (coefficients highest power first): polyval, polyadd,
-polysub, polyder and polyint; lowered as JAX 0.10.2 lowers them (polyval is Horner's
-rule in a `scan`; polyadd adds the shorter into the longer's tail with `.at[].add`).
+polysub, polyder, polyint and polymul, and the 1-D convolve and correlate polymul builds
+on; lowered as JAX 0.10.2 lowers them (polyval is Horner's rule in a `scan`; polyadd adds
+the shorter into the longer's tail with `.at[].add`; convolutions bind
+conv_general_dilated).
 """
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ import numpy as np
 from . import lax
 from .api import jit
 from .control_flow import scan
+from .convolution import conv_general_dilated
 from .core import get_aval
-from .jnp_arrays import arange, concatenate, full
+from .jnp_arrays import arange, concatenate, flip, full
+from .jnp_math import conjugate
 from .jnp_shape import atleast_1d
 from .numpy import (
     _check_arraylike,
@@ -23,6 +27,7 @@ from .numpy import (
     broadcast_shapes,
     maximum,
     true_divide,
+    zeros,
 )
 
 
@@ -91,4 +96,69 @@ def polyder(p: Any, m: int = 1) -> Any:
     return p[:-m] * coeff[::-1]
 
 
-__all__ = ["polyadd", "polyder", "polyint", "polysub", "polyval"]
+
+
+# --------------------------------------------------------------------------- convolution
+
+
+@functools.partial(jit, static_argnames=("mode", "op", "precision", "preferred_element_type"))
+def _conv(x: Any, y: Any, mode: str, op: str, precision: Any,
+          preferred_element_type: Any = None) -> Any:
+    if np.ndim(x) != 1 or np.ndim(y) != 1:
+        raise ValueError(f"{op}() only support 1-dimensional inputs.")
+    if preferred_element_type is None:
+        x, y = _promote_dtypes(x, y, to=_to_inexact)  # NumPy's rule: convolutions are inexact
+    else:
+        x, y = _promote_dtypes(x, y)
+    nx, ny = get_aval(x).shape[0], get_aval(y).shape[0]
+    if not nx or not ny:
+        raise ValueError(f"{op}: inputs cannot be empty, got shapes {get_aval(x).shape} and "
+                         f"{get_aval(y).shape}.")
+    out_order = slice(None)
+    if op == "correlate":
+        y = conjugate(y)
+        if nx < ny:
+            x, y, nx, ny = y, x, ny, nx
+            out_order = slice(None, None, -1)
+    else:
+        if nx < ny:
+            x, y, nx, ny = y, x, ny, nx
+        y = flip(y)
+    pads = {"valid": (0, 0), "same": (ny // 2, ny - ny // 2 - 1), "full": (ny - 1, ny - 1)}
+    if mode not in pads:
+        raise ValueError("mode must be one of ['full', 'same', 'valid']")
+    result = conv_general_dilated(x[None, None, :], y[None, None, :], (1,), [pads[mode]],
+                                  precision=precision,
+                                  preferred_element_type=preferred_element_type)
+    return result[0, 0, out_order]
+
+
+def _conv_entry(op: str, default_mode: str) -> Any:
+    def fn(a: Any, v: Any, mode: str = default_mode, *, precision: Any = None,
+           preferred_element_type: Any = None) -> Any:
+        _check_arraylike(a, v)
+        return _conv(a, v, mode=mode, op=op, precision=precision,
+                     preferred_element_type=preferred_element_type)
+    fn.__name__ = fn.__qualname__ = op
+    return jit(fn, static_argnames=("mode", "precision", "preferred_element_type"))
+
+
+convolve = _conv_entry("convolve", "full")
+correlate = _conv_entry("correlate", "valid")
+
+
+def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Any:
+    _check_arraylike(a1, a2)
+    a1, a2 = _promote_dtypes(a1, a2, to=_to_inexact)
+    if trim_leading_zeros:
+        raise NotImplementedError("jnp.polymul's trim_leading_zeros (its result's length "
+                                  "depends on the values)")
+    if not get_aval(a1).shape[0]:
+        a1 = zeros(1, dtype=get_aval(a2).dtype)
+    if not get_aval(a2).shape[0]:
+        a2 = zeros(1, dtype=get_aval(a1).dtype)
+    return convolve(a1, a2, mode="full")
+
+
+__all__ = ["convolve", "correlate", "polyadd", "polyder", "polyint", "polymul", "polysub",
+           "polyval"]

@@ -733,6 +733,7 @@ from . import numpy as _jnp  # noqa: E402, F401 (ad_rules reads jnp as it loads:
 from .ad_rules import pad  # noqa: E402
 from .conditionals import cond, switch  # noqa: E402
 from .control_flow import scan  # noqa: E402
+from .convolution import ConvDimensionNumbers, conv_general_dilated  # noqa: E402
 from .elementwise import (  # noqa: E402
     RoundingMethod,
     atan2,
@@ -821,3 +822,4 @@ __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_
             "cosh", "exp2", "nextafter", "population_count", "shift_left",
             "shift_right_arithmetic", "shift_right_logical", "sinh"]
 __all__ += ["associative_scan", "cumprod"]
+__all__ += ["ConvDimensionNumbers", "conv_general_dilated"]

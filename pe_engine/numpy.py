@@ -815,7 +815,16 @@ from .jnp_math import (  # noqa: E402
     sinh,
     trunc,
 )
-from .jnp_poly import polyadd, polyder, polyint, polysub, polyval  # noqa: E402
+from .jnp_poly import (  # noqa: E402
+    convolve,
+    correlate,
+    polyadd,
+    polyder,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+)
 from .jnp_reductions import (  # noqa: E402
     all,  # noqa: A004 - JAX's name
     any,  # noqa: A004 - JAX's name
@@ -974,4 +983,5 @@ __all__ += [
     "permute_dims", "rollaxis", "swapaxes", "unstack", "vsplit", "vstack",
 ]
 __all__ += ["corrcoef", "cov", "diff", "ediff1d", "gradient", "trapezoid", "unwrap"]
-__all__ += ["polyadd", "polyder", "polyint", "polysub", "polyval"]
+__all__ += ["convolve", "correlate", "polyadd", "polyder", "polyint", "polymul", "polysub",
+            "polyval"]

@@ -186,3 +186,17 @@ CASES.update({
     "jax.numpy.polyint": (lambda M, p: M.jnp.polyint(p), (V,), True),
     "jax.numpy.polyint/m2_k": (lambda M, p: M.jnp.polyint(p, m=2, k=1.5), (V,), True),
 })
+
+# convolution
+CASES.update({
+    "jax.numpy.convolve": (lambda M, a, v: M.jnp.convolve(a, v), (V, W[:3]), True),
+    "jax.numpy.convolve/short_first_same": (lambda M, a, v: M.jnp.convolve(a, v, mode="same"),
+                                            (W[:2], V), True),
+    "jax.numpy.convolve/valid": (lambda M, a, v: M.jnp.convolve(a, v, mode="valid"),
+                                 (V, W[:3]), True),
+    "jax.numpy.correlate": (lambda M, a, v: M.jnp.correlate(a, v), (V, W[:3]), True),
+    "jax.numpy.correlate/short_first_full": (
+        lambda M, a, v: M.jnp.correlate(a, v, mode="full"), (W[:2], V), True),
+    "jax.numpy.polymul": (lambda M, a, b: M.jnp.polymul(a, b), (V[:3], W), True),
+    "jax.numpy.polymul/int": (lambda M, a, b: M.jnp.polymul(a, b), (I, J), False),
+})
