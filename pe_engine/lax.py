@@ -761,6 +761,8 @@ from .lax_math import (  # noqa: E402
     asinh,
     atan,
     atanh,
+    bessel_i0e,
+    bessel_i1e,
     bitcast_convert_type,
     cbrt,
     cosh,
@@ -823,3 +825,4 @@ __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_
             "shift_right_arithmetic", "shift_right_logical", "sinh"]
 __all__ += ["associative_scan", "cumprod"]
 __all__ += ["ConvDimensionNumbers", "conv_general_dilated"]
+__all__ += ["bessel_i0e", "bessel_i1e"]

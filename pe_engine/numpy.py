@@ -757,6 +757,7 @@ from .jnp_float import (  # noqa: E402
     array_equiv,
     divmod,  # noqa: A004 - JAX's name
     frexp,
+    i0,
     isclose,
     ldexp,
     logaddexp2,
@@ -902,7 +903,7 @@ __all__ += [
 ]
 __all__ += ["all", "any", "average", "count_nonzero", "nanargmax", "nanargmin", "nanmax",
             "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "ptp"]
-__all__ += ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "isclose", "ldexp",
+__all__ += ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "i0", "isclose", "ldexp",
             "logaddexp2", "nan_to_num", "sinc", "spacing"]
 __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]
 

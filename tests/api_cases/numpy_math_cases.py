@@ -200,3 +200,9 @@ CASES.update({
     "jax.numpy.polymul": (lambda M, a, b: M.jnp.polymul(a, b), (V[:3], W), True),
     "jax.numpy.polymul/int": (lambda M, a, b: M.jnp.polymul(a, b), (I, J), False),
 })
+
+CASES.update({
+    "jax.numpy.i0": (lambda M, x: M.jnp.i0(x), (V * 3,), True),
+    "jax.numpy.i0/zero": (lambda M, x: M.jnp.i0(x), (S[:4],), True),
+    "jax.numpy.isfinite": (lambda M, x: M.jnp.isfinite(x), (NANS * S,), False),
+})
