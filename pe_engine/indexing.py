@@ -14,6 +14,7 @@ from . import lax, slicing
 from .core import ArrayOps, Tracer, get_aval
 from .numpy import (
     _promote_dtypes,
+    _traced_together,
     array,
     asarray,
     broadcast_arrays,
@@ -281,10 +282,13 @@ def _index_to_gather(parsed: list[Parsed], shape: tuple) -> _GatherIndexer:
     else:
         last = len(gather_indices_shape)
         gather_indices_shape.append(1)
+        # Under eager constant folding, a constant index array beside a traced one is
+        # broadcast in the trace, as JAX's is (see _traced_together).
+        arrays = _traced_together(*(g for g, _ in gather_indices))
         gather_array = lax.concatenate(
             [lax.broadcast_in_dim(g, gather_indices_shape,
                                   tuple(range(i, i + get_aval(g).ndim)))
-             for g, i in gather_indices], last)
+             for g, (_, i) in zip(arrays, gather_indices)], last)
     dnums = slicing.GatherDimensionNumbers(tuple(offset_dims), tuple(sorted(collapsed)),
                                            tuple(start_index_map))
     return _GatherIndexer(slice_shape, tuple(newaxis_dims), gather_slice_shape,

@@ -797,6 +797,7 @@ from .slicing_in_dim import (  # noqa: E402
     index_in_dim,
     slice_in_dim,
 )
+from .sorting import sort, sort_key_val  # noqa: E402
 from .structural import (  # noqa: E402
     argmax,
     argmin,
@@ -818,7 +819,7 @@ __all__ += [
     "erf", "erfc", "expm1", "floor", "iota", "is_finite", "log1p", "pad",
     "reduce_prod", "rem", "rev", "round", "rsqrt", "select", "split", "stop_gradient",
     "dynamic_slice_in_dim", "dynamic_update_index_in_dim", "dynamic_update_slice_in_dim",
-    "index_in_dim", "slice_in_dim",
+    "index_in_dim", "slice_in_dim", "sort", "sort_key_val",
 ]
 __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_type", "cbrt",
             "cosh", "exp2", "nextafter", "population_count", "shift_left",

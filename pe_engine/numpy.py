@@ -936,6 +936,7 @@ from .jnp_dtypes import (  # noqa: E402
     shape,
     size,
 )
+from .jnp_indexing import put_along_axis, take, take_along_axis  # noqa: E402
 from .jnp_products import (  # noqa: E402
     cross,
     inner,
@@ -971,8 +972,11 @@ from .jnp_shape import (  # noqa: E402
     vsplit,
     vstack,
 )
+from .jnp_sorting import argsort, lexsort, sort  # noqa: E402
 
 __all__ += [
+    "put_along_axis", "take", "take_along_axis",
+    "argsort", "lexsort", "sort",
     "can_cast", "isdtype", "isscalar", "issubdtype", "iterable", "ndim", "promote_types",
     "shape", "size",
     "cross", "inner", "kron", "matvec", "rot90", "tensordot", "vander", "vdot", "vecdot",

@@ -257,7 +257,10 @@ def _gather_jvp(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]
     t = tangents[0]
     if type(t) is ad.Zero:
         return out, ad.Zero(core.get_aval(out))
-    return out, core.bind(gather_p, t, primals[1], **params)
+    # As JAX's: the tangent's fill value is 0 (the primal's is NaN or the like).
+    p = {k: v for k, v in params.items() if k != "fill_value"}
+    return out, gather(t, primals[1], p.pop("dimension_numbers"), p.pop("slice_sizes"),
+                       fill_value=0, **p)
 
 
 def _to_scatter_dnums(dn: GatherDimensionNumbers) -> ScatterDimensionNumbers:

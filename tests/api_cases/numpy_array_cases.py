@@ -106,4 +106,37 @@ CASES: dict[str, tuple] = {
                           (C,), True),
     "jax.numpy.vander": (lambda M, x: M.jnp.vander(x), (V,), True),
     "jax.numpy.vander/increasing": (lambda M, x: M.jnp.vander(x, 3, increasing=True), (V,), True),
+    # sorting
+    "jax.numpy.sort": (lambda M, x: M.jnp.sort(x), (V,), True),
+    "jax.numpy.sort/axis0": (lambda M, a: M.jnp.sort(a, axis=0), (A,), True),
+    "jax.numpy.sort/none_descending": (lambda M, a: M.jnp.sort(a, axis=None, descending=True),
+                                       (A,), True),
+    "jax.numpy.argsort": (lambda M, x: M.jnp.argsort(x), (V,), False),
+    "jax.numpy.argsort/descending": (lambda M, a: M.jnp.argsort(a, axis=0, descending=True),
+                                     (A,), False),
+    "jax.numpy.argsort/gather": (lambda M, c: M.jnp.take_along_axis(c, M.jnp.argsort(c), -1),
+                                 (C,), True),
+    "jax.numpy.lexsort": (lambda M, x, y: M.jnp.lexsort((x, M.jnp.round(y))), (V, W6[:5]),
+                          False),
+    "jax.numpy.lexsort/axis": (lambda M, a: M.jnp.lexsort([a, a * 2.0], axis=0), (A,), False),
+    # take and put
+    "jax.numpy.take": (lambda M, x: M.jnp.take(x, np.array([0, -1, 3])), (V,), True),
+    "jax.numpy.take/axis": (lambda M, a: M.jnp.take(a, np.array([[2, 0], [1, 1]]), axis=1),
+                            (A,), True),
+    "jax.numpy.take/traced": (lambda M, a, x: M.jnp.take(a, M.jnp.argsort(x)[:2], axis=1),
+                              (A, V), True),
+    "jax.numpy.take/wrap": (lambda M, x: M.jnp.take(x, np.array([7, -6]), mode="wrap"), (V,), True),
+    "jax.numpy.take/clip": (lambda M, a: M.jnp.take(a, np.array([5, 1]), mode="clip"), (A,), True),
+    "jax.numpy.take_along_axis": (
+        lambda M, a: M.jnp.take_along_axis(a, np.array([[0, 2], [1, -1]]), axis=1), (A,), True),
+    "jax.numpy.take_along_axis/broadcast": (
+        lambda M, c: M.jnp.take_along_axis(c, np.array([[[1], [0], [3]]]), axis=2), (C,), True),
+    "jax.numpy.take_along_axis/none": (
+        lambda M, a: M.jnp.take_along_axis(a, np.array([5, 0]), axis=None), (A,), True),
+    "jax.numpy.put_along_axis": (
+        lambda M, a, x: M.jnp.put_along_axis(a, np.array([[0], [2]]), x[:2, None], axis=1,
+                                             inplace=False), (A, V), True),
+    "jax.numpy.put_along_axis/none": (
+        lambda M, a: M.jnp.put_along_axis(a, np.array([4, 1]), 0.0, axis=None, inplace=False),
+        (A,), True),
 }
