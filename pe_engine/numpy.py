@@ -826,6 +826,14 @@ from .jnp_poly import (  # noqa: E402
     polysub,
     polyval,
 )
+from .jnp_quantile import (  # noqa: E402
+    median,
+    nanmedian,
+    nanpercentile,
+    nanquantile,
+    percentile,
+    quantile,
+)
 from .jnp_reductions import (  # noqa: E402
     all,  # noqa: A004 - JAX's name
     any,  # noqa: A004 - JAX's name
@@ -990,3 +998,4 @@ __all__ += [
 __all__ += ["corrcoef", "cov", "diff", "ediff1d", "gradient", "trapezoid", "unwrap"]
 __all__ += ["convolve", "correlate", "polyadd", "polyder", "polyint", "polymul", "polysub",
             "polyval"]
+__all__ += ["median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]

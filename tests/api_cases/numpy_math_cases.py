@@ -14,6 +14,7 @@ G = rng.uniform(1.5, 4.0, 5).astype(np.float32)  # above 1 (arccosh)
 J = np.array([8, 21, -4, 9, 0], np.int32)
 S = np.array([0.0, -0.0, 1.5, -2.0, np.inf], np.float32)  # signs, zeros and an infinity
 NANS = np.array([1.0, np.nan, -2.0, 3.5, np.nan], np.float32)
+A3 = np.arange(24, dtype=np.float32).reshape(2, 3, 4) % 7
 NANS2 = np.array([[1.0, np.nan, 2.0], [np.nan, np.nan, np.nan], [0.5, -1.0, 4.0]], np.float32)
 
 CASES: dict[str, tuple] = {}
@@ -205,4 +206,30 @@ CASES.update({
     "jax.numpy.i0": (lambda M, x: M.jnp.i0(x), (V * 3,), True),
     "jax.numpy.i0/zero": (lambda M, x: M.jnp.i0(x), (S[:4],), True),
     "jax.numpy.isfinite": (lambda M, x: M.jnp.isfinite(x), (NANS * S,), False),
+})
+
+# order statistics
+Q = np.array([0.1, 0.5, 0.9], np.float32)
+CASES.update({
+    "jax.numpy.median": (lambda M, x: M.jnp.median(x), (V,), True),
+    "jax.numpy.median/axis": (lambda M, a: M.jnp.median(a, axis=1), (A,), True),
+    "jax.numpy.median/keepdims": (lambda M, a: M.jnp.median(a, axis=0, keepdims=True), (A,),
+                                  True),
+    "jax.numpy.median/nan": (lambda M, x: M.jnp.median(x), (NANS,), False),
+    "jax.numpy.quantile": (lambda M, x: M.jnp.quantile(x, 0.3), (V,), True),
+    "jax.numpy.quantile/vector_q": (lambda M, a, q: M.jnp.quantile(a, q, axis=1), (A, Q), True),
+    "jax.numpy.quantile/axes_keepdims": (
+        lambda M, a: M.jnp.quantile(A3, 0.7, axis=(0, 2), keepdims=True) * a.sum(), (A,), True),
+    "jax.numpy.quantile/methods": (
+        lambda M, x: [M.jnp.quantile(x, 0.3, method=m) for m in
+                      ("lower", "higher", "nearest", "midpoint")], (V,), True),
+    "jax.numpy.percentile": (lambda M, x: M.jnp.percentile(x, 30.0), (V,), True),
+    "jax.numpy.percentile/vector_q": (lambda M, a: M.jnp.percentile(a, Q * 100, axis=0),
+                                      (A,), True),
+    "jax.numpy.nanmedian": (lambda M, x: M.jnp.nanmedian(x), (NANS,), True),
+    "jax.numpy.nanmedian/axis": (lambda M, a: M.jnp.nanmedian(a, axis=1), (NANS2,), True),
+    "jax.numpy.nanquantile": (lambda M, x: M.jnp.nanquantile(x, 0.3), (NANS,), True),
+    "jax.numpy.nanquantile/keepdims": (
+        lambda M, a, q: M.jnp.nanquantile(a, q, axis=0, keepdims=True), (NANS2, Q), True),
+    "jax.numpy.nanpercentile": (lambda M, x: M.jnp.nanpercentile(x, 75), (NANS,), True),
 })
