@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import lax
+from . import batching, lax
 from .ad import is_undefined_primal, primitive_transposes
 from .ad_rules import defjvp
 from .core import ShapedArray, bind, get_aval
@@ -212,5 +212,45 @@ def _conv_transpose(ct: Any, lhs: Any, rhs: Any, **params: Any) -> list[Any]:
 
 
 primitive_transposes[conv_general_dilated_p] = _conv_transpose
+
+# --------------------------------------------------------------------------- batching
+
+
+def _reshape_axis_into(src: int, dst: int, x: Any) -> Any:
+    """Merge axis `src` into axis `dst` (numbered with `src` removed), `src` outermost."""
+    shape = get_aval(x).shape
+    perm = [i for i in range(len(shape)) if i != src]
+    perm.insert(dst, src)
+    new_shape = [d for i, d in enumerate(shape) if i != src]
+    new_shape[dst] *= shape[src]
+    return lax.reshape(x, new_shape, perm)
+
+
+def _reshape_axis_out_of(src: int, size: int, x: Any) -> Any:
+    shape = list(get_aval(x).shape)
+    shape[src:src + 1] = [size, shape[src] // size]
+    return lax.reshape(x, shape)
+
+
+def _conv_batcher(size: int, vals: list, dims: list, **params: Any) -> tuple[Any, Any]:
+    """JAX's rule: a batched lhs rides in the batch axis, a batched rhs in the output
+    features (both batched needs feature groups, which the engine lacks)."""
+    lhs, rhs = vals
+    lhs_bdim, rhs_bdim = dims
+    lspec, rspec, ospec = params["dimension_numbers"]
+    if lhs_bdim is not None and rhs_bdim is not None:
+        raise NotImplementedError("vmap of conv_general_dilated over both operands (JAX "
+                                  "uses feature groups, which the engine lacks)")
+    if lhs_bdim is not None:
+        out = bind(conv_general_dilated_p, _reshape_axis_into(lhs_bdim, lspec[0], lhs), rhs,
+                   **params)
+        return _reshape_axis_out_of(ospec[0], get_aval(lhs).shape[lhs_bdim], out), ospec[0]
+    out = bind(conv_general_dilated_p, lhs, _reshape_axis_into(rhs_bdim, rspec[0], rhs),
+               **params)
+    return _reshape_axis_out_of(ospec[1], get_aval(rhs).shape[rhs_bdim], out), ospec[1]
+
+
+batching.primitive_batchers[conv_general_dilated_p] = _conv_batcher
+
 
 __all__ = ["ConvDimensionNumbers", "conv_general_dilated"]

@@ -233,3 +233,8 @@ CASES.update({
         lambda M, a, q: M.jnp.nanquantile(a, q, axis=0, keepdims=True), (NANS2, Q), True),
     "jax.numpy.nanpercentile": (lambda M, x: M.jnp.nanpercentile(x, 75), (NANS,), True),
 })
+
+CASES.update({
+    "jax.numpy.right_shift/operators": (lambda M, x, y: (x >> 1, x << y % 5, 3 >> y % 3), (I, J),
+                                        False),
+})
