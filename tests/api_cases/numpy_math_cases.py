@@ -238,3 +238,11 @@ CASES.update({
     "jax.numpy.right_shift/operators": (lambda M, x, y: (x >> 1, x << y % 5, 3 >> y % 3), (I, J),
                                         False),
 })
+
+# the same functions as array methods
+CASES.update({
+    "jax.numpy.all/array_methods": (lambda M, a: ((a > 0).all(), (a > 1).any(axis=1)), (A,),
+                                    False),
+    "jax.numpy.ptp/array_methods": (
+        lambda M, a: (a.ptp(axis=0), a.cumprod(axis=1), a.conj(), a.real, a.imag), (A,), True),
+})
