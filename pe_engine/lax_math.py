@@ -1,6 +1,8 @@
-"""More elementwise `lax` primitives, those jnp's math functions bind: the inverse and
-hyperbolic trigonometric functions, cbrt, exp2, nextafter, the shifts, population_count
-and bitcast_convert_type; each with its JVP and batching rule written as JAX's.
+"""More `lax` primitives, those jnp's math functions bind: the inverse and hyperbolic
+trigonometric functions, cbrt, exp2, nextafter, the shifts, population_count,
+bitcast_convert_type, the logical reductions reduce_and/reduce_or, cumprod, and the
+scaled Bessel functions bessel_i0e/bessel_i1e; each with its JVP and batching rule
+written as JAX's (cumprod's JVP is in jnp_cumulative.py, beside the scan it uses).
 """
 from __future__ import annotations
 
