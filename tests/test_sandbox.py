@@ -62,8 +62,8 @@ def test_numpy_facade_has_numbers_but_no_files():
 
 
 def test_runtime_name_errors_are_located():
-    rec = run("def f(x):\n    return jnp.sinh(x)\n")
-    assert rec["error"]["lineno"] == 5 and "sinh" in rec["error"]["message"]
+    rec = run("def f(x):\n    return jnp.sine(x)\n")
+    assert rec["error"]["lineno"] == 5 and "sine" in rec["error"]["message"]
 
 
 def test_oversized_arrays_are_refused_with_a_message():
@@ -114,13 +114,13 @@ def test_jax_submodules_import_as_facades():
 
 
 @pytest.mark.parametrize("body,words", [
-    ("def f(x):\n    return jnp.sinh(x)\n",
-     ["module 'jax.numpy' has no attribute 'sinh'", "Did you mean: sin", "Supported: abs,"]),
+    ("def f(x):\n    return jnp.sine(x)\n",
+     ["module 'jax.numpy' has no attribute 'sine'", "Did you mean: sin", "Supported: abs,"]),
     ("def f(x):\n    return jnp.fft.fft(x)\n", ["'fft'", "only part of jax.numpy"]),
     ("def f(x):\n    return jax.pmap(jnp.sin)(x)\n", ["module 'jax' has no attribute 'pmap'",
                                                     "grad", "jit"]),
-    ("def f(x):\n    return jax.lax.associative_scan(None, x)\n", ["'associative_scan'",
-                                                                   "scan"]),
+    ("def f(x):\n    return jax.lax.reduce_window(x, 0.0, None, (1,), (1,), 'VALID')\n",
+     ["'reduce_window'", "scan"]),
     ("def f(x):\n    return np.linalg.inv(x)\n", ["module 'numpy' has no attribute 'linalg'"]),
 ])
 def test_unsupported_functions_say_what_is_supported(body, words):
@@ -134,7 +134,7 @@ def test_unsupported_functions_say_what_is_supported(body, words):
 
 @pytest.mark.parametrize("line,name,module", [
     ("from jax import pmap", "pmap", "jax"),
-    ("from jax.numpy import sinh", "sinh", "jax.numpy"),
+    ("from jax.numpy import sine", "sine", "jax.numpy"),
     ("from numpy import linalg", "linalg", "numpy"),
 ])
 def test_unsupported_imports_say_what_is_supported(line, name, module):
