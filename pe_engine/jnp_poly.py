@@ -1,8 +1,8 @@
 """`jax.numpy`'s polynomials (coefficients highest power first): polyval, polyadd,
-polysub, polyder, polyint and polymul, and the 1-D convolve and correlate polymul builds
-on; lowered as JAX 0.10.2 lowers them (polyval is Horner's rule in a `scan`; polyadd adds
-the shorter into the longer's tail with `.at[].add`; convolutions bind
-conv_general_dilated).
+polysub, polyder, polyint, polymul and polydiv, and the 1-D convolve and correlate that
+polymul builds on; lowered as JAX 0.10.2 lowers them (polyval is Horner's rule in a
+`scan`; polyadd adds the shorter into the longer's tail with `.at[].add`; convolutions
+bind conv_general_dilated).
 """
 from __future__ import annotations
 
@@ -98,6 +98,23 @@ def polyder(p: Any, m: int = 1) -> Any:
 
 
 
+def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> tuple[Any, Any]:
+    """Long division, one quotient coefficient per step (unrolled, as JAX's)."""
+    _check_arraylike(u, v)
+    if trim_leading_zeros:
+        raise NotImplementedError("jnp.polydiv's trim_leading_zeros (its result's length "
+                                  "depends on the values)")
+    u, v = _promote_dtypes(u, v, to=_to_inexact)
+    m, n = get_aval(u).shape[0] - 1, get_aval(v).shape[0] - 1
+    scale = 1. / v[0]
+    q = zeros(max(m - n + 1, 1), dtype=get_aval(u).dtype)
+    for k in range(m - n + 1):
+        d = scale * u[k]
+        q = q.at[k].set(d)
+        u = u.at[k:k + n + 1].add(-d * v)
+    return q, u
+
+
 # --------------------------------------------------------------------------- convolution
 
 
@@ -160,5 +177,5 @@ def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Any:
     return convolve(a1, a2, mode="full")
 
 
-__all__ = ["convolve", "correlate", "polyadd", "polyder", "polyint", "polymul", "polysub",
-           "polyval"]
+__all__ = ["convolve", "correlate", "polyadd", "polyder", "polydiv", "polyint", "polymul",
+           "polysub", "polyval"]

@@ -821,6 +821,7 @@ from .jnp_poly import (  # noqa: E402
     correlate,
     polyadd,
     polyder,
+    polydiv,
     polyint,
     polymul,
     polysub,
@@ -996,6 +997,6 @@ __all__ += [
     "permute_dims", "rollaxis", "swapaxes", "unstack", "vsplit", "vstack",
 ]
 __all__ += ["corrcoef", "cov", "diff", "ediff1d", "gradient", "trapezoid", "unwrap"]
-__all__ += ["convolve", "correlate", "polyadd", "polyder", "polyint", "polymul", "polysub",
-            "polyval"]
+__all__ += ["convolve", "correlate", "polyadd", "polyder", "polydiv", "polyint", "polymul",
+            "polysub", "polyval"]
 __all__ += ["median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]

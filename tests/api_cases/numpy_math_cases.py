@@ -246,3 +246,9 @@ CASES.update({
     "jax.numpy.ptp/array_methods": (
         lambda M, a: (a.ptp(axis=0), a.cumprod(axis=1), a.conj(), a.real, a.imag), (A,), True),
 })
+
+CASES.update({
+    "jax.numpy.polydiv": (lambda M, u, v: M.jnp.polydiv(u, v), (V, P[:3]), True),
+    "jax.numpy.polydiv/shorter_numerator": (lambda M, u, v: M.jnp.polydiv(u, v), (P[:2], V),
+                                            True),
+})
