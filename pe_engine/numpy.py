@@ -1000,3 +1000,6 @@ __all__ += ["corrcoef", "cov", "diff", "ediff1d", "gradient", "trapezoid", "unwr
 __all__ += ["convolve", "correlate", "polyadd", "polyder", "polydiv", "polyint", "polymul",
             "polysub", "polyval"]
 __all__ += ["median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]
+from .jnp_windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
+
+__all__ += ["bartlett", "blackman", "hamming", "hanning", "kaiser"]

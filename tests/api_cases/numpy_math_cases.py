@@ -252,3 +252,14 @@ CASES.update({
     "jax.numpy.polydiv/shorter_numerator": (lambda M, u, v: M.jnp.polydiv(u, v), (P[:2], V),
                                             True),
 })
+
+# window functions
+CASES.update({
+    f"jax.numpy.{_w}": (lambda M, x, _w=_w: getattr(M.jnp, _w)(5) * x, (V,), True)
+    for _w in ("bartlett", "blackman", "hamming", "hanning")
+})
+CASES.update({
+    "jax.numpy.hamming/one": (lambda M, x: M.jnp.hamming(1) * x, (V,), True),
+    "jax.numpy.kaiser": (lambda M, x: M.jnp.kaiser(5, 2.0) * x, (V,), True),
+    "jax.numpy.kaiser/traced_beta": (lambda M, b: M.jnp.kaiser(4, b[0] + 3.0), (P,), True),
+})
