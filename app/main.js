@@ -30,6 +30,7 @@ import { createStagePanel } from "./page/views/stage-panel.js";
 import { mountShare } from "./page/views/share.js";
 import { createMaskExplorer } from "./page/views/mask-explorer.js";
 import { createInstantiate } from "./page/views/instantiate.js";
+import { createEmbedCaption } from "./page/views/embed-caption.js";
 import { embedMode, mountEmbedApi, mountEmbedFooter } from "./embed.js";
 
 // Time per call and the interrupt's grace come from app/limits.js, never from the URL: a
@@ -67,6 +68,9 @@ if (opening.problem) {
   });
 }
 let state = initialPageState(opening.doc, opening.exampleId);
+// what an embed's programs are of: it hides the mode tabs (and, read-only, the inputs)
+const embedCaption = embedMode ? createEmbedCaption($("#stage")) : null;
+embedCaption?.render(state);
 const getState = () => state;
 const sameAsExample = (doc) => {
   const ex = examples.examples.find((e) => e.id === state.exampleId);
@@ -254,6 +258,7 @@ function render(prev, next, change) {
   }
   if (next.error !== prev.error || next.record !== prev.record) errorView(next);
   if (next.doc !== prev.doc) maskExplorer(next);
+  if (next.doc !== prev.doc) embedCaption?.render(next);
   if (next.record !== prev.record || next.doc.mode !== prev.doc.mode) instantiate(next);
   stagePanel?.render(prev, next);
 }

@@ -67,6 +67,7 @@ sys.path.insert(0, str(ROOT))
 import edit_breakdown  # noqa: E402  (bench/, beside this file)
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.contexts import new_context  # noqa: E402
 
 DIST = ROOT / "dist"
 BOOT_TIMEOUT_MS = 180_000
@@ -274,7 +275,7 @@ NETWORKS = {
 
 def cold_load(browser, url: str, kind: str, sizes: bool = False,
               network: dict | None = None) -> dict:
-    ctx = browser.new_context(service_workers="block")
+    ctx = new_context(browser)
     ctx.add_init_script(INIT_SCRIPT)
     finished = []
     if sizes:
@@ -567,8 +568,7 @@ def main(argv: list[str] | None = None) -> int:
                     cold_page.append(cold_load(browser, site, "page", sizes=(i == 0), network=net))
                     cold_base.append(cold_load(browser, base, "baseline", network=net))
                 # edits, toggles and animation on one booted page
-                ctx = browser.new_context(service_workers="block",
-                                          viewport={"width": 1440, "height": 900})
+                ctx = new_context(browser, viewport={"width": 1440, "height": 900})
                 ctx.add_init_script(INIT_SCRIPT)
                 page = ctx.new_page()
                 page.goto(site)

@@ -49,9 +49,10 @@ def content_security_policy(script_hashes: Sequence[str], *, meta: bool = False)
         "form-action 'none'",
     ]
     if not meta:
-        # any page may frame this one: embedding is a feature (index.html?embed, README
-        # "Embed"); the page holds no account, secret or action a framing page could trick a
-        # reader into, and its postMessage API answers only the page that frames it
+        # any page may frame this one: embedding is a feature (index.html?embed,
+        # docs/page-api.md "Embed"); the page holds no account, secret or action a framing
+        # page could trick a reader into, and its postMessage API answers only the page that
+        # frames it
         directives.append(f"frame-ancestors {FRAME_ANCESTORS}")
     return "; ".join(directives)
 

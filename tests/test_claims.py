@@ -274,6 +274,14 @@ def test_const_fold_rules_has_exactly_three_entries():
     assert sorted(p.name for p in pe.const_fold_rules) == names
 
 
+def test_the_folding_section_names_omnistaging():
+    """The seed's name for why jit stages an operation on constants, in the section that
+    shows it happen."""
+    section = re.search(r'<section[^>]*id="constant-folding".*?</section>', INDEX, re.S).group(0)
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", section)).split())
+    assert "omnistaging, the 2020 design change that made every operation inside jit stage" in text
+
+
 def test_sin_literal_in_jax_and_eager_folding():
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp

@@ -9,7 +9,6 @@ import http.server
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -19,7 +18,9 @@ from sitebuild import server
 from sitebuild.common import DIST
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.code_editor import reach_editor
+from tests.browser.contexts import new_context
 from tests.browser.engines import Engines
+from tests.browser.local_servers import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 120_000
@@ -83,11 +84,8 @@ class PlainHost(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="session")
 def plain_site(site):  # `site` builds dist/ first
     """Base URL of dist/ served under a sub-path by a static host that sends no headers."""
-    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PlainHost)
-    host.daemon_threads = True
-    threading.Thread(target=host.serve_forever, daemon=True).start()
-    name, port = host.server_address[:2]
-    yield f"http://{name}:{port}{PlainHost.base}"
+    host, origin = serve(PlainHost)
+    yield origin + PlainHost.base
     host.shutdown()
 
 
@@ -123,7 +121,7 @@ def _is_local(url: str) -> bool:
 def page(browser, site):
     """A page in a fresh context (empty cache). Every request of the context, workers
     included, is recorded in page.requests; teardown asserts none left 127.0.0.1."""
-    ctx = browser.new_context(service_workers="block")
+    ctx = new_context(browser)
     requests: list[str] = []
     ctx.on("request", lambda r: requests.append(r.url))
     pg = ctx.new_page()

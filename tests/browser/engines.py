@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.contexts import new_context
 
 FIREFOX = "/usr/bin/firefox-esr"
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
@@ -209,8 +210,7 @@ class Engines:
                 self._display = virtual_display()
                 self._display_name = self._display.__enter__()
             return WebKitTab(self._display_name)
-        context = self._browser(engine).new_context(viewport={"width": 1440, "height": 900},
-                                                    service_workers="block")
+        context = new_context(self._browser(engine), viewport={"width": 1440, "height": 900})
         return PlaywrightTab(engine, context)
 
     def close(self) -> None:

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from sitebuild.frontend import ensure_node_modules
+from tests.browser.contexts import new_context
 
 pytestmark = pytest.mark.browser
 
@@ -43,8 +44,7 @@ def serious(pg, axe_source) -> list[str]:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_serious_axe_violations_in_any_mode(browser, site, axe_source, scheme):
-    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme=scheme,
-                              service_workers="block")
+    ctx = new_context(browser, viewport={"width": 1440, "height": 900}, color_scheme=scheme)
     pg = ctx.new_page()
     try:
         pg.goto(site)

@@ -26,6 +26,7 @@ import pytest
 
 from pe_engine import explain
 from tests.browser.code_editor import click_editor, marked_line
+from tests.browser.contexts import new_context
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +75,7 @@ def no_markup_injected(pg) -> None:
 
 
 def open_page(browser, site, query: str = "") -> object:
-    ctx = browser.new_context(service_workers="block")
+    ctx = new_context(browser)
     pg = ctx.new_page()
     pg.requests = []
     pg.dialogs = []

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from sitebuild.headers import content_security_policy, inline_script_hashes
+from tests.browser.contexts import new_context
 
 pytestmark = pytest.mark.browser
 
@@ -220,7 +221,7 @@ def test_the_engine_starts_from_the_builds_heap_and_reseeds_random(browser, page
     worker reseeds from the browser's entropy."""
     probe = "repr((hash('residual'), __import__('random').random(), __import__('time').tzname))"
     seen = []
-    other = browser.new_context(service_workers="block")
+    other = new_context(browser)
     try:
         for pg in (page, other.new_page()):
             pg.goto(site)

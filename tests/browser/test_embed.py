@@ -5,18 +5,15 @@ column, opens the link's state, and answers the host's postMessage calls, and on
 a third origin's frame in the same host page gets nothing and changes nothing."""
 from __future__ import annotations
 
-import functools
 import html
-import http.server
 import json
 import re
-import threading
-from pathlib import Path
 
 import pytest
 
 from pe_engine.explain.pagecode import permalinks
 from tests.browser.code_editor import reach_editor
+from tests.browser.local_servers import serve_folder
 from tests.browser.test_page import open_page
 
 pytestmark = pytest.mark.browser
@@ -62,23 +59,14 @@ addEventListener("message", (e) => {
 </script>"""
 
 
-def _serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
 @pytest.fixture
 def origins(tmp_path):
     """(host folder, host origin, other origin): two more local origins."""
     (tmp_path / "host").mkdir()
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "other.html").write_text(OTHER)
-    host, host_url = _serve(tmp_path / "host")
-    other, other_url = _serve(tmp_path / "other")
+    host, host_url = serve_folder(tmp_path / "host")
+    other, other_url = serve_folder(tmp_path / "other")
     yield tmp_path / "host", host_url, other_url
     host.shutdown()
     other.shutdown()
@@ -128,12 +116,17 @@ def test_embed_in_an_iframe_on_another_origin(page, site, wait_engine_ready, ori
     assert frame.get_attribute(".cm-content", "contenteditable") == "false"
     assert frame.evaluate("() => document.documentElement.scrollWidth") <= 700
     assert frame.get_attribute(".embed-footer a", "href") == src.replace("?embed", "")
+    # the mode tabs and the inputs are hidden: the caption says what the programs are of
+    assert frame.text_content("[data-testid=embed-caption]") == \
+        "Partial evaluation: x known; y unknown."
 
     # the host's calls, mirrored from window.explainer (storage shared with the full page
     # in this browser is emptied first: the embed must save nothing of its own)
     frame.evaluate("() => localStorage.clear()")
     r = page.evaluate("() => window.call('setKnown', 'y', true)")
     assert r["ok"] and r["result"]["mask"] == {"x": True, "y": True}
+    assert frame.text_content("[data-testid=embed-caption]") == \
+        "Partial evaluation: x and y known; no input unknown."
     assert page.evaluate("() => window.call('nope')") == {
         "type": "explainer:reply", "id": 3, "ok": False, "error": 'unknown method "nope"'}
     r = page.evaluate("() => window.call('setMode', 'bogus')")
@@ -169,3 +162,25 @@ def test_embed_edit_lets_the_reader_edit(page, site, wait_engine_ready, origins)
     r = page.evaluate("() => window.call('state')")
     assert r["result"]["mask"] == {"x": True, "y": True}
     assert json.loads(json.dumps(r["result"])) == r["result"]  # plain data crossed over
+
+
+@pytest.mark.parametrize("mode, caption", [
+    ("grad", "jax.grad with respect to y; x held fixed."),
+    ("checkpoint", "jax.checkpoint with policy nothing_saveable, differentiated with respect to "
+                   "y; x held fixed."),
+    ("jit", "jax.jit: every input is a parameter, so every operation is staged."),
+])
+def test_embed_says_which_transform_and_inputs(page, site, wait_engine_ready, mode, caption):
+    """A read-only embed hides the mode tabs and the inputs: its caption names the transform
+    and the differentiated inputs, so "Forward / Linear" is not left unexplained."""
+    link, = permalinks([{"code": CODE, "known": {"x": True, "y": False}, "values": {},
+                         "mode": mode, "policy": "nothing_saveable"}])
+    page.goto(f"{site}?embed#{link['hash']}")
+    wait_engine_ready(page)
+    assert page.is_hidden(".toolbar") and page.is_hidden("[data-testid=inputs]")
+    assert page.is_visible("[data-testid=embed-caption]")
+    assert page.text_content("[data-testid=embed-caption]") == caption
+    # and not on the full page, whose tabs and inputs say it
+    page.goto(f"{site}#{link['hash']}")
+    wait_engine_ready(page)
+    assert page.is_hidden("[data-testid=embed-caption]")

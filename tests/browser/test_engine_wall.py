@@ -13,10 +13,8 @@ either hears of it.
 """
 from __future__ import annotations
 
-import functools
 import http.server
 import json
-import threading
 import uuid
 from pathlib import Path
 
@@ -24,6 +22,7 @@ import pytest
 
 from tests.browser.conftest import PlainHost
 from tests.browser.engines import ENGINES
+from tests.browser.local_servers import serve, serve_folder
 from tests.browser.test_embed import HOST, OTHER
 from tests.browser.test_engines import engine_param, open_ready
 
@@ -55,10 +54,8 @@ class Canary(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def canary():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Canary)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"127.0.0.1:{server.server_address[1]}"
+    server, origin = serve(Canary)
+    yield origin.removeprefix("http://")
     server.shutdown()
 
 
@@ -74,10 +71,8 @@ class HeardPlainHost(PlainHost):
 
 @pytest.fixture(scope="module")
 def heard_plain_site(site):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), HeardPlainHost)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{PlainHost.base}"
+    server, origin = serve(HeardPlainHost)
+    yield origin + PlainHost.base
     server.shutdown()
 
 
@@ -138,15 +133,6 @@ def test_the_wall_holds(engines, engine, host, site, heard_plain_site, canary):
         tab.close()
 
 
-def _serve(folder) -> tuple[http.server.ThreadingHTTPServer, str]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
 CODE = "import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.sin(x) * y\n"
 
 
@@ -157,8 +143,8 @@ def test_embed_answers_its_host_only(engines, engine, site, tmp_path):
     (tmp_path / "host").mkdir()
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "other.html").write_text(OTHER)
-    host, host_url = _serve(tmp_path / "host")
-    other, other_url = _serve(tmp_path / "other")
+    host, host_url = serve_folder(tmp_path / "host")
+    other, other_url = serve_folder(tmp_path / "other")
     tab = engines.tab(engine)
     try:
         tab.goto(site)

@@ -9,13 +9,11 @@ where the engine cannot start, the reader is told so and still browses the examp
 """
 from __future__ import annotations
 
-import http.server
-import threading
-
 import pytest
 
 from tests.browser.conftest import PlainHost
 from tests.browser.engines import ENGINES
+from tests.browser.local_servers import serve
 
 pytestmark = pytest.mark.browser
 
@@ -131,10 +129,8 @@ class NoWasmHost(PlainHost):
 
 @pytest.fixture(scope="module")
 def no_engine_site(site):
-    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NoWasmHost)
-    host.daemon_threads = True
-    threading.Thread(target=host.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{host.server_address[1]}{PlainHost.base}"
+    host, origin = serve(NoWasmHost)
+    yield origin + PlainHost.base
     host.shutdown()
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from tests.browser.code_editor import reach_editor
 from tests.browser.conftest import ROOT
+from tests.browser.contexts import new_context
 
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())
 DEFAULT_CODE = next(e for e in EXAMPLES["examples"] if e["id"] == EXAMPLES["default"])["code"]
@@ -56,7 +57,7 @@ STAGE_DOM = r"""(layout) => {
 def _held_back(browser, **ctx_args):
     """A context whose Pyodide never arrives: what is on screen came from the HTML or the
     precomputed records."""
-    ctx = browser.new_context(service_workers="block", **ctx_args)
+    ctx = new_context(browser, **ctx_args)
     ctx.route("**/pyodide.asm.wasm", lambda route: None)
     return ctx
 
@@ -146,7 +147,7 @@ def test_the_page_takes_the_frame_over(browser, site, first):
 def _frame_hidden(browser, url: str, storage: dict | None = None) -> bool:
     """Whether the build's frame is hidden when the page opens `url` (with `storage` saved),
     as decided by the classic head script alone: the page's modules never load."""
-    ctx = browser.new_context(service_workers="block")
+    ctx = new_context(browser)
     ctx.route("**/app/main.js", lambda route: route.abort())
     if storage:
         ctx.add_init_script(f"Object.entries({json.dumps(storage)}).forEach(([k, v]) =>"

@@ -20,6 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import hostile_corpus as corpus  # noqa: E402
 
+from tests.browser.contexts import new_context
+
 pytestmark = pytest.mark.browser
 
 XSS = "<img src=x onerror=window.__xss=1>"
@@ -225,7 +227,7 @@ BROWSER_CASES = [c for c in corpus.CASES if c.browser]
 
 @pytest.fixture(scope="module")
 def corpus_page(browser, site):
-    ctx = browser.new_context(service_workers="block")
+    ctx = new_context(browser)
     requests: list[str] = []
     ctx.on("request", lambda r: requests.append(r.url))
     pg = ctx.new_page()

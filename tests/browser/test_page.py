@@ -16,6 +16,7 @@ import pytest
 
 from pe_engine import explain
 from tests.browser.code_editor import click_editor, marked_line, reach_editor
+from tests.browser.contexts import new_context
 
 pytestmark = pytest.mark.browser
 
@@ -105,7 +106,7 @@ def test_first_frame_is_precomputed_before_python(page, site, precomputed):
 def test_every_example_in_every_mode_draws_before_python(browser, site):
     """With Pyodide held back, picking any example and then any mode draws its split from the
     build's precomputed/<example>.json: the same programs CPython's engine gives."""
-    ctx = browser.new_context(service_workers="block")
+    ctx = new_context(browser)
     ctx.route("**/pyodide.asm.wasm", lambda route: None)  # never answered: the engine stays loading
     page = ctx.new_page()
     try:
@@ -497,8 +498,8 @@ def test_theme_toggle_and_screenshots(browser, site, precomputed):
     SHOTS.mkdir(parents=True, exist_ok=True)
     for scheme in ["light", "dark"]:
         for width in [360, 1440]:
-            ctx = browser.new_context(viewport={"width": width, "height": 900},
-                                      color_scheme=scheme, service_workers="block")
+            ctx = new_context(browser, viewport={"width": width, "height": 900},
+                              color_scheme=scheme)
             pg = ctx.new_page()
             try:
                 pg.goto(site)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pe_engine import explain
+from tests.browser.contexts import new_context
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +87,7 @@ def test_static_page_has_faq_sections_and_loading_states():
 def test_before_the_engine_demos_show_precomputed_frames_or_wait(browser, site):
     """With Pyodide held back, the opening state's demos draw from precomputed.json, and a demo
     asked for something new says it is waiting for the engine."""
-    ctx = browser.new_context(service_workers="block")
+    ctx = new_context(browser)
     ctx.route("**/pyodide.asm.wasm", lambda route: None)  # never answered: the engine stays loading
     page = ctx.new_page()
     try:
@@ -142,7 +143,7 @@ def test_a_section_link_stays_on_its_section_while_the_demos_above_grow(browser,
     above starts once near the viewport and grows by hundreds of pixels (474 at 360 px wide,
     which once left #checkpoint that far down the screen). Opened with the anchor, and
     clicked from the FAQ."""
-    ctx = browser.new_context(viewport={"width": 360, "height": 780}, service_workers="block")
+    ctx = new_context(browser, viewport={"width": 360, "height": 780})
     page = ctx.new_page()
     top = "(a) => Math.round(document.getElementById(a).getBoundingClientRect().top)"
     try:
