@@ -246,6 +246,14 @@ class ArrayOps:
     def argmax(self, axis=None, keepdims=False): return self._jnp.argmax(self, axis, keepdims)
     def argmin(self, axis=None, keepdims=False): return self._jnp.argmin(self, axis, keepdims)
     def cumsum(self, axis=None): return self._jnp.cumsum(self, axis)
+    def cumprod(self, axis=None): return self._jnp.cumprod(self, axis)
+    def all(self, axis=None, keepdims=False): return self._jnp.all(self, axis, keepdims)
+    def any(self, axis=None, keepdims=False): return self._jnp.any(self, axis, keepdims)
+    def ptp(self, axis=None, keepdims=False): return self._jnp.ptp(self, axis, keepdims)
+    def conj(self): return self._jnp.conjugate(self)
+    conjugate = conj
+    real = property(lambda self: self._jnp.real(self))
+    imag = property(lambda self: self._jnp.imag(self))
     def clip(self, min=None, max=None): return self._jnp.clip(self, min=min, max=max)  # noqa: A002
     def round(self, decimals=0): return self._jnp.round(self, decimals)
     def ravel(self): return self._jnp.ravel(self)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import lax, lax_math
+from .ad import jvp
 from .api import jit
 from .core import get_aval
 from .custom_derivatives import custom_jvp
@@ -195,6 +196,33 @@ def sinc(x: Any) -> Any:
     return where(eq_zero, _sinc_maclaurin(0, pi_x), lax.div(lax.sin(safe_pi_x), safe_pi_x))
 
 
+# --------------------------------------------------------------------------- i0
+
+
+def _i0_primal(x: Any) -> Any:
+    abs_x = lax.abs(x)
+    return lax.mul(lax.exp(abs_x), lax_math.bessel_i0e(abs_x))
+
+
+_i0_primal.__name__ = "_i0"
+_i0 = custom_jvp(_i0_primal)
+
+
+@_i0.defjvp
+def _i0_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+    # |x|'s derivative at 0 is a choice; i0's is 0 there.
+    out, tangent = jvp(_i0_primal, primals, tangents)
+    return out, where(primals[0] == 0, 0.0, tangent)
+
+
+@jit
+def i0(x: Any) -> Any:
+    x, = _promote_args_inexact(x)
+    if get_aval(x).dtype.kind != "f":
+        raise ValueError(f"Unsupported input type to jax.numpy.i0: {get_aval(x).dtype}")
+    return _i0(x)
+
+
 # --------------------------------------------------------------------------- closeness
 
 
@@ -258,5 +286,5 @@ def array_equiv(a1: Any, a2: Any) -> Any:
     return all(eq)
 
 
-__all__ = ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "isclose", "ldexp",
+__all__ = ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "i0", "isclose", "ldexp",
            "logaddexp2", "nan_to_num", "sinc", "spacing"]

@@ -734,6 +734,7 @@ from . import numpy as _jnp  # noqa: E402, F401 (ad_rules reads jnp as it loads:
 from .ad_rules import pad  # noqa: E402
 from .conditionals import cond, switch  # noqa: E402
 from .control_flow import scan  # noqa: E402
+from .convolution import ConvDimensionNumbers, conv_general_dilated  # noqa: E402
 from .elementwise import (  # noqa: E402
     RoundingMethod,
     atan2,
@@ -761,6 +762,8 @@ from .lax_math import (  # noqa: E402
     asinh,
     atan,
     atanh,
+    bessel_i0e,
+    bessel_i1e,
     bitcast_convert_type,
     cbrt,
     cosh,
@@ -824,6 +827,8 @@ __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_
             "cosh", "exp2", "nextafter", "population_count", "shift_left",
             "shift_right_arithmetic", "shift_right_logical", "sinh"]
 __all__ += ["associative_scan", "cumprod"]
+__all__ += ["ConvDimensionNumbers", "conv_general_dilated"]
+__all__ += ["bessel_i0e", "bessel_i1e"]
 __all__ += ["digamma", "lgamma"]
 
 # A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").

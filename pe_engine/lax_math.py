@@ -1,6 +1,8 @@
-"""More elementwise `lax` primitives, those jnp's math functions bind: the inverse and
-hyperbolic trigonometric functions, cbrt, exp2, nextafter, the shifts, population_count
-and bitcast_convert_type; each with its JVP and batching rule written as JAX's.
+"""More `lax` primitives, those jnp's math functions bind: the inverse and hyperbolic
+trigonometric functions, cbrt, exp2, nextafter, the shifts, population_count,
+bitcast_convert_type, the logical reductions reduce_and/reduce_or, cumprod, and the
+scaled Bessel functions bessel_i0e/bessel_i1e; each with its JVP and batching rule
+written as JAX's (cumprod's JVP is in jnp_cumulative.py, beside the scan it uses).
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import numpy as np
 
 from . import batching, lax
 from .ad_rules import defjvp, defjvp_zero
-from .core import ShapedArray, bind
+from .core import ShapedArray, bind, get_aval
 from .elementwise import rsqrt
 from .lax import _FLOAT, _binop, _def, _unop
 
@@ -199,6 +201,55 @@ def _cumprod_batcher(size: int, vals: list, dims: list, *, axis: int, reverse: b
 batching.primitive_batchers[cumprod_p] = _cumprod_batcher
 
 
-__all__ = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bitcast_convert_type", "cbrt",
+
+# --------------------------------------------------------------------------- Bessel
+
+
+def _bessel_series_e(x: np.ndarray, order: int) -> np.ndarray:
+    """exp(-|x|) I_order(|x|) for order 0 or 1, by the power series summed in log space in
+    float64 (every term positive, so no cancellation; no overflow for large |x|)."""
+    a = np.abs(x.astype(np.float64))
+    terms = int(a.max(initial=0.0)) + 40
+    k = np.arange(terms, dtype=np.float64)
+    log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, terms + order + 1)))])
+    with np.errstate(divide="ignore", invalid="ignore"):  # log(0), and 0 * log(0) at x = 0
+        log_half = np.log(a / 2)[..., None]
+        log_terms = (2 * k + order) * log_half - log_fact[:terms] - log_fact[order:terms + order]
+    # At x = 0 only the constant term (order 0) is left.
+    log_terms = np.where(a[..., None] > 0, log_terms, np.where(k + order == 0, 0.0, -np.inf))
+    out = np.exp(log_terms - a[..., None]).sum(-1)
+    return (np.sign(x) * out if order else out).astype(x.dtype)
+
+
+bessel_i0e_p = _unop("bessel_i0e", lambda x: _bessel_series_e(x, 0), ("floating",))
+bessel_i1e_p = _unop("bessel_i1e", lambda x: _bessel_series_e(x, 1), ("floating",))
+
+
+def bessel_i0e(x: Any) -> Any:
+    return bind(bessel_i0e_p, x)
+
+
+def bessel_i1e(x: Any) -> Any:
+    return bind(bessel_i1e_p, x)
+
+
+def _bessel_i1e_jvp(g: Any, y: Any, x: Any) -> Any:
+    # Near 0 the quotient below is 0/0: the derivative's limit, 1/2, instead.
+    eps = np.finfo(get_aval(x).dtype).eps
+    x_is_not_tiny = lax.gt(lax.abs(x), lax._const(x, eps))
+    safe_x = lax.select_n(x_is_not_tiny, lax.full_like(x, eps), x)
+    dy_dx = lax.sub(bessel_i0e(safe_x),
+                    lax.mul(y, lax.add(lax.sign(safe_x), lax.integer_pow(safe_x, -1))))
+    dy_dx = lax.select_n(x_is_not_tiny, lax.full_like(x, 0.5), dy_dx)
+    return lax.mul(g, dy_dx)
+
+
+defjvp(bessel_i0e_p, lambda g, y, x: lax.mul(g, lax.sub(bessel_i1e(x), lax.mul(lax.sign(x), y))))
+defjvp(bessel_i1e_p, _bessel_i1e_jvp)
+batching.defvectorized(bessel_i0e_p)
+batching.defvectorized(bessel_i1e_p)
+
+__all__ = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bessel_i0e", "bessel_i1e",
+           "bitcast_convert_type", "cbrt",
            "cosh", "cumprod", "exp2", "nextafter", "population_count", "reduce_and",
            "reduce_or", "shift_left", "shift_right_arithmetic", "shift_right_logical", "sinh"]

@@ -812,6 +812,7 @@ from .jnp_float import (  # noqa: E402
     array_equiv,
     divmod,  # noqa: A004 - JAX's name
     frexp,
+    i0,
     isclose,
     ldexp,
     logaddexp2,
@@ -869,6 +870,25 @@ from .jnp_math import (  # noqa: E402
     signbit,
     sinh,
     trunc,
+)
+from .jnp_poly import (  # noqa: E402
+    convolve,
+    correlate,
+    polyadd,
+    polyder,
+    polydiv,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+)
+from .jnp_quantile import (  # noqa: E402
+    median,
+    nanmedian,
+    nanpercentile,
+    nanquantile,
+    percentile,
+    quantile,
 )
 from .jnp_reductions import (  # noqa: E402
     all,  # noqa: A004 - JAX's name
@@ -947,7 +967,7 @@ __all__ += [
 ]
 __all__ += ["all", "any", "average", "count_nonzero", "nanargmax", "nanargmin", "nanmax",
             "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "ptp"]
-__all__ += ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "isclose", "ldexp",
+__all__ += ["allclose", "array_equal", "array_equiv", "divmod", "frexp", "i0", "isclose", "ldexp",
             "logaddexp2", "nan_to_num", "sinc", "spacing"]
 __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]
 
@@ -1059,6 +1079,12 @@ __all__ += [
     "permute_dims", "rollaxis", "swapaxes", "unstack", "vsplit", "vstack",
 ]
 __all__ += ["corrcoef", "cov", "diff", "ediff1d", "gradient", "trapezoid", "unwrap"]
+__all__ += ["convolve", "correlate", "polyadd", "polyder", "polydiv", "polyint", "polymul",
+            "polysub", "polyval"]
+__all__ += ["median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]
+from .jnp_windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
+
+__all__ += ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
 # A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
 __getattr__ = _missing.module_getattr("jax.numpy")

@@ -169,7 +169,7 @@ add(
          "from functools import partial\n" + fn("p = partial(jnp.sin)\nm = p.func"),
          R, FIRST + 3, ("'func'",)),
     Case("exception-args-are-data", "attribute walks",
-         fn("try:\n    jnp.sinh(x)\nexcept AttributeError as e:\n    m = e.args[0]\n"
+         fn("try:\n    jnp.sine(x)\nexcept AttributeError as e:\n    m = e.args[0]\n"
             "    n = m.upper()"), None),
     Case("exception-frame", "attribute walks",
          fn("try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    t = e.with_traceback(None)"),

@@ -14,6 +14,7 @@ G = rng.uniform(1.5, 4.0, 5).astype(np.float32)  # above 1 (arccosh)
 J = np.array([8, 21, -4, 9, 0], np.int32)
 S = np.array([0.0, -0.0, 1.5, -2.0, np.inf], np.float32)  # signs, zeros and an infinity
 NANS = np.array([1.0, np.nan, -2.0, 3.5, np.nan], np.float32)
+A3 = np.arange(24, dtype=np.float32).reshape(2, 3, 4) % 7
 NANS2 = np.array([[1.0, np.nan, 2.0], [np.nan, np.nan, np.nan], [0.5, -1.0, 4.0]], np.float32)
 
 CASES: dict[str, tuple] = {}
@@ -172,4 +173,93 @@ CASES.update({
                                True),
     "jax.numpy.cov/vector_bias": (lambda M, x: M.jnp.cov(x, bias=True), (V,), True),
     "jax.numpy.corrcoef": (lambda M, x: M.jnp.corrcoef(x), (V,), True),
+})
+
+# polynomials
+CASES.update({
+    "jax.numpy.polyval": (lambda M, p, x: M.jnp.polyval(p, x), (V[:3], W), True),
+    "jax.numpy.polyval/scalar_x": (lambda M, p: M.jnp.polyval(p, 2.0), (V,), True),
+    "jax.numpy.polyadd": (lambda M, a, b: M.jnp.polyadd(a, b), (V[:3], W), True),
+    "jax.numpy.polyadd/longer_first": (lambda M, a, b: M.jnp.polyadd(a, b), (W, V[:2]), True),
+    "jax.numpy.polysub": (lambda M, a, b: M.jnp.polysub(a, b), (V[:3], W), True),
+    "jax.numpy.polyder": (lambda M, p: M.jnp.polyder(p), (V,), True),
+    "jax.numpy.polyder/m2": (lambda M, p: M.jnp.polyder(p, 2), (V,), True),
+    "jax.numpy.polyint": (lambda M, p: M.jnp.polyint(p), (V,), True),
+    "jax.numpy.polyint/m2_k": (lambda M, p: M.jnp.polyint(p, m=2, k=1.5), (V,), True),
+})
+
+# convolution
+CASES.update({
+    "jax.numpy.convolve": (lambda M, a, v: M.jnp.convolve(a, v), (V, W[:3]), True),
+    "jax.numpy.convolve/short_first_same": (lambda M, a, v: M.jnp.convolve(a, v, mode="same"),
+                                            (W[:2], V), True),
+    "jax.numpy.convolve/valid": (lambda M, a, v: M.jnp.convolve(a, v, mode="valid"),
+                                 (V, W[:3]), True),
+    "jax.numpy.correlate": (lambda M, a, v: M.jnp.correlate(a, v), (V, W[:3]), True),
+    "jax.numpy.correlate/short_first_full": (
+        lambda M, a, v: M.jnp.correlate(a, v, mode="full"), (W[:2], V), True),
+    "jax.numpy.polymul": (lambda M, a, b: M.jnp.polymul(a, b), (V[:3], W), True),
+    "jax.numpy.polymul/int": (lambda M, a, b: M.jnp.polymul(a, b), (I, J), False),
+})
+
+CASES.update({
+    "jax.numpy.i0": (lambda M, x: M.jnp.i0(x), (V * 3,), True),
+    "jax.numpy.i0/zero": (lambda M, x: M.jnp.i0(x), (S[:4],), True),
+    "jax.numpy.isfinite": (lambda M, x: M.jnp.isfinite(x), (NANS * S,), False),
+})
+
+# order statistics
+Q = np.array([0.1, 0.5, 0.9], np.float32)
+CASES.update({
+    "jax.numpy.median": (lambda M, x: M.jnp.median(x), (V,), True),
+    "jax.numpy.median/axis": (lambda M, a: M.jnp.median(a, axis=1), (A,), True),
+    "jax.numpy.median/keepdims": (lambda M, a: M.jnp.median(a, axis=0, keepdims=True), (A,),
+                                  True),
+    "jax.numpy.median/nan": (lambda M, x: M.jnp.median(x), (NANS,), False),
+    "jax.numpy.quantile": (lambda M, x: M.jnp.quantile(x, 0.3), (V,), True),
+    "jax.numpy.quantile/vector_q": (lambda M, a, q: M.jnp.quantile(a, q, axis=1), (A, Q), True),
+    "jax.numpy.quantile/axes_keepdims": (
+        lambda M, a: M.jnp.quantile(A3, 0.7, axis=(0, 2), keepdims=True) * a.sum(), (A,), True),
+    "jax.numpy.quantile/methods": (
+        lambda M, x: [M.jnp.quantile(x, 0.3, method=m) for m in
+                      ("lower", "higher", "nearest", "midpoint")], (V,), True),
+    "jax.numpy.percentile": (lambda M, x: M.jnp.percentile(x, 30.0), (V,), True),
+    "jax.numpy.percentile/vector_q": (lambda M, a: M.jnp.percentile(a, Q * 100, axis=0),
+                                      (A,), True),
+    "jax.numpy.nanmedian": (lambda M, x: M.jnp.nanmedian(x), (NANS,), True),
+    "jax.numpy.nanmedian/axis": (lambda M, a: M.jnp.nanmedian(a, axis=1), (NANS2,), True),
+    "jax.numpy.nanquantile": (lambda M, x: M.jnp.nanquantile(x, 0.3), (NANS,), True),
+    "jax.numpy.nanquantile/keepdims": (
+        lambda M, a, q: M.jnp.nanquantile(a, q, axis=0, keepdims=True), (NANS2, Q), True),
+    "jax.numpy.nanpercentile": (lambda M, x: M.jnp.nanpercentile(x, 75), (NANS,), True),
+})
+
+CASES.update({
+    "jax.numpy.right_shift/operators": (lambda M, x, y: (x >> 1, x << y % 5, 3 >> y % 3), (I, J),
+                                        False),
+})
+
+# the same functions as array methods
+CASES.update({
+    "jax.numpy.all/array_methods": (lambda M, a: ((a > 0).all(), (a > 1).any(axis=1)), (A,),
+                                    False),
+    "jax.numpy.ptp/array_methods": (
+        lambda M, a: (a.ptp(axis=0), a.cumprod(axis=1), a.conj(), a.real, a.imag), (A,), True),
+})
+
+CASES.update({
+    "jax.numpy.polydiv": (lambda M, u, v: M.jnp.polydiv(u, v), (V, P[:3]), True),
+    "jax.numpy.polydiv/shorter_numerator": (lambda M, u, v: M.jnp.polydiv(u, v), (P[:2], V),
+                                            True),
+})
+
+# window functions
+CASES.update({
+    f"jax.numpy.{_w}": (lambda M, x, _w=_w: getattr(M.jnp, _w)(5) * x, (V,), True)
+    for _w in ("bartlett", "blackman", "hamming", "hanning")
+})
+CASES.update({
+    "jax.numpy.hamming/one": (lambda M, x: M.jnp.hamming(1) * x, (V,), True),
+    "jax.numpy.kaiser": (lambda M, x: M.jnp.kaiser(5, 2.0) * x, (V,), True),
+    "jax.numpy.kaiser/traced_beta": (lambda M, b: M.jnp.kaiser(4, b[0] + 3.0), (P,), True),
 })

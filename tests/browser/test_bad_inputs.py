@@ -228,9 +228,9 @@ CODE_CASES = [
          ["AttributeError: jax.pmap is not in this engine"], 6),
     Case("unsupported-import", body("from jax import pmap\ndef f(x, y):\n    return x\n"),
          ["cannot import name 'pmap' from 'jax': jax.pmap is not in this engine"], 5),
-    Case("unsupported-conv", body(
-        "def f(x, y):\n    return jax.lax.conv_general_dilated(x, y, (1,), 'SAME')\n"),
-         ["AttributeError: jax.lax.conv_general_dilated is not in this engine"], 6),
+    Case("unsupported-reduce-window", body(
+        "def f(x, y):\n    return jax.lax.reduce_window(x, 0.0, jnp.add, (1,), (1,), 'VALID')\n"),
+         ["AttributeError: jax.lax.reduce_window is not in this engine"], 6),
     Case("unsupported-array-of-tracers", body("def f(x, y):\n    return jnp.array([x, y])\n"),
          ["NotImplementedError", "jnp.array of a list of traced values"], 6),
     # shapes and dtypes, in JAX's words
