@@ -205,7 +205,7 @@ CASES.update({
 CASES.update({
     "jax.numpy.i0": (lambda M, x: M.jnp.i0(x), (V * 3,), True),
     "jax.numpy.i0/zero": (lambda M, x: M.jnp.i0(x), (S[:4],), True),
-    "jax.numpy.isfinite": (lambda M, x: M.jnp.isfinite(x), (NANS * S,), False),
+    "jax.numpy.isfinite/nans": (lambda M, x: M.jnp.isfinite(x), (NANS * S,), False),
 })
 
 # order statistics
