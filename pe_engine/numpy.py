@@ -1003,3 +1003,15 @@ __all__ += ["median", "nanmedian", "nanpercentile", "nanquantile", "percentile",
 from .jnp_windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
 
 __all__ += ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
+from .jnp_functional import (  # noqa: E402
+    apply_along_axis,
+    apply_over_axes,
+    get_printoptions,
+    iscomplexobj,
+    isrealobj,
+    printoptions,
+    set_printoptions,
+)
+
+__all__ += ["apply_along_axis", "apply_over_axes", "get_printoptions", "iscomplexobj",
+            "isrealobj", "printoptions", "set_printoptions"]
