@@ -1015,3 +1015,6 @@ from .jnp_functional import (  # noqa: E402
 
 __all__ += ["apply_along_axis", "apply_over_axes", "get_printoptions", "iscomplexobj",
             "isrealobj", "printoptions", "set_printoptions"]
+from .jnp_setops import isin  # noqa: E402
+
+__all__ += ["isin"]
