@@ -1,4 +1,4 @@
-"""`jax.numpy`'s function-applying helpers (apply_along_axis, apply_over_axes),
+"""`jax.numpy`'s function-applying helpers (fromfunction, apply_along_axis, apply_over_axes),
 the complex-object predicates and NumPy's print options, built as JAX 0.10.2 builds them:
 the helpers nest `vmap`s (so their programs are the batched bodies), the rest are Python.
 """
@@ -11,7 +11,18 @@ from typing import Any
 import numpy as np
 
 from .batching import vmap
+from .jnp_arrays import arange
 from .numpy import _canonical_axes, _check_arraylike, asarray, expand_dims
+
+
+def fromfunction(function: Callable[..., Any], shape: Any, *, dtype: Any = float,
+                 **kwargs: Any) -> Any:
+    """One vmap per axis, the first axis outermost: the function sees scalar indices."""
+    shape = tuple(int(s) for s in (shape if isinstance(shape, Sequence) else (shape,)))
+    n = len(shape)
+    for i in range(n):
+        function = vmap(function, in_axes=tuple(0 if k == n - 1 - i else None for k in range(n)))
+    return function(*(arange(s, dtype=dtype) for s in shape), **kwargs)
 
 
 def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any,
@@ -72,5 +83,5 @@ def printoptions(*args: Any, **kwargs: Any) -> contextlib.AbstractContextManager
     return np.printoptions(*args, **kwargs)
 
 
-__all__ = ["apply_along_axis", "apply_over_axes", "get_printoptions",
+__all__ = ["apply_along_axis", "apply_over_axes", "fromfunction", "get_printoptions",
            "iscomplexobj", "isrealobj", "printoptions", "set_printoptions"]

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import core, lax
 from .api import jit
+from .batching import BatchTracer
 from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval, scalar_constant
 from .tree_util import tree_leaves
 
@@ -157,16 +158,31 @@ def _check_arraylike(*args: Any) -> None:
             raise TypeError(f"Value {a!r} with type {type(a).__name__} is not a valid JAX type")
 
 
+def _staged(a: Any) -> bool:
+    """A tracer that stands for staged values. vmap over constants is not: JAX's jnp function
+    then binds its jit on the constants' batch, which eager folding runs now."""
+    while isinstance(a, BatchTracer):
+        a = a.val
+    return isinstance(a, Tracer)
+
+
 def _traced_together(*args: Any) -> Sequence[Any]:
     """JAX's jnp functions are `jit(inline=True)`: once one argument is traced, all are. So
     under eager constant folding, what the function does to the other arguments alone (a
     promoting cast, say) is staged rather than run now."""
     dyn = core.dynamic_trace
     if (dyn is None or not core.config.values["eager_constant_folding"]
-            or not builtins.any(isinstance(a, Tracer) for a in args)):
+            or not builtins.any(_staged(a) for a in args)):
         return args
     trace = dyn.trace_type(dyn)
-    return [a if isinstance(a, Tracer) else trace.pure(a) for a in args]
+    return [_lift(a, trace) for a in args]
+
+
+def _lift(a: Any, trace: Any) -> Any:
+    """Into the staging trace, under any batching over constants."""
+    if isinstance(a, BatchTracer) and not _staged(a):
+        return BatchTracer(a._trace, _lift(a.val, trace), a.batch_dim)
+    return a if isinstance(a, Tracer) else trace.pure(a)
 
 
 def _promoted(args: Sequence[Any], to: Callable[[np.dtype], np.dtype] | None = None) -> bool:
@@ -1006,6 +1022,7 @@ __all__ += ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 from .jnp_functional import (  # noqa: E402
     apply_along_axis,
     apply_over_axes,
+    fromfunction,
     get_printoptions,
     iscomplexobj,
     isrealobj,
@@ -1013,7 +1030,8 @@ from .jnp_functional import (  # noqa: E402
     set_printoptions,
 )
 
-__all__ += ["apply_along_axis", "apply_over_axes", "get_printoptions", "iscomplexobj",
+__all__ += ["apply_along_axis", "apply_over_axes", "fromfunction", "get_printoptions",
+            "iscomplexobj",
             "isrealobj", "printoptions", "set_printoptions"]
 from .jnp_setops import isin  # noqa: E402
 

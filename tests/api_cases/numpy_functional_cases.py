@@ -38,6 +38,15 @@ def _real_flags(M, x):
 
 
 CASES: dict[str, tuple] = {
+    "jax.numpy.fromfunction": (
+        lambda M, a: a * M.jnp.fromfunction(lambda i, j: i + 2 * j, (2, 3), dtype=np.float32),
+        (A,), True),
+    "jax.numpy.fromfunction/int_closure": (
+        lambda M, x: M.jnp.fromfunction(lambda i: x[i] * i, (5,), dtype=np.int32), (V,), True),
+    "jax.numpy.fromfunction/3d_pytree": (
+        lambda M, x: M.jnp.fromfunction(lambda i, j, k: (i * x[k], j - k), (2, 3, 5),
+                                             dtype=np.int32)[0].sum(0),
+        (V,), True),
     "jax.numpy.apply_along_axis": (
         lambda M, a: M.jnp.apply_along_axis(lambda r: M.jnp.sum(r * r), 1, a), (A,), True),
     "jax.numpy.apply_along_axis/3d_middle": (
