@@ -1,6 +1,7 @@
 """`jax.numpy`'s function-applying helpers (fromfunction, apply_along_axis, apply_over_axes),
-the complex-object predicates and NumPy's print options, built as JAX 0.10.2 builds them:
-the helpers nest `vmap`s (so their programs are the batched bodies), the rest are Python.
+the complex-object predicates and NumPy's printing (options, array_repr, array_str), built as
+JAX 0.10.2 builds them: the helpers nest `vmap`s (their programs are the batched bodies), the
+rest are Python.
 """
 from __future__ import annotations
 
@@ -70,6 +71,11 @@ def isrealobj(x: Any) -> bool:
     return not iscomplexobj(x)
 
 
+# Printing is NumPy's: JAX's jnp exports numpy's own array_repr and array_str.
+array_repr = np.array_repr
+array_str = np.array_str
+
+
 def get_printoptions() -> dict[str, Any]:
     """Arrays print through NumPy, as JAX's do, so these are NumPy's options."""
     return np.get_printoptions()
@@ -83,5 +89,5 @@ def printoptions(*args: Any, **kwargs: Any) -> contextlib.AbstractContextManager
     return np.printoptions(*args, **kwargs)
 
 
-__all__ = ["apply_along_axis", "apply_over_axes", "fromfunction", "get_printoptions",
-           "iscomplexobj", "isrealobj", "printoptions", "set_printoptions"]
+__all__ = ["apply_along_axis", "apply_over_axes", "array_repr", "array_str", "fromfunction",
+           "get_printoptions", "iscomplexobj", "isrealobj", "printoptions", "set_printoptions"]

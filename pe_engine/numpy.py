@@ -1022,6 +1022,8 @@ __all__ += ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 from .jnp_functional import (  # noqa: E402
     apply_along_axis,
     apply_over_axes,
+    array_repr,
+    array_str,
     fromfunction,
     get_printoptions,
     iscomplexobj,
@@ -1030,9 +1032,8 @@ from .jnp_functional import (  # noqa: E402
     set_printoptions,
 )
 
-__all__ += ["apply_along_axis", "apply_over_axes", "fromfunction", "get_printoptions",
-            "iscomplexobj",
-            "isrealobj", "printoptions", "set_printoptions"]
+__all__ += ["apply_along_axis", "apply_over_axes", "array_repr", "array_str", "fromfunction",
+            "get_printoptions", "iscomplexobj", "isrealobj", "printoptions", "set_printoptions"]
 from .jnp_setops import isin  # noqa: E402
 
 __all__ += ["isin"]

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 from api_inputs import A, V
 
+# printed as NumPy arrays: a jnp array made under make_jaxpr is a tracer in JAX
+THIRDS = np.arange(6, dtype=np.float32).reshape(2, 3) / 3
 A3 = (np.arange(24, dtype=np.float32).reshape(2, 3, 4) % 5) - 2.0
 
 
@@ -66,4 +68,10 @@ CASES: dict[str, tuple] = {
         + M.jnp.get_printoptions()["linewidth"], (V,), True),
     "jax.numpy.set_printoptions": (_with_set_precision, (V,), True),
     "jax.numpy.printoptions": (_in_printoptions, (V,), True),
+    "jax.numpy.array_repr": (
+        lambda M, x: x * len(M.jnp.array_repr(THIRDS, precision=3)),
+        (V,), True),
+    "jax.numpy.array_str": (
+        lambda M, x: x * len(M.jnp.array_str(THIRDS[0], max_line_width=12)),
+        (V,), True),
 }
