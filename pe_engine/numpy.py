@@ -1037,3 +1037,6 @@ __all__ += ["apply_along_axis", "apply_over_axes", "array_repr", "array_str", "f
 from .jnp_setops import isin  # noqa: E402
 
 __all__ += ["isin"]
+from .jnp_packbits import packbits, unpackbits  # noqa: E402
+
+__all__ += ["packbits", "unpackbits"]
