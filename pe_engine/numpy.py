@@ -1040,3 +1040,6 @@ __all__ += ["isin"]
 from .jnp_packbits import packbits, unpackbits  # noqa: E402
 
 __all__ += ["packbits", "unpackbits"]
+from .jnp_io import frombuffer, fromstring  # noqa: E402
+
+__all__ += ["frombuffer", "fromstring"]
