@@ -18,6 +18,7 @@ import numpy as np
 from . import core, errors, lax
 from . import missing as _missing
 from .api import jit
+from .batching import BatchTracer
 from .core import Array, ArrayOps, Tracer, canonicalize_dtype, get_aval, scalar_constant
 from .tree_util import tree_leaves
 
@@ -169,16 +170,31 @@ def _check_arraylike(*args: Any) -> None:
                             "a valid JAX type")
 
 
+def _staged(a: Any) -> bool:
+    """A tracer that stands for staged values. vmap over constants is not: JAX's jnp function
+    then binds its jit on the constants' batch, which eager folding runs now."""
+    while isinstance(a, BatchTracer):
+        a = a.val
+    return isinstance(a, Tracer)
+
+
 def _traced_together(*args: Any) -> Sequence[Any]:
     """JAX's jnp functions are `jit(inline=True)`: once one argument is traced, all are. So
     under eager constant folding, what the function does to the other arguments alone (a
     promoting cast, say) is staged rather than run now."""
     dyn = core.dynamic_trace
     if (dyn is None or not core.config.values["eager_constant_folding"]
-            or not builtins.any(isinstance(a, Tracer) for a in args)):
+            or not builtins.any(_staged(a) for a in args)):
         return args
     trace = dyn.trace_type(dyn)
-    return [a if isinstance(a, Tracer) else trace.pure(a) for a in args]
+    return [_lift(a, trace) for a in args]
+
+
+def _lift(a: Any, trace: Any) -> Any:
+    """Into the staging trace, under any batching over constants."""
+    if isinstance(a, BatchTracer) and not _staged(a):
+        return BatchTracer(a._trace, _lift(a.val, trace), a.batch_dim)
+    return a if isinstance(a, Tracer) else trace.pure(a)
 
 
 def _promoted(args: Sequence[Any], to: Callable[[np.dtype], np.dtype] | None = None) -> bool:
@@ -1085,6 +1101,30 @@ __all__ += ["median", "nanmedian", "nanpercentile", "nanquantile", "percentile",
 from .jnp_windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
 
 __all__ += ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
+from .jnp_functional import (  # noqa: E402
+    apply_along_axis,
+    apply_over_axes,
+    array_repr,
+    array_str,
+    fromfunction,
+    get_printoptions,
+    iscomplexobj,
+    isrealobj,
+    printoptions,
+    set_printoptions,
+)
+
+__all__ += ["apply_along_axis", "apply_over_axes", "array_repr", "array_str", "fromfunction",
+            "get_printoptions", "iscomplexobj", "isrealobj", "printoptions", "set_printoptions"]
+from .jnp_setops import isin  # noqa: E402
+
+__all__ += ["isin"]
+from .jnp_packbits import packbits, unpackbits  # noqa: E402
+
+__all__ += ["packbits", "unpackbits"]
+from .jnp_io import frombuffer, fromstring  # noqa: E402
+
+__all__ += ["frombuffer", "fromstring"]
 
 # A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
 __getattr__ = _missing.module_getattr("jax.numpy")
