@@ -1,5 +1,5 @@
 """`jax.numpy`'s index arithmetic and diagonal/triangle index sets: unravel_index,
-ravel_multi_index, tril/triu_indices(_from), diagflat, fill_diagonal, resize and trim_zeros;
+ravel_multi_index, tril/triu_indices(_from), diagflat, fill_diagonal and resize;
 as JAX 0.10.2 lowers them."""
 from __future__ import annotations
 
@@ -171,31 +171,6 @@ def resize(a: Any, new_shape: Any) -> Any:
     return reshape(arr, new_shape)
 
 
-def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
-    """Reads its input's values (the result's length depends on them), as JAX's does."""
-    _check_arraylike(filt)
-    filt = asarray(filt)
-    if isinstance(filt, Tracer):
-        raise TypeError("jnp.trim_zeros reads its argument's values; it cannot be traced")
-    vals = to_numpy(filt)
-    axes = set(range(vals.ndim) if axis is None else
-               ((axis,) if np.ndim(axis) == 0 else tuple(axis)))
-    axes = {a % vals.ndim for a in axes}
-    if not axes or ("f" not in trim.lower() and "b" not in trim.lower()):
-        return filt
-
-    def span(ax: int) -> slice:
-        if ax not in axes:
-            return slice(None)
-        mask = vals.any(axis=tuple(i for i in range(vals.ndim) if i != ax))
-        if not mask.any():
-            return slice(0, 0)
-        start = int(mask.argmax()) if "f" in trim.lower() else None
-        stop = vals.shape[ax] - int(mask[::-1].argmax()) if "b" in trim.lower() else None
-        return slice(start, stop)
-    return filt[tuple(span(ax) for ax in range(vals.ndim))]
-
-
 __all__ = ["diagflat", "fill_diagonal", "ravel_multi_index", "resize", "tril_indices",
-           "tril_indices_from", "trim_zeros", "triu_indices", "triu_indices_from",
+           "tril_indices_from", "triu_indices", "triu_indices_from",
            "unravel_index"]

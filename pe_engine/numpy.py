@@ -1023,7 +1023,6 @@ from .jnp_index_tricks import (  # noqa: E402
     resize,
     tril_indices,
     tril_indices_from,
-    trim_zeros,
     triu_indices,
     triu_indices_from,
     unravel_index,
@@ -1079,7 +1078,7 @@ from .jnp_sorting import argsort, lexsort, sort  # noqa: E402
 
 __all__ += [
     "diagflat", "fill_diagonal", "ravel_multi_index", "resize", "tril_indices",
-    "tril_indices_from", "trim_zeros", "triu_indices", "triu_indices_from", "unravel_index",
+    "tril_indices_from", "triu_indices", "triu_indices_from", "unravel_index",
     "pad",
     "argwhere", "bincount", "choose", "compress", "extract", "flatnonzero", "nonzero", "select",
     "put_along_axis", "take", "take_along_axis",

@@ -123,7 +123,7 @@ def test_jax_submodules_import_as_facades():
     ("def f(x):\n    return jax.pmap(jnp.sin)(x)\n",
      "jax.pmap is not in this engine (did you mean jax.vmap?)"),
     ("def f(x):\n    return jax.lax.reduce_window(x, 0.0, None, (1,), (1,), 'VALID')\n",
-     "jax.lax.reduce_window is not in this engine"),
+     "jax.lax.reduce_window is not in this engine (did you mean jax.lax.reduce_min?)"),
     ("def f(x):\n    return jax.core\n", "jax.core is not in this engine"),
     ("def f(x):\n    return np.linalg.inv(x)\n", "np.linalg is not in this engine"),
 ])

@@ -32,4 +32,14 @@ CASES: dict[str, tuple] = {
     J + "can_cast": (lambda M, x: x * M.jnp.can_cast(M.jnp.int32, x.dtype), (V,), True),
     J + "promote_types": (lambda M, x: (x * 4).astype(M.jnp.promote_types(M.jnp.int32, x.dtype)),
                           (V,), True),
+    # the lax primitives jnp's math, sorting and convolution brought (issue 45)
+    L + "bessel_i0e": (lambda M, x: M.lax.bessel_i0e(x), (V,), True),
+    L + "bessel_i1e": (lambda M, x: M.lax.bessel_i1e(x), (V,), True),
+    L + "sort": (lambda M, x: M.lax.sort(x), (V,), True),
+    L + "sort/dimension": (lambda M, a: M.lax.sort(a, dimension=0), (A,), True),
+    L + "sort_key_val": (lambda M, k, v: M.lax.sort_key_val(k, v), (V, P), False),
+    L + "conv_general_dilated": (
+        lambda M, x, w: M.lax.conv_general_dilated(x.reshape(1, 1, 5), w.reshape(1, 1, 3),
+                                                   (1,), "SAME"),
+        (V, V[:3]), True),
 }
