@@ -31,13 +31,14 @@ from .tree_util import tree_flatten, tree_map, tree_unflatten
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 
 
-class JvpRule:
-    """The `jvp_jaxpr_fun` param: the rule on flat (primals, tangents), and the names
-    the equation prints (`name=` the primal function, `jvp=` the rule)."""
+class NamedRule:
+    """A custom rule as a param of its equation: the rule on flat values, and the names the
+    equation prints (the rule's `name`, and `primal_name`, the custom function's, printed as
+    `name=`). custom_jvp's `jvp_jaxpr_fun` and custom_vjp's `fwd` and `bwd`."""
 
     __slots__ = ("fun", "name", "primal_name")
 
-    def __init__(self, fun: Callable[..., list], name: str, primal_name: str):
+    def __init__(self, fun: Callable[..., Any], name: str, primal_name: str):
         self.fun = fun
         self.name = name
         self.primal_name = primal_name
@@ -46,13 +47,17 @@ class JvpRule:
         return self.name
 
 
-def _impl(*args: Any, call_jaxpr: ClosedJaxpr, **_: Any) -> list:
+def call_jaxpr_impl(*args: Any, call_jaxpr: ClosedJaxpr, **_: Any) -> list:
+    """A custom call run now: its primal program (custom_jvp_call's and custom_vjp_call's)."""
     return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
 
 
-impl_rules[custom_jvp_call_p] = _impl
-abstract_eval_rules[custom_jvp_call_p] = lambda *avals, call_jaxpr, **_: list(
-    call_jaxpr.out_avals)
+def call_jaxpr_abstract(*avals: Any, call_jaxpr: ClosedJaxpr, **_: Any) -> list:
+    return list(call_jaxpr.out_avals)
+
+
+impl_rules[custom_jvp_call_p] = call_jaxpr_impl
+abstract_eval_rules[custom_jvp_call_p] = call_jaxpr_abstract
 
 
 def _partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
@@ -69,7 +74,7 @@ def _partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
 partial_eval_rules[custom_jvp_call_p] = _partial_eval
 
 
-def _jvp(primals: list, tangents: list, *, call_jaxpr: ClosedJaxpr, jvp_jaxpr_fun: JvpRule,
+def _jvp(primals: list, tangents: list, *, call_jaxpr: ClosedJaxpr, jvp_jaxpr_fun: NamedRule,
          num_consts: int, symbolic_zeros: bool) -> tuple[list, list]:
     # Without symbolic zeros the rule sees every tangent as an array, as in JAX.
     args = primals[num_consts:]
@@ -83,9 +88,9 @@ primitive_jvps[custom_jvp_call_p] = _jvp
 
 
 def _batch(size: int, vals: list, dims: list, *, call_jaxpr: ClosedJaxpr,
-           jvp_jaxpr_fun: JvpRule, num_consts: int, symbolic_zeros: bool
+           jvp_jaxpr_fun: NamedRule, num_consts: int, symbolic_zeros: bool
            ) -> tuple[list, list]:
-    fun = functools.partial(_impl, call_jaxpr=call_jaxpr)
+    fun = functools.partial(call_jaxpr_impl, call_jaxpr=call_jaxpr)
     out_dims: list = []
 
     def batched_fun(*xs: Any) -> list:
@@ -103,7 +108,7 @@ def _batch(size: int, vals: list, dims: list, *, call_jaxpr: ClosedJaxpr,
         return [batching.matchaxis(size, d, w, o) for o, d, w in zip(outs, ds, want)]
 
     batched, consts = closure_convert(batched)
-    rule = JvpRule(batched_rule, jvp_jaxpr_fun.name, jvp_jaxpr_fun.primal_name)
+    rule = NamedRule(batched_rule, jvp_jaxpr_fun.name, jvp_jaxpr_fun.primal_name)
     outs = bind(custom_jvp_call_p, *consts, *vals, call_jaxpr=batched, jvp_jaxpr_fun=rule,
                 num_consts=len(consts) + num_consts, symbolic_zeros=symbolic_zeros)
     return outs, list(out_dims)
@@ -195,7 +200,7 @@ class custom_jvp:  # noqa: N801 - JAX's name
         closed, consts = closure_convert(
             trace_to_jaxpr_dynamic(flat_fun, [get_aval(x) for x in flat]))
         outs = bind(custom_jvp_call_p, *consts, *flat, call_jaxpr=closed,
-                    jvp_jaxpr_fun=JvpRule(flat_jvp, jvp.__name__, name),
+                    jvp_jaxpr_fun=NamedRule(flat_jvp, jvp.__name__, name),
                     num_consts=len(consts), symbolic_zeros=self.symbolic_zeros)
         return tree_unflatten(out_tree[0], outs)
 

@@ -22,10 +22,10 @@ from .core import (
     Primitive,
     abstract_eval_rules,
     bind,
-    eval_jaxpr,
     get_aval,
     impl_rules,
 )
+from .custom_derivatives import NamedRule, call_jaxpr_abstract, call_jaxpr_impl
 from .partial_eval import JaxprTrace, partial_eval_rules
 from .staging import trace_to_jaxpr_dynamic
 from .tree_util import tree_flatten, tree_unflatten
@@ -34,26 +34,8 @@ custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
 
 
-class Rule:
-    """The `fwd` and `bwd` params: the flat rule, and the name the equation prints (the
-    user's function's); `primal_name` is the custom_vjp function's, printed as `name=`."""
-
-    __slots__ = ("fun", "name", "primal_name")
-
-    def __init__(self, fun: Callable[..., Any], name: str, primal_name: str):
-        self.fun, self.name, self.primal_name = fun, name, primal_name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-def _impl(*args: Any, call_jaxpr: ClosedJaxpr, **_: Any) -> list:
-    return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
-
-
-impl_rules[custom_vjp_call_p] = _impl
-abstract_eval_rules[custom_vjp_call_p] = lambda *avals, call_jaxpr, **_: list(
-    call_jaxpr.out_avals)
+impl_rules[custom_vjp_call_p] = call_jaxpr_impl
+abstract_eval_rules[custom_vjp_call_p] = call_jaxpr_abstract
 
 _EMPTY = ClosedJaxpr(Jaxpr([], [], [], []), [])
 
@@ -72,7 +54,7 @@ def _partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
 partial_eval_rules[custom_vjp_call_p] = _partial_eval
 
 
-def _jvp(primals: list, tangents: list, *, call_jaxpr: ClosedJaxpr, fwd: Rule, bwd: Rule,
+def _jvp(primals: list, tangents: list, *, call_jaxpr: ClosedJaxpr, fwd: NamedRule, bwd: NamedRule,
          num_consts: int, symbolic_zeros: bool) -> tuple[list, list]:
     primals, tangents = primals[num_consts:], tangents[num_consts:]
     res, primals_out = fwd.fun(*primals)
@@ -91,7 +73,7 @@ def _lin_impl(*args: Any, **params: Any) -> Any:
     raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
 
 
-def _lin_transpose(cts: list, *invals: Any, num_res: int, bwd: Rule, out_avals: tuple,
+def _lin_transpose(cts: list, *invals: Any, num_res: int, bwd: NamedRule, out_avals: tuple,
                    symbolic_zeros: bool, in_zeros: list) -> list:
     cts_in = bwd.fun(*invals[:num_res], *map(instantiate_zeros, cts))
     return [None] * num_res + [ct for ct, z in zip(cts_in, in_zeros) if not z]
@@ -175,7 +157,7 @@ class custom_vjp:  # noqa: N801 - JAX's name
         closed, consts = closure_convert(
             trace_to_jaxpr_dynamic(flat_fun, [get_aval(x) for x in flat]))
         outs = bind(custom_vjp_call_p, *consts, *flat, call_jaxpr=closed,
-                    fwd=Rule(flat_fwd, getattr(fwd, "__name__", "fwd"), name),
-                    bwd=Rule(flat_bwd, getattr(bwd, "__name__", "bwd"), name),
+                    fwd=NamedRule(flat_fwd, getattr(fwd, "__name__", "fwd"), name),
+                    bwd=NamedRule(flat_bwd, getattr(bwd, "__name__", "bwd"), name),
                     num_consts=len(consts), symbolic_zeros=self.symbolic_zeros)
         return tree_unflatten(out_tree[0], outs)

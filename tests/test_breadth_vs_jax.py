@@ -20,20 +20,6 @@ BA = rng.standard_normal((4, 2, 3)).astype(np.float32)
 BB = rng.standard_normal((4, 3, 5)).astype(np.float32)
 IDX = np.array([0, 3, 1], np.int32)
 
-def _clipped_sin(M):
-    """A user's custom_jvp, as written in JAX's docs: defined with defjvp."""
-    @M.custom_jvp
-    def f(x):
-        return M.jnp.sin(x)
-
-    @f.defjvp
-    def f_jvp(primals, tangents):
-        x, = primals
-        t, = tangents
-        return f(x), M.jnp.clip(M.jnp.cos(x), -0.5, 0.5) * t
-    return f
-
-
 # name -> (f(M, *args), args, differentiable)
 W: dict[str, tuple] = {
     # jax.numpy elementwise
@@ -111,7 +97,6 @@ W: dict[str, tuple] = {
                 (V,), True),
     "standardize": (lambda M, x: M.nn.standardize(x), (V,), True),
     "relu_twice": (lambda M, x: M.nn.relu(x) + M.nn.relu(x * 2.0), (V,), True),
-    "user_custom_jvp": (lambda M, x: _clipped_sin(M)(x) * _clipped_sin(M)(x + 1.0), (V,), True),
     "mlp_nn": (lambda M, w, x: M.nn.log_softmax(M.nn.relu(x @ w) @ w.T), (B, A), True),
     "lax_stop_gradient": (lambda M, x: x * M.lax.stop_gradient(x), (V,), True),
     "lax_select": (lambda M, x, y: M.lax.select(x > y, x, y), (V, P), True),
