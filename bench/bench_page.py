@@ -65,6 +65,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import edit_breakdown  # noqa: E402  (bench/, beside this file)
+import scale_functions  # noqa: E402
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.contexts import new_context  # noqa: E402
@@ -474,6 +475,115 @@ def traced_breakdown(page, examples: list[dict], n_edits: int) -> dict[str, dict
     return out
 
 
+SCALE_TARGETS = {"transformer block (4x8)": (50, 80)}  # issue 46: p50, p95 ms
+SCALE_500_MS = 100  # issue 46: 500 equations drawn within this (median)
+JS_HEAP = "() => performance.memory ? performance.memory.usedJSHeapSize : null"
+# Pyodide's heap: the wasm memory of the engine's worker (a classic worker, whose top-level
+# `let pyodide` is in its global scope); it grows and never shrinks, so flat means no leak
+WASM_HEAP = ("() => (typeof pyodide !== 'undefined' && pyodide)"
+             " ? pyodide._module.HEAP8.length : null")
+
+
+def load_scale_function(page, name: str) -> str:
+    """The page in grad mode on FUNCTIONS[name], its inputs' values and known flags set."""
+    source = scale_functions.FUNCTIONS[name][0]
+    page.evaluate("(id) => window.explainer.loadExample(id)", "grad-mlp")
+    page.evaluate("(s) => window.explainer.setSource(s)", source)
+    for param, (text, known) in scale_functions.inputs(name).items():
+        page.evaluate("([p, t]) => window.explainer.setValue(p, t)", [param, text])
+        page.evaluate("([p, k]) => window.explainer.setKnown(p, k)", [param, known])
+    st = page.evaluate("() => window.explainer.state()")
+    if st["error"] or st["recordMode"] != "grad":
+        raise RuntimeError(f"{name}: {st['error']}, mode {st['recordMode']}")
+    return source
+
+
+def heaps(page) -> dict:
+    """The page's JS heap (CDP Runtime.getHeapUsage, after a collection) and the engine
+    worker's wasm memory, in bytes (None where not readable)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("HeapProfiler.collectGarbage")
+        js = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    except Exception:  # noqa: BLE001 - an older Chromium: the page's own reading
+        js = page.evaluate(JS_HEAP)
+    finally:
+        cdp.detach()
+    wasm = None
+    for w in page.workers:
+        try:
+            wasm = w.evaluate(WASM_HEAP) or wasm
+        except Exception:  # noqa: BLE001 - a worker that is not the engine's
+            pass
+    return {"js": js, "wasm": wasm}
+
+
+def scale_latency(page, n_edits: int, n_traced: int, n_memory: int) -> dict:
+    """Issue 46's programs: per function, n_edits fresh grad edits timed to the frame after
+    the new record is drawn, n_traced more traced (engine worker vs page main thread), and
+    the heaps over n_memory edits of the transformer block."""
+    page.evaluate(TIME_EDIT_JS)
+    rows = []
+    for name in scale_functions.FUNCTIONS:
+        source = load_scale_function(page, name)
+        drawn, errors = [], 0
+        for i in range(n_edits):
+            r = timed_edit(page, scale_functions.fresh_edit(source, i))
+            drawn.append(r["drawn"])
+            errors += r["error"] is not None
+        eqns = page.evaluate("() => (window.explainer.record()?.events ?? []).length")
+        traced = edit_breakdown.summarise(edit_breakdown.trace_edits(
+            page, source, n_traced, timed_edit,
+            make_source=lambda i, src=source: scale_functions.fresh_edit(src, n_edits + i)))
+        rows.append({"name": name, "eqns": eqns, "drawn": drawn, "errors": errors,
+                     "traced": traced})
+    memory = []
+    name = "transformer block (4x8)"
+    source = load_scale_function(page, name)
+    marks = sorted({1, max(1, n_memory // 2), n_memory})
+    for i in range(1, n_memory + 1):
+        page.evaluate("(s) => window.explainer.setSource(s)",
+                      scale_functions.fresh_edit(source, 10_000 + i))
+        if i in marks:
+            memory.append({"edit": i, **heaps(page)})
+    return {"rows": rows, "memory": memory}
+
+
+def print_scale(scale: dict) -> None:
+    """The scale table, the growth per equation, the memory line."""
+    rows = []
+    for r in scale["rows"]:
+        p50, p95 = pct(r["drawn"], 50), pct(r["drawn"], 95)
+        tr = r["traced"]
+        target = SCALE_TARGETS.get(r["name"])
+        if target:
+            judged = ("met" if round(p50, 1) <= target[0] and round(p95, 1) <= target[1]
+                      else "missed")
+            goal = f"p50 <= {target[0]}, p95 <= {target[1]}: {judged}"
+        elif r["eqns"] >= 300:
+            goal = f"~500 eqns p50 <= {SCALE_500_MS} (scaled: {r['eqns'] / 500 * SCALE_500_MS:.0f})"
+        else:
+            goal = ""
+        rows.append([r["name"], str(r["eqns"]), str(len(r["drawn"])), p50, p95, max(r["drawn"]),
+                     tr["worker"], tr["main"], tr["waiting"], str(r["errors"]), goal])
+    table("Scale: a fresh grad edit to the new record drawn (ms; issue 46)",
+          ["function", "eqns", "n", "p50", "p95", "max", "engine worker", "page main thread",
+           "waiting", "errors", "target"], rows)
+    small, big = scale["rows"][0], scale["rows"][-1]
+    d_eqns = big["eqns"] - small["eqns"]
+    if d_eqns > 0:
+        def per(a, b):
+            return "-" if a is None or b is None else f"{(a - b) / d_eqns * 1000:.0f}"
+        print(f"growth per equation ({small['eqns']} -> {big['eqns']} eqns, medians): "
+              f"drawn {per(pct(big['drawn'], 50), pct(small['drawn'], 50))} us, "
+              f"engine worker {per(big['traced']['worker'], small['traced']['worker'])} us, "
+              f"page main thread {per(big['traced']['main'], small['traced']['main'])} us")
+    mb = lambda v: "-" if v is None else f"{v / 2**20:.1f}"  # noqa: E731
+    print("memory over transformer-block edits (MB): " + "; ".join(
+        f"edit {m['edit']}: JS heap {mb(m['js'])}, Pyodide heap {mb(m['wasm'])}"
+        for m in scale["memory"]))
+
+
 def animation_fps(page, seconds: float) -> dict:
     page.evaluate("() => window.explainer.setMode('split')")
     st = page.evaluate("(s) => window.explainer.setSource(s)", chain_source())
@@ -529,6 +639,10 @@ def main(argv: list[str] | None = None) -> int:
                          "own (0: none)")
     ap.add_argument("--traced-edits", type=int, default=8,
                     help="edits per example traced for where their time goes (0: none)")
+    ap.add_argument("--scale-edits", type=int, default=24,
+                    help="fresh grad edits per issue-46 function (0: no scale section)")
+    ap.add_argument("--memory-edits", type=int, default=100,
+                    help="transformer-block edits over which the heaps are read")
     ap.add_argument("--network", choices=sorted(NETWORKS),
                     help="cold loads over an emulated link: cable (50 Mbit/s, 20 ms) or fast4g "
                          "(20 Mbit/s, 60 ms); loopback by default")
@@ -537,6 +651,7 @@ def main(argv: list[str] | None = None) -> int:
         opts.runs, opts.edits, opts.fps_seconds = 1, 3, 1.0
         opts.traced_edits = min(opts.traced_edits, 2)
         opts.other_modes = min(opts.other_modes, 1)
+        opts.scale_edits, opts.memory_edits = min(opts.scale_edits, 3), min(opts.memory_edits, 4)
 
     from playwright.sync_api import sync_playwright
 
@@ -582,6 +697,8 @@ def main(argv: list[str] | None = None) -> int:
                 others = other_modes_latency(page, examples, modes, opts.other_modes)
                 calibration.append(page.evaluate(CALIBRATE_JS))
                 breakdown = traced_breakdown(page, examples, opts.traced_edits)
+                scale = (scale_latency(page, opts.scale_edits, max(2, opts.traced_edits),
+                                       opts.memory_edits) if opts.scale_edits else None)
                 fps = animation_fps(page, opts.fps_seconds)
                 ctx.close()
                 browser.close()
@@ -594,7 +711,7 @@ def main(argv: list[str] | None = None) -> int:
     load_end = os.getloadavg()
     out.update(cold_page=cold_page, cold_base=cold_base, warm_page=warm_page,
                warm_base=warm_base, edits=edits, fps=fps, load_end=load_end,
-               calibration=calibration, breakdown=breakdown, other_modes=others)
+               calibration=calibration, breakdown=breakdown, other_modes=others, scale=scale)
 
     # ---- page loads
     rows = []
@@ -691,6 +808,9 @@ def main(argv: list[str] | None = None) -> int:
               ["example", "drawn", "engine worker", "page main thread", "waiting", "V8 gc"],
               [[ex, w["ms"], w["worker"], w["main"], w["waiting"], w["gc"]]
                for ex, w in slowest.items()])
+
+    if scale:
+        print_scale(scale)
 
     # ---- animation
     table(f"Animation: stage playing {fps['eqns']} equations at 2x (target 60 fps)",

@@ -27,10 +27,11 @@ MARK_PHASES = {"R", "I", "i", "n", "b"}
 
 
 def trace_edits(page, code: str, n_edits: int,
-                timed_edit: Callable[[Any, str], dict]) -> list[dict]:
-    """n_edits edits of `code` (a comment added each time, so the program stays the same),
-    each made by `timed_edit(page, source)`, traced; for each edit drawn, its span and each
-    side's busy ms in it."""
+                timed_edit: Callable[[Any, str], dict],
+                make_source: Callable[[int], str] | None = None) -> list[dict]:
+    """n_edits edits of `code` (a comment added each time, so the program stays the same;
+    or edit i's source is make_source(i)), each made by `timed_edit(page, source)`, traced;
+    for each edit drawn, its span and each side's busy ms in it."""
     cdp = page.context.new_cdp_session(page)
     events: list[dict] = []
     complete = threading.Event()
@@ -42,7 +43,8 @@ def trace_edits(page, code: str, n_edits: int,
         "transferMode": "ReportEvents"})
     try:
         for i in range(n_edits):
-            timed_edit(page, code.rstrip("\n") + f"\n# traced edit {i}\n")
+            timed_edit(page, make_source(i) if make_source
+                       else code.rstrip("\n") + f"\n# traced edit {i}\n")
     finally:
         cdp.send("Tracing.end")
         complete.wait(30)

@@ -95,7 +95,8 @@ def _array2string(x: object) -> str:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from([(), (1,), (5,), (12,), (13,), (2, 3), (3, 4), (4, 4), (2, 2, 2)]),
+@given(st.sampled_from([(), (1,), (5,), (12,), (13,), (2, 3), (3, 4), (4, 4), (2, 2, 2), (40,),
+                        (4, 8), (8, 4), (5, 3), (3, 5), (32, 8), (1, 20), (20, 1), (6, 6), (5, 5)]),
        st.sampled_from([np.float32, np.float64, np.float16]),
        st.lists(st.floats(width=32), min_size=16, max_size=16))
 def test_small_float_arrays_print_as_array2string_does(shape, dtype, pool):
