@@ -4,7 +4,6 @@
 
 import { jaxSnippet } from "../jax-snippet.js";
 import { DEFAULT_VALUE, MODES, isKnown, stateFromExample } from "../state.js";
-import { paramsOf } from "../signatures.js";
 import { programsOf } from "./views/stage-panel.js";
 
 /**
@@ -14,8 +13,10 @@ import { programsOf } from "./views/stage-panel.js";
  */
 export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink, examples, openedFrom }) {
   function state() {
-    const { doc, record, error } = getState();
-    const params = paramsOf(doc.code);
+    const { doc, record, error, signature } = getState();
+    // the inputs the panel shows: the last function the engine read, kept while an edit that
+    // has none (a syntax error) or is still being read is on screen, as the reader's settings are
+    const params = signature?.params ?? [];
     const progs = programsOf(record);
     return {
       source: doc.code,

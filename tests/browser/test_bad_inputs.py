@@ -27,6 +27,7 @@ import pytest
 from pe_engine import explain
 from tests.browser.code_editor import click_editor, marked_line
 from tests.browser.contexts import new_context
+from tests.browser.runaway_code import c_loop
 
 pytestmark = pytest.mark.browser
 
@@ -231,8 +232,6 @@ CODE_CASES = [
     Case("unsupported-reduce-window", body(
         "def f(x, y):\n    return jax.lax.reduce_window(x, 0.0, jnp.add, (1,), (1,), 'VALID')\n"),
          ["AttributeError: jax.lax.reduce_window is not in this engine"], 6),
-    Case("unsupported-array-of-tracers", body("def f(x, y):\n    return jnp.array([x, y])\n"),
-         ["NotImplementedError", "jnp.array of a list of traced values"], 6),
     # shapes and dtypes, in JAX's words
     Case("shape-broadcast", body("def f(x, y):\n    return jnp.ones((2, 3)) * y"
                                  " + jnp.ones((4, 5))\n"),
@@ -257,12 +256,6 @@ CODE_CASES = [
     # the wrong number of inputs
     # (the page reads the parameters of the last `def` at the start of a line, and finds
     # one inside the docstring: it sends one input, the engine traces f)
-    Case("arity-docstring-def", body('def f(x, y):\n    """For example:\ndef g(a):\n'
-                                     '    """\n    return x * y\n'),
-         ["f takes 2 input(s) (x, y) but 1 were given"], 5, same_as_cpython=False),
-    Case("arity-three-for-one", body('def f(x):\n    """\ndef g(a, b, c):\n    """\n'
-                                     '    return x\n'),
-         ["f takes 1 input(s) (x) but 3 were given"], 5, same_as_cpython=False),
     Case("signature-with-comments-is-fine-but-name-error",
          body("def f(x,  # see (a)\n      y=(1, 2)):\n    return x * yy\n"),
          ["NameError: name 'yy' is not defined"], 7),
@@ -277,7 +270,8 @@ CODE_CASES = [
     Case("limit-recursion", body("def f(x, y):\n    return f(x, y)\n"),
          ["RecursionError"], 6),
     Case("memory-huge-list", body("def f(x, y):\n    a = [0] * 10 ** 9\n    return x\n"),
-         ["repeating a list", "limit of 1000000 items"], 6),
+         ["LimitError: repeating a list of 1 items 1000000000 times", "over the page's limit"],
+         6),
 ]
 
 
@@ -297,7 +291,7 @@ def test_bad_code(shared, case):
 
 def test_no_function(shared):
     s = set_source(shared, "x = 1\n")
-    assert_shows_error(shared, s, ["Define a function"], None)
+    assert_shows_error(shared, s, ["Define a function"], 1)
     assert_still_works(shared)
 
 
@@ -352,10 +346,11 @@ RUNAWAYS = [
     # (id, code, words, line, restarted)
     ("runaway-while-true", body("def f(x, y):\n    while True:\n        pass\n"),
      [f"Stopped: the trace ran longer than {CALL_TIMEOUT_S} s"], (6, 7), False),
-    ("runaway-python-loop", body("def f(x, y):\n    n = 0\n    for i in range(10 ** 12):\n"
-                                 "        n += i\n    return x * n\n"),
-     [f"Stopped: the trace ran longer than {CALL_TIMEOUT_S} s"], (7, 8), False),
-    ("runaway-c-loop", body("def f(x, y):\n    return x * sum(range(10 ** 15))\n"),
+    ("runaway-python-loop", body("def f(x, y):\n    n = 0\n    for i in range(10 ** 6):\n"
+                                 "        for j in range(10 ** 6):\n            n += j\n"
+                                 "    return x * n\n"),
+     [f"Stopped: the trace ran longer than {CALL_TIMEOUT_S} s"], (7, 8, 9), False),
+    ("runaway-c-loop", body(c_loop("x, y")),
      ["Stopped", "the Python engine was restarted"], None, True),
     # This used to overflow the wasm stack inside the parser and crash Pyodide; the text
     # guard now refuses it first, at its line, and the worker carries on.
@@ -386,7 +381,7 @@ def test_runaways_and_crashes(browser, site):
             # nothing lost: the text, the mask, the values
             assert s["source"] == code
             assert pg.evaluate("() => window.explainer.state().source") == code
-            assert s["mask"] == {"x": False, "y": False}
+            assert s["mask"] == {"x": False, "y": False}, case_id
             assert s["values"] == {"x": "[0.5, 1.5]", "y": "2.0"}
             assert pg.input_value("[data-testid=input-value-x]") == "[0.5, 1.5]"
             assert_still_works(pg)
@@ -423,8 +418,7 @@ def test_runaway_to_ready_timings(browser, site):
         soft = pg.evaluate(measure, [loop, 1000, None])
         assert soft["err"] == {"type": "timeout", "interrupted": True, "restarted": False}
         assert soft["ok"] and soft["toReady"] < 1000, soft
-        c_loop = "def f(x):\n    return sum(range(10 ** 15))\n"
-        hard = pg.evaluate(measure, [c_loop, 1000, None])
+        hard = pg.evaluate(measure, [c_loop(), 1000, None])
         assert hard["err"] == {"type": "timeout", "interrupted": False, "restarted": True}
         assert hard["ok"] and hard["toReady"] < 60_000, hard
         forced = pg.evaluate(measure, [loop, 1000, False])  # no interrupt: terminate at once

@@ -10,6 +10,7 @@ import pytest
 
 from sitebuild.headers import content_security_policy, inline_script_hashes
 from tests.browser.contexts import new_context
+from tests.browser.runaway_code import c_loop
 
 pytestmark = pytest.mark.browser
 
@@ -102,7 +103,7 @@ def test_uninterruptible_call_restarts_the_engine(page, site, wait_engine_ready)
     engine. The old worker is gone."""
     page.goto(site)
     wait_engine_ready(page)
-    c_loop = split("def f(x):\n    return x * sum(range(10 ** 15))\n")
+    looping = split(c_loop())
     page.evaluate("""([runaway, good]) => {
         window.__states = [];
         window.peEngine.onState((s) => window.__states.push(s));
@@ -110,7 +111,7 @@ def test_uninterruptible_call_restarts_the_engine(page, site, wait_engine_ready)
             {timeoutMs: 1500}).then(() => 'resolved?', (e) => ({type: e.type,
                                     restarted: !!e.restarted, message: e.message}));
         window.__queued = window.peEngine.call('pe_engine.explain.run', good);
-    }""", [c_loop, split("def f(x):\n    return x * 3.0\n")])
+    }""", [looping, split("def f(x):\n    return x * 3.0\n")])
     runaway = page.evaluate("window.__runaway")
     assert runaway["type"] == "timeout" and runaway["restarted"], runaway
     assert "did not finish" in runaway["message"]
