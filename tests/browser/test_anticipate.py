@@ -156,8 +156,9 @@ SLOW = """import jax.numpy as jnp
 
 def f(a, b):
     n = 0
-    for i in range(5000000):
-        n += i
+    for i in range(2000):
+        for j in range(2500):
+            n += j
     return jnp.sin(a) * b
 """
 
