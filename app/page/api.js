@@ -15,8 +15,9 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
   function state() {
     const { doc, record, error, signature } = getState();
     // the inputs the panel shows: the last function the engine read, kept while an edit that
-    // has none (a syntax error) or is still being read is on screen, as the reader's settings are
-    const params = signature?.params ?? [];
+    // has none (a syntax error) or is still being read is on screen; before the engine has
+    // read any, the inputs the doc itself holds settings for (a link's, a saved state's)
+    const params = signature?.params ?? Object.keys(doc.known);
     const progs = programsOf(record);
     return {
       source: doc.code,
