@@ -589,6 +589,10 @@ def animation_fps(page, seconds: float) -> dict:
     st = page.evaluate("(s) => window.explainer.setSource(s)", chain_source())
     if st["error"]:
         raise RuntimeError("chain: " + st["error"]["message"])
+    # scalars: an input's value outlives its function, and the scale rows before left x a
+    # 4x8 array (a broadcast per step: 300 equations instead of 200)
+    for name, value in (("x", "1.0"), ("y", "2.0")):
+        page.evaluate("([n, v]) => window.explainer.setValue(n, v)", [name, value])
     st = page.evaluate("() => window.explainer.setKnown('x', false)")
     # the traced program's equations (the panes draw more rows: known, unknown, ...)
     n_eqns = page.evaluate("() => (window.explainer.record()?.events ?? []).length")
