@@ -156,8 +156,8 @@ SLOW = """import jax.numpy as jnp
 
 def f(a, b):
     n = 0
-    for i in range(2000):
-        for j in range(2500):
+    for i in range(1000):
+        for j in range(500):
             n += j
     return jnp.sin(a) * b
 """
