@@ -264,8 +264,9 @@ def _policy_record(ld: _Loaded, name: str, open_calls: bool) -> tuple[Policy, di
     rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label,
                            open_calls=open_calls).record
     card: Policy = {"name": name, "label": label,
-                    "residual_count": len(rec["saved_residuals"]),
-                    "residual_bytes": rec["saved_bytes"], "recomputed": rec["recomputed"],
+                    "residual_count": len(rec["residuals"]),
+                    "residual_bytes": rec["memory_account"]["total_bytes"],
+                    "account": rec["memory_account"], "recomputed": rec["recomputed"],
                     "saved_residuals": rec["saved_residuals"], "panes": rec["panes"]}
     return card, rec
 
