@@ -84,7 +84,8 @@ def test_one_account_everywhere(records):
     for (ex, mode), rec in records.items():
         acct = rec["memory_account"]
         assert acct["total_bytes"] == acct["activation_bytes"] + acct["input_bytes"]
-        assert acct["total_bytes"] == rec["residual_bytes"] == sum(r["bytes"] for r in rec["residuals"])
+        listed = sum(r["bytes"] for r in rec["residuals"])
+        assert acct["total_bytes"] == rec["residual_bytes"] == listed
         assert acct["activations"] + acct["inputs_kept"] == len(rec["residuals"])
         lines = rec["memory"]
         if mode == "grad":
