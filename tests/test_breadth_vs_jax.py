@@ -139,55 +139,16 @@ ALL = {**W, **W_INT}
 # JAX derives a jit's JVP afresh when that jit is called inside another jit (jnp.std calls
 # jnp.var's jit): it prints `_var` and `_var1`, where the engine shares one JVP. Strict, so
 # the marker goes once the engine caches as JAX does.
-def _jvp_shared_unlike_jax(request, name, ours):
-    if ours.name == "engine" and name == "var_std":
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="JAX re-derives the JVP of a jit called inside another jit "
-                                "(jnp.std's jnp.var); the engine shares one"))
-
+JVP_SHARED_UNLIKE_JAX = {("jvp_program_text", "var_std"), ("grad_mode_split", "var_std")}
 
 WL = Workloads(ALL)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_make_jaxpr_text(name, ours, theirs):
-    WL.check_make_jaxpr_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_folded_text(name, ours, theirs):
-    WL.check_folded_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_values(name, ours, theirs):
-    WL.check_values(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.differentiable)
-def test_gradients(name, ours, theirs):
-    WL.check_gradients(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.jvp_names)
-def test_jvp_program_text(name, ours, theirs, request):
-    _jvp_shared_unlike_jax(request, name, ours)
-    WL.check_jvp_program_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_split_under_masks(name, ours, theirs):
-    WL.check_split_under_masks(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.jvp_names)
-def test_grad_mode_split(name, ours, theirs, request):
-    _jvp_shared_unlike_jax(request, name, ours)
-    WL.check_grad_mode_split(name, ours, theirs)
+@pytest.mark.parametrize("check,name", WL.params())
+def test_workload(check, name, ours, theirs, request):
+    if ours.name == "engine" and (check, name) in JVP_SHARED_UNLIKE_JAX:
+        request.applymarker(pytest.mark.xfail(
+            strict=True, reason="JAX re-derives the JVP of a jit called inside another jit "
+                                "(jnp.std's jnp.var); the engine shares one"))
+    WL.check(check, name, ours, theirs)
