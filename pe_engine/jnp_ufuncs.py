@@ -6,6 +6,7 @@ this engine's `jit` too, so they print as a `jit` equation of the same name; JAX
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -193,26 +194,34 @@ def _replace_inf(x: Any) -> Any:
     return lax.select(is_posinf, zeros_like_aval(aval), x)
 
 
-def _logaddexp_primal(x1: Any, x2: Any) -> Any:
-    amax = lax.max(x1, x2)
-    delta = lax.sub(x1, x2)
-    return lax.select(lax.ne(delta, delta), lax.add(x1, x2),
-                      lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))))
+def log_add_exp(name: str, exp: Callable[[Any], Any], scale: float | None = None) -> custom_jvp:
+    """logaddexp (`exp`) or logaddexp2 (`exp2`, its log1p scaled by 1/ln 2): a custom_jvp each,
+    as JAX defines them; the primal and the JVP print under `name` in custom_jvp_call."""
+    def primal(x1: Any, x2: Any) -> Any:
+        amax = lax.max(x1, x2)
+        delta = lax.sub(x1, x2)
+
+        def scaled(v: Any) -> Any:
+            return v if scale is None else lax.mul(lax._const(amax, scale), v)
+        return lax.select(lax.ne(delta, delta), lax.add(x1, x2),
+                          lax.add(amax, scaled(lax.log1p(exp(lax.neg(lax.abs(delta)))))))
+
+    def jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+        x1, x2 = primals
+        t1, t2 = tangents
+        out = fn(x1, x2)
+        tangent = lax.add(lax.mul(t1, exp(lax.sub(_replace_inf(x1), _replace_inf(out)))),
+                          lax.mul(t2, exp(lax.sub(_replace_inf(x2), _replace_inf(out)))))
+        return out, tangent
+
+    primal.__name__ = primal.__qualname__ = name
+    jvp.__name__ = jvp.__qualname__ = f"_{name}_jvp"
+    fn = custom_jvp(primal)
+    fn.defjvp(jvp)
+    return fn
 
 
-_logaddexp_primal.__name__ = "logaddexp"  # the name its custom_jvp_call prints
-_logaddexp = custom_jvp(_logaddexp_primal)
-
-
-@_logaddexp.defjvp
-def _logaddexp_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
-    x1, x2 = primals
-    t1, t2 = tangents
-    primal_out = _logaddexp(x1, x2)
-    tangent_out = lax.add(
-        lax.mul(t1, lax.exp(lax.sub(_replace_inf(x1), _replace_inf(primal_out)))),
-        lax.mul(t2, lax.exp(lax.sub(_replace_inf(x2), _replace_inf(primal_out)))))
-    return primal_out, tangent_out
+_logaddexp = log_add_exp("logaddexp", lax.exp)
 
 
 def logaddexp(x1: Any, x2: Any) -> Any:

@@ -77,32 +77,29 @@ def logit(x: Any) -> Any:
 logit.defjvps(lambda g, ans, x: lax.div(g, lax.mul(x, lax.sub(lax._const(x, 1), x))))
 
 
-@custom_jvp
-def xlogy(x: Any, y: Any) -> Any:
-    x, y = _promote_args_inexact(x, y)
-    x_ok = x != 0.
-    return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, lax.log(y)), jnp.zeros_like(x))
+def _x_times_log(name: str, log: Any, y_tangent: Any) -> Any:
+    """x * log(y) (xlogy) or x * log1p(y) (xlog1py), 0 where x is 0: a custom_jvp each, as
+    JAX defines them. `y_tangent(y_dot, x, y)` is the tangent through y, as JAX orders it."""
+    @custom_jvp
+    def primal(x: Any, y: Any) -> Any:
+        x, y = _promote_args_inexact(x, y)
+        x_ok = x != 0.
+        return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, log(y)), jnp.zeros_like(x))
+
+    def jvp(primals: Any, tangents: Any) -> Any:
+        (x, y), (x_dot, y_dot) = primals, tangents
+        result = primal(x, y)
+        return result, (x_dot * log(y) + y_tangent(y_dot, x, y)).astype(result.dtype)
+
+    # the names its custom_jvp_call prints
+    primal.fun.__name__ = primal.fun.__qualname__ = name
+    jvp.__name__ = jvp.__qualname__ = f"_{name}_jvp"
+    primal.defjvp(jvp)
+    return primal
 
 
-@xlogy.defjvp
-def _xlogy_jvp(primals: Any, tangents: Any) -> Any:
-    (x, y), (x_dot, y_dot) = primals, tangents
-    result = xlogy(x, y)
-    return result, (x_dot * lax.log(y) + y_dot * x / y).astype(result.dtype)
-
-
-@custom_jvp
-def xlog1py(x: Any, y: Any) -> Any:
-    x, y = _promote_args_inexact(x, y)
-    x_ok = x != 0.
-    return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, lax.log1p(y)), jnp.zeros_like(x))
-
-
-@xlog1py.defjvp
-def _xlog1py_jvp(primals: Any, tangents: Any) -> Any:
-    (x, y), (x_dot, y_dot) = primals, tangents
-    result = xlog1py(x, y)
-    return result, (x_dot * lax.log1p(y) + y_dot * x / (1 + y)).astype(result.dtype)
+xlogy = _x_times_log("xlogy", lax.log, lambda t, x, y: t * x / y)
+xlog1py = _x_times_log("xlog1py", lax.log1p, lambda t, x, y: t * x / (1 + y))
 
 
 @custom_jvp
