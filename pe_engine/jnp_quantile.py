@@ -173,22 +173,21 @@ def nanquantile(a: Any, q: Any, axis: Any = None, overwrite_input: bool = False,
     return _quantile(a, q, axis, method, keepdims, True)
 
 
-@functools.partial(jit, static_argnames=_STATIC)
-def percentile(a: Any, q: Any, axis: Any = None, overwrite_input: bool = False,
-               method: str = "linear", keepdims: bool = False) -> Any:
-    a, q = _check("percentile", a, q, overwrite_input)
-    q, = _promote_dtypes(q, to=_to_inexact)
-    return quantile(a, true_divide(q, 100), axis=axis, overwrite_input=overwrite_input,
-                    method=method, keepdims=keepdims)
+def _percentile(name: str, of_quantile: Any) -> Any:
+    """percentile or nanpercentile: `of_quantile` at q / 100, a jit named `name` as in JAX."""
+    def percentile(a: Any, q: Any, axis: Any = None, overwrite_input: bool = False,
+                   method: str = "linear", keepdims: bool = False) -> Any:
+        a, q = _check(name, a, q, overwrite_input)
+        q, = _promote_dtypes(q, to=_to_inexact)
+        return of_quantile(a, true_divide(q, 100), axis=axis, overwrite_input=overwrite_input,
+                           method=method, keepdims=keepdims)
+
+    percentile.__name__ = percentile.__qualname__ = name
+    return jit(percentile, static_argnames=_STATIC)
 
 
-@functools.partial(jit, static_argnames=_STATIC)
-def nanpercentile(a: Any, q: Any, axis: Any = None, overwrite_input: bool = False,
-                  method: str = "linear", keepdims: bool = False) -> Any:
-    a, q = _check("nanpercentile", a, q, overwrite_input)
-    q, = _promote_dtypes(q, to=_to_inexact)
-    return nanquantile(a, true_divide(q, 100), axis=axis, overwrite_input=overwrite_input,
-                       method=method, keepdims=keepdims)
+percentile = _percentile("percentile", quantile)
+nanpercentile = _percentile("nanpercentile", nanquantile)
 
 
 @functools.partial(jit, static_argnames=("axis", "overwrite_input", "keepdims"))
