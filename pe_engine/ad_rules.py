@@ -200,28 +200,20 @@ defjvp(lax.min_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
 # --------------------------------------------------------------------------- linear binary
 
 
-def _add_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
-    ans = lax.add(*primals)
-    xdot, ydot = tangents
-    if type(xdot) is Zero and type(ydot) is Zero:
-        return ans, Zero(get_aval(ans))
-    if type(xdot) is Zero:
-        return ans, _maybe_broadcast(get_aval(ans).shape, ydot)
-    if type(ydot) is Zero:
-        return ans, _maybe_broadcast(get_aval(ans).shape, xdot)
-    return ans, lax.add(xdot, ydot)
-
-
-def _sub_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
-    ans = lax.sub(*primals)
-    xdot, ydot = tangents
-    if type(xdot) is Zero and type(ydot) is Zero:
-        return ans, Zero(get_aval(ans))
-    if type(xdot) is Zero:
-        return ans, _maybe_broadcast(get_aval(ans).shape, lax.neg(ydot))
-    if type(ydot) is Zero:
-        return ans, _maybe_broadcast(get_aval(ans).shape, xdot)
-    return ans, lax.sub(xdot, ydot)
+def _linear_binary_jvp(op: Any, y_sign: Any) -> Any:
+    """add's JVP (`y_sign` the identity) or sub's (`lax.neg`): a zero tangent is left out
+    rather than added, broadcast to the output's shape when the other operand was smaller."""
+    def jvp(primals: list, tangents: list) -> tuple[Any, Any]:
+        ans = op(*primals)
+        xdot, ydot = tangents
+        if type(xdot) is Zero and type(ydot) is Zero:
+            return ans, Zero(get_aval(ans))
+        if type(xdot) is Zero:
+            return ans, _maybe_broadcast(get_aval(ans).shape, y_sign(ydot))
+        if type(ydot) is Zero:
+            return ans, _maybe_broadcast(get_aval(ans).shape, xdot)
+        return ans, op(xdot, ydot)
+    return jvp
 
 
 def _aval_of(x: Any) -> ShapedArray:
@@ -248,8 +240,8 @@ def _div_transpose(ct: Any, x: Any, y: Any) -> list[Any]:
     return [_unbroadcast(x.aval, lax.div(ct, y)), None]
 
 
-primitive_jvps[lax.add_p] = _add_jvp
-primitive_jvps[lax.sub_p] = _sub_jvp
+primitive_jvps[lax.add_p] = _linear_binary_jvp(lax.add, lambda t: t)
+primitive_jvps[lax.sub_p] = _linear_binary_jvp(lax.sub, lax.neg)
 primitive_transposes[lax.add_p] = _add_transpose
 primitive_transposes[lax.sub_p] = _sub_transpose
 primitive_transposes[lax.mul_p] = _mul_transpose
