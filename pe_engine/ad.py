@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import lax
+from . import lax_base as lax
 from .caches import memo_table
 from .core import (
     ClosedJaxpr,
@@ -41,8 +41,8 @@ from .core import (
     weakref_lru_cache,
 )
 from .partial_eval import JaxprTracer, PartialVal, trace_to_jaxpr_nounits
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 # primitive -> rule(primals, tangents, **params) -> (primal out(s), tangent out(s));
 # a tangent may be a symbolic `Zero`.

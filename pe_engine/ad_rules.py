@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .ad import (
     Zero,
     add_tangents,
@@ -30,7 +30,7 @@ from .core import (
     impl_rules,
     to_numpy,
 )
-from .numpy import weak_result_type
+from .dtypes import weak_result_type
 
 # --------------------------------------------------------------------------- helpers
 

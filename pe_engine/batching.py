@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .core import (
     Primitive,
     ShapedArray,
@@ -25,8 +25,8 @@ from .core import (
     jaxpr_as_fun,
     new_main,
 )
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 # primitive -> rule(axis_size, vals, dims, **params) -> (out(s), out dim(s));
 # a dim is an int or None (not batched).

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .ad import (
     UndefinedPrimal,
     Zero,
@@ -50,7 +50,7 @@ from .core import (
     subs_list,
     to_numpy,
 )
-from .numpy import weak_result_type
+from .dtypes import weak_result_type
 from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
@@ -65,8 +65,8 @@ from .partial_eval import (
     prune_closed_jaxpr_outputs,
     trace_to_jaxpr_nounits,
 )
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 from .typecheck import JaxprTypeError, check_call_operands, typecheck_rules
 
 scan_p = Primitive("scan", multiple_results=True)
@@ -243,7 +243,7 @@ def _check_carry_type(f: Callable, ins: list[ShapedArray], outs: list[ShapedArra
                         "all output types match the corresponding input types.")
 
 
-lax.scan = scan  # offered as pe_engine.lax.scan, as jax.lax.scan
+scan = scan  # offered as pe_engine.lax.scan, as jax.lax.scan
 
 
 # --------------------------------------------------------------------------- JVP

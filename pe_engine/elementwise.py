@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, core, lax, pretty
+from . import batching, core, pretty
+from . import lax_base as lax
 from .ad import Zero, primitive_jvps
 from .ad_rules import _zeros, defjvp, defjvp_zero, deflinear
 from .core import ShapedArray, bind, get_aval
-from .lax import _ANY, _BOOL_OR_INT, _FLOAT, _binop, _def, _hide, _unop
-from .tree_util import tree_map
+from .lax_base import _ANY, _BOOL_OR_INT, _FLOAT, _binop, _def, _hide, _unop
+from .pytree import tree_map
 
 
 class RoundingMethod(enum.IntEnum):

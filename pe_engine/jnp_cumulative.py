@@ -10,15 +10,16 @@ from typing import Any
 
 import numpy as np
 
-from . import ad, lax, lax_math
+from . import ad, lax_math, structural
+from . import lax_base as lax
 from .ad_rules import pad
 from .api import jit
 from .core import get_aval
 from .jnp_arrays import _promote_integer
-from .numpy import _canonical_axes, _check_arraylike, _dtype, _where_jit
+from .jnp_base import _canonical_axes, _check_arraylike, _dtype, _where_jit
+from .pytree import tree_flatten, tree_unflatten
 from .slicing_in_dim import slice_in_dim
 from .structural import concatenate
-from .tree_util import tree_flatten, tree_unflatten
 
 
 def _interleave(a: Any, b: Any, axis: int) -> Any:
@@ -38,7 +39,7 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
     scan those, then fill in the even positions from the odd ones."""
     flat, tree = tree_flatten(elems)
     if reverse:
-        flat = [lax.rev(e, [axis]) for e in flat]
+        flat = [structural.rev(e, [axis]) for e in flat]
     axis = _canonical_axes(axis, get_aval(flat[0]).ndim)[0]
 
     def combine(a_flat: list, b_flat: list) -> list:
@@ -63,7 +64,7 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
 
     scans = scan(flat)
     if reverse:
-        scans = [lax.rev(s, [axis]) for s in scans]
+        scans = [structural.rev(s, [axis]) for s in scans]
     return tree_unflatten(tree, scans)
 
 
@@ -115,7 +116,7 @@ def cumprod(a: Any, axis: Any = None, dtype: Any = None) -> Any:
 
 @jit(static_argnames=_STATIC)
 def nancumsum(a: Any, axis: Any = None, dtype: Any = None) -> Any:
-    return _cumulative_reduction(lax.cumsum, a, axis, dtype, fill_nan=True, fill_value=0)
+    return _cumulative_reduction(structural.cumsum, a, axis, dtype, fill_nan=True, fill_value=0)
 
 
 @jit(static_argnames=_STATIC)
@@ -125,7 +126,7 @@ def nancumprod(a: Any, axis: Any = None, dtype: Any = None) -> Any:
 
 @jit(static_argnames=_STATIC)
 def _cumsum_with_promotion(a: Any, axis: Any = None, dtype: Any = None) -> Any:
-    return _cumulative_reduction(lax.cumsum, a, axis, dtype, promote_integers=True)
+    return _cumulative_reduction(structural.cumsum, a, axis, dtype, promote_integers=True)
 
 
 def _cumulative_axis(x: Any, axis: Any, what: str) -> int:

@@ -10,11 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, lax
+from . import batching
+from . import lax_base as lax
 from .ad_rules import defjvp, defjvp_zero
 from .core import ShapedArray, bind, get_aval
 from .elementwise import rsqrt
-from .lax import _FLOAT, _binop, _def, _unop
+from .lax_base import _FLOAT, _binop, _def, _unop
 
 _INT = ("integer",)
 

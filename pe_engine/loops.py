@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, lax
+from . import batching
+from . import lax_base as lax
 from .ad import (
     Zero,
     instantiate_tangent_side_zeros,
@@ -39,8 +40,8 @@ from .core import (
     to_numpy,
 )
 from .partial_eval import JaxprTrace, dce_jaxpr, partial_eval_jaxpr_nounits, partial_eval_rules
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 while_p = Primitive("while", multiple_results=True)
 

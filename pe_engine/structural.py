@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from . import ad, batching, core, lax
+from . import ad, batching, core
+from . import lax_base as lax
 from .ad_rules import defjvp_zero, deflinear, pad, pad_p
-from .lax import _NUM, _def
+from .lax_base import _NUM, _def
 
 
 def _multi(name: str, abstract: Any, np_impl: Any) -> core.Primitive:
