@@ -3,13 +3,12 @@
 The package stands in for `jax`: `pe_engine.numpy` is `jax.numpy`, `pe_engine.lax`
 is `jax.lax`, and the entry points below carry JAX's names.
 """
-# numpy installs the array operators; ad_rules, control_flow and jit_rules fill rule tables.
+# The facades load the modules that define primitives, and so fill the rule tables (the call
+# primitives' batching rules are in batching_calls); numpy's installs the array operators.
 from . import (  # noqa: F401
     ad_checkpoint,
-    ad_rules,
     batching_calls,  # noqa: F401  (fills the batching table for jit and remat2)
     control_flow,
-    jit_rules,
     lax,
     nn,
     numpy,

@@ -11,8 +11,7 @@ import numpy as np
 
 from . import batching, structural
 from . import lax_base as lax
-from .ad import is_undefined_primal, primitive_transposes
-from .ad_rules import defjvp
+from .ad import defjvp, is_undefined_primal, primitive_transposes
 from .core import ShapedArray, bind, get_aval
 from .lax_base import _check_same_dtypes, _def
 

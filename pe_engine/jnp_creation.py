@@ -13,7 +13,6 @@ import numpy as np
 
 from . import elementwise
 from . import lax_base as lax
-from .ad_rules import pad
 from .api import jit
 from .core import get_aval
 from .jnp_arrays import eye, full_like, stack
@@ -34,6 +33,7 @@ from .jnp_base import (
 )
 from .jnp_math import log10
 from .jnp_shape import moveaxis
+from .lax_base_rules import pad
 from .structural import broadcasted_iota, concatenate, iota
 
 # --------------------------------------------------------------------------- triangles

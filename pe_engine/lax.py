@@ -4,10 +4,10 @@ imports this one: they import the defining modules."""
 from __future__ import annotations
 
 from . import missing as _missing
-from .ad_rules import pad
 from .conditionals import cond, switch
 from .control_flow import scan
 from .convolution import ConvDimensionNumbers, conv_general_dilated
+from .cumulative import associative_scan, cumprod
 from .elementwise import (
     RoundingMethod,
     atan2,
@@ -27,7 +27,6 @@ from .elementwise import (
     select,
     stop_gradient,
 )
-from .jnp_cumulative import associative_scan
 from .lax_base import (
     abs,  # noqa: A004 - JAX's name
     add,
@@ -73,6 +72,7 @@ from .lax_base import (
     tanh,
     transpose,
 )
+from .lax_base_rules import pad
 from .lax_math import (
     acos,
     acosh,
@@ -85,7 +85,6 @@ from .lax_math import (
     bitcast_convert_type,
     cbrt,
     cosh,
-    cumprod,
     exp2,
     nextafter,
     population_count,

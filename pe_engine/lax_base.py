@@ -1,9 +1,10 @@
-"""`lax`: the primitives, each defined by entries in the rule tables.
+"""The base `lax` primitives (arithmetic, comparisons, casts, reductions, dot_general and the
+shape operations), the helpers other primitive modules define theirs with (`_def`, `_unop`,
+`_binop`, the dtype checks), and the public functions that bind them.
 
-A primitive is a name plus: an impl rule (numpy, run now), an abstract-eval rule
-(shapes and dtypes only), and optionally a printing rule and a constant-folding
-rule. Transformation rules (JVP, transpose, partial evaluation) live in their own
-modules' tables, keyed by the same Primitive objects.
+A primitive is a name plus entries in rule tables keyed by it: here its impl (numpy, run now),
+abstract eval (shapes and dtypes), printing and constant-folding rules; its JVP, transpose and
+batching rules are in `lax_base_rules.py`, written with these public functions.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import batching
 from . import lax_base as lax
-from .ad_rules import defjvp
+from .ad import defjvp
 from .core import bind
 from .lax_base import _FLOAT, _unop
 
