@@ -25,8 +25,8 @@ from .core import (
     impl_rules,
 )
 from .partial_eval import JaxprTrace, partial_eval_rules
+from .pytree import tree_flatten, tree_map, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 

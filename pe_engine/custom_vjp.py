@@ -26,8 +26,8 @@ from .core import (
 )
 from .custom_derivatives import NamedRule, call_jaxpr_abstract, call_jaxpr_impl, split_static
 from .partial_eval import JaxprTrace, partial_eval_rules
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
 custom_lin_p = Primitive("custom_lin", multiple_results=True)

@@ -10,11 +10,24 @@ from typing import Any
 
 import numpy as np
 
-from . import lax, lax_math
+from . import lax_base as lax
+from . import lax_math
 from .ad import jvp
 from .api import jit
 from .core import get_aval
 from .custom_derivatives import custom_jvp
+from .jnp_base import (
+    _check_arraylike,
+    _promote_args_inexact,
+    _promote_dtypes,
+    _to_inexact,
+    _to_numeric,
+    array,
+    asarray,
+    equal,
+    promote_args,
+    where,
+)
 from .jnp_bits import right_shift
 from .jnp_math import copysign, exp2, isinf, isnan, isneginf, isposinf
 from .jnp_reductions import all
@@ -26,18 +39,6 @@ from .jnp_ufuncs import (
     logical_and,
     logical_or,
     remainder,
-)
-from .numpy import (
-    _check_arraylike,
-    _promote_args_inexact,
-    _promote_dtypes,
-    _to_inexact,
-    _to_numeric,
-    array,
-    asarray,
-    equal,
-    promote_args,
-    where,
 )
 
 _INT_OF_WIDTH = {16: np.int16, 32: np.int32, 64: np.int64}

@@ -8,9 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from . import ad, batching, core, lax
-from .ad_rules import defjvp_zero, deflinear, pad, pad_p
-from .lax import _NUM, _def
+from . import ad, batching, core
+from . import lax_base as lax
+from .ad import defjvp_zero, deflinear
+from .lax_base import _NUM, _def
+from .lax_base_rules import pad
 
 
 def _multi(name: str, abstract: Any, np_impl: Any) -> core.Primitive:
@@ -287,29 +289,6 @@ deflinear(tile_p, _tile_transpose)
 deflinear(rev_p, lambda ct, x, *, dimensions: [rev(ct, dimensions)])
 batching.primitive_batchers[tile_p] = _tile_batcher
 batching.primitive_batchers[rev_p] = _rev_batcher
-
-
-# --------------------------------------------------------------------------- pad
-
-
-def _pad_batcher(size: int, vals: list, dims: list, *, padding_config: tuple
-                 ) -> tuple[Any, Any]:
-    x, value = vals
-    xd, vd = dims
-    if xd is None:
-        xd, x = 0, batching.broadcast(x, size, 0)
-    cfg = list(padding_config)
-    cfg.insert(xd, (0, 0, 0))
-    if vd is None:
-        return pad(x, value, cfg), xd
-    zero = np.zeros((), core.get_aval(x).dtype)
-    padded = pad(x, zero, cfg)
-    mask = pad(lax.broadcast_in_dim(np.bool_(True), core.get_aval(x).shape, ()), False, cfg)
-    return lax.select_n(mask, lax.broadcast_in_dim(value, core.get_aval(padded).shape, (xd,)),
-                        padded), xd
-
-
-batching.primitive_batchers[pad_p] = _pad_batcher
 
 
 # --------------------------------------------------------------------------- reductions
