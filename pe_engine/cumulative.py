@@ -10,9 +10,8 @@ import numpy as np
 
 from . import ad, batching, structural
 from . import lax_base as lax
-from .core import ShapedArray, bind, get_aval
+from .core import bind, get_aval
 from .jnp_base import _canonical_axes
-from .lax_base import _check_unop_dtype, _def
 from .lax_base_rules import pad
 from .pytree import tree_flatten, tree_unflatten
 from .slicing_in_dim import slice_in_dim
@@ -21,20 +20,8 @@ from .structural import concatenate
 __all__ = ["associative_scan", "cumprod"]
 
 
-def _cumred_abstract(x: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
-    if not 0 <= axis < x.ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
-    _check_unop_dtype("cumprod", x, ("integer", "floating", "complexfloating"))
-    return x
-
-
-def _cumprod_impl(x: np.ndarray, *, axis: int, reverse: bool) -> np.ndarray:
-    if reverse:
-        return np.flip(np.cumprod(np.flip(x, axis), axis=axis), axis)
-    return np.cumprod(x, axis=axis)
-
-
-cumprod_p = _def("cumprod", _cumred_abstract, _cumprod_impl)
+cumprod_p = structural.cumulative_p("cumprod", np.cumprod,
+                                   ("integer", "floating", "complexfloating"))
 
 
 def cumprod(x: Any, axis: int = 0, reverse: bool = False) -> Any:

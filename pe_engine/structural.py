@@ -373,20 +373,23 @@ for _p in (argmax_p, argmin_p):
     batching.defreducer(_p)
 
 
-def _cumsum_abstract(x: core.ShapedArray, *, axis: int, reverse: bool) -> core.ShapedArray:
-    if not 0 <= axis < x.ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
-    lax._check_unop_dtype("cumsum", x, _NUM)
-    return x
+def cumulative_p(name: str, np_fn: Any, kinds: tuple[str, ...]) -> core.Primitive:
+    """A cumulative reduction along one axis (cumsum, cumprod): numpy's `np_fn`, reversed by
+    flipping before and after, of the dtype `kinds` allow; the shape unchanged."""
+    def abstract(x: core.ShapedArray, *, axis: int, reverse: bool) -> core.ShapedArray:
+        if not 0 <= axis < x.ndim:
+            raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
+        lax._check_unop_dtype(name, x, kinds)
+        return x
+
+    def impl(x: np.ndarray, *, axis: int, reverse: bool) -> np.ndarray:
+        if reverse:
+            return np.flip(np_fn(np.flip(x, axis), axis=axis), axis)
+        return np_fn(x, axis=axis)
+    return _def(name, abstract, impl)
 
 
-def _cumsum_impl(x: np.ndarray, *, axis: int, reverse: bool) -> np.ndarray:
-    if reverse:
-        return np.flip(np.cumsum(np.flip(x, axis), axis=axis), axis)
-    return np.cumsum(x, axis=axis)
-
-
-cumsum_p = _def("cumsum", _cumsum_abstract, _cumsum_impl)
+cumsum_p = cumulative_p("cumsum", np.cumsum, _NUM)
 
 
 def cumsum(x: Any, axis: int = 0, reverse: bool = False) -> Any:
