@@ -19,8 +19,8 @@ from .batching import (
 )
 from .core import ClosedJaxpr, Tracer, bind, get_aval
 from .pjit import jit_p
+from .pytree import tree_unflatten
 from .staging import DynamicJaxprTrace, inline_jaxpr_into_trace
-from .tree_util import tree_unflatten
 
 
 def _jit_batcher(size: int, vals: list, dims: list, *, jaxpr: Any, name: str
