@@ -72,8 +72,11 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
     if (!pendingOf(record).length) drawn.cards = record;
   }
   try {
-    const mod = await import("../../stage/index.js");
-    stage = mod.createStage(root, {
+    const [mod, { withPredict }] = await Promise.all([
+      import("../../stage/index.js"),
+      import("../../stage/predict-view.js"),
+    ]);
+    stage = withPredict(mod.createStage, root, {
       onLink(link) {
         editor.linkLine(link && Number.isInteger(link.line) ? link.line : null);
       },
