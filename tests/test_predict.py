@@ -70,16 +70,21 @@ def test_the_default_example_with_a_known_sequence_of_answers():
         (rec, [{"side": "known"}, {"side": "both"}, {"residuals": ["c", "b"]}]),
     ])
     # sin runs now; mul is staged, mixed: its known operand c becomes a residual
-    assert [(q["short"], q["truth"], q["operands"], q["residuals"]) for q in right["questions"]] == [
-        ("c = sin a", "known", [], []), ("d = mul c b", "unknown", ["c", "b"], ["c"])]
-    assert [(s["phase"], s["at"]) for s in right["steps"]] == [("side", 1), ("residuals", 1), ("done", 2)]
-    assert right["steps"][-1]["score"] == {"right": 3, "asked": 3, "sides": {"right": 2, "asked": 2},
+    asked = [(q["short"], q["truth"], q["operands"], q["residuals"]) for q in right["questions"]]
+    assert asked == [("c = sin a", "known", [], []),
+                     ("d = mul c b", "unknown", ["c", "b"], ["c"])]
+    phases = [(s["phase"], s["at"]) for s in right["steps"]]
+    assert phases == [("side", 1), ("residuals", 1), ("done", 2)]
+    assert right["steps"][-1]["score"] == {"right": 3, "asked": 3,
+                                           "sides": {"right": 2, "asked": 2},
                                            "residuals": {"right": 1, "asked": 1}}
     assert right["final"] == "You predicted 3 of 3: known or unknown 2 of 2; residuals 1 of 1."
     assert right["steps"][0]["reveal"].startswith("Right: it is known. `c = sin a` runs now")
     # half way through the mixed equation the side is revealed and the residual question asked
-    assert right["steps"][1]["reveal"] == "Right: it is unknown. Now: which of its operands become residuals?"
-    assert right["steps"][2]["reveal"].startswith("Right: it is unknown. Right: `c` becomes a residual.")
+    assert right["steps"][1]["reveal"] == ("Right: it is unknown. "
+                                           "Now: which of its operands become residuals?")
+    assert right["steps"][2]["reveal"].startswith(
+        "Right: it is unknown. Right: `c` becomes a residual.")
     assert wrong["steps"][-1]["score"]["right"] == 0
     assert wrong["steps"][0]["reveal"].startswith("Not this time: it is known.")
     assert mixed["final"] == "You predicted 1 of 3: known or unknown 1 of 2; residuals 0 of 1."
@@ -105,8 +110,9 @@ def test_every_mode_asks_the_engines_judgement(mode, fn):
 
 def test_answers_out_of_turn_change_nothing():
     rec = record("split")
-    (out,) = run_machine([(rec, [{"residuals": ["c"]}, {"side": "maybe"}, {"side": "known"},
-                                 {"side": "unknown"}, {"side": "known"}, {"residuals": ["c", "nope"]}])])
+    script = [{"residuals": ["c"]}, {"side": "maybe"}, {"side": "known"}, {"side": "unknown"},
+              {"side": "known"}, {"residuals": ["c", "nope"]}]
+    (out,) = run_machine([(rec, script)])
     phases = [(s["phase"], s["at"], s["score"]["asked"]) for s in out["steps"]]
     assert phases == [("side", 0, 0), ("side", 0, 0), ("side", 1, 1), ("residuals", 1, 1),
                       ("residuals", 1, 1), ("done", 2, 3)]

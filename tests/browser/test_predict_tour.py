@@ -62,17 +62,21 @@ def test_predicting_the_default_example_with_the_keyboard(opened):
     assert pg.get_attribute("[data-testid=predict-reveal]", "aria-live") == "polite"
     assert "d = mul c b" in ask(pg)
     pg.keyboard.press("u")  # right; mixed: the residual question comes, the step waits for it
-    assert pg.evaluate(REVEAL) == "Right: it is unknown. Now: which of its operands become residuals?"
+    assert pg.evaluate(REVEAL) == ("Right: it is unknown. "
+                                   "Now: which of its operands become residuals?")
     assert pg.evaluate(STEP) == 1
-    operands = pg.eval_on_selector_all("[data-testid=predict-operand]", "els => els.map((e) => e.value)")
+    operands = pg.eval_on_selector_all("[data-testid=predict-operand]",
+                                       "els => els.map((e) => e.value)")
     assert operands == ["c", "b"]
     pg.keyboard.press("1")  # c: the known operand
     pg.keyboard.press("Enter")
     pg.wait_for_function("() => window.explainer.state().step === 2")
     reveal = pg.evaluate(REVEAL)
-    assert reveal.startswith("Right: it is unknown. Right: c becomes a residual. d = mul c b is staged because b is unknown")
-    assert reveal.endswith("You predicted 2 of 3: known or unknown 1 of 2; residuals 1 of 1.")
-    assert pg.inner_text("[data-testid=predict-final]") == "You predicted 2 of 3: known or unknown 1 of 2; residuals 1 of 1."
+    assert reveal.startswith("Right: it is unknown. Right: c becomes a residual. "
+                             "d = mul c b is staged because b is unknown")
+    final = "You predicted 2 of 3: known or unknown 1 of 2; residuals 1 of 1."
+    assert reveal.endswith(final)
+    assert pg.inner_text("[data-testid=predict-final]") == final
     # focus is on "Try again": Enter starts over at step 0 with a clean score
     assert pg.evaluate("() => document.activeElement.dataset.testid") == "predict-retry"
     pg.keyboard.press("Enter")
@@ -82,7 +86,8 @@ def test_predicting_the_default_example_with_the_keyboard(opened):
     pg.keyboard.press("u")
     pg.keyboard.press("1")
     pg.keyboard.press("Enter")
-    pg.wait_for_function("() => document.querySelector('[data-testid=predict-final]').textContent.includes('3 of 3')")
+    pg.wait_for_function("() => document.querySelector('[data-testid=predict-final]')"
+                         ".textContent.includes('3 of 3')")
     # leaving predict: the stage's keys move it again
     pg.click("[data-testid=predict-leave]")
     pg.keyboard.press("Home")
@@ -129,7 +134,8 @@ def test_predict_in_grad_mode_and_after_editing_the_function(opened):
     first = call(pg, "record")["events"][0]
     pg.keyboard.press("k")
     pg.wait_for_function("() => window.explainer.state().step === 1")
-    assert pg.evaluate(REVEAL).startswith("Right: it is known." if first["side"] == "known" else "Not this time")
+    said = "Right: it is known." if first["side"] == "known" else "Not this time"
+    assert pg.evaluate(REVEAL).startswith(said)
     # jit: every equation is unknown (staged), with jit's reason
     call(pg, "setMode", "jit")
     pg.wait_for_function("() => window.explainer.state().step === 0")
@@ -145,7 +151,8 @@ def test_the_tour_visits_five_questions_each_on_screen(opened):
     pg.click("[data-testid=tour-start]")
     seen = []
     for i in range(5):
-        pg.wait_for_function(f"() => document.querySelector('[data-testid=tour]').dataset.step === '{i + 1}'")
+        pg.wait_for_function("(n) => document.querySelector('[data-testid=tour]')"
+                             ".dataset.step === String(n)", arg=i + 1)
         # the target is outlined and, once the scroll settles, inside the viewport
         pg.wait_for_function("""() => {
             const t = document.querySelector('.tour-target');
@@ -153,15 +160,18 @@ def test_the_tour_visits_five_questions_each_on_screen(opened):
             const r = t.getBoundingClientRect();
             return r.bottom > 0 && r.top < innerHeight * 0.6 && r.height > 0;
         }""", timeout=10_000)
-        seen.append(pg.evaluate("""() => [document.querySelector('[data-testid=tour-count]').textContent,
+        seen.append(pg.evaluate("""() => [
+            document.querySelector('[data-testid=tour-count]').textContent,
             document.querySelector('#tour-heading').textContent,
             document.querySelector('.tour-target').dataset.tourStep,
             document.querySelector('[data-testid=tour-text]').textContent]"""))
         pg.keyboard.press("Enter")  # focus stays on Next
     counts, questions, ids, texts = zip(*seen)
     assert counts == tuple(f"Question {i} of 5" for i in range(1, 6))
-    assert questions == ("What is partial evaluation in JAX?", "What is a residual in JAX autodiff?",
-                         "Why does JAX not constant-fold inside jit?", "Where does a jaxpr get its variables?",
+    assert questions == ("What is partial evaluation in JAX?",
+                         "What is a residual in JAX autodiff?",
+                         "Why does JAX not constant-fold inside jit?",
+                         "Where does a jaxpr get its variables?",
                          "What is the difference between JaxprTrace and DynamicJaxprTrace?")
     assert ids == ("rule", "residuals", "constant-folding", "variables", "interpreters")
     # said on the reader's function: grad-mlp's counts and residuals
@@ -184,7 +194,8 @@ def test_the_tour_visits_five_questions_each_on_screen(opened):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_predict_and_tour_have_no_serious_axe_violations(browser, site, scheme):
-    axe = (ensure_node_modules() / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+    axe_path = ensure_node_modules() / "node_modules" / "axe-core" / "axe.min.js"
+    axe = axe_path.read_text(encoding="utf-8")
     ctx = new_context(browser, viewport={"width": 390, "height": 844}, color_scheme=scheme)
     pg = ctx.new_page()
     try:
@@ -199,7 +210,8 @@ def test_predict_and_tour_have_no_serious_axe_violations(browser, site, scheme):
         bad = pg.evaluate("""async () => {
             const r = await axe.run(document, {resultTypes: ['violations']});
             return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-                .map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
+                .map((v) => v.id + ': ' +
+                     v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
         }""")
         assert not bad, json.dumps(bad, indent=1)
     finally:

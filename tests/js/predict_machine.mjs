@@ -4,14 +4,7 @@
 // questions, the state after each answer (phase, at, score, reveal) and the final score text.
 import { createInterface } from "node:readline";
 import { buildModel } from "../../app/stage/model.js";
-import {
-  answerResiduals,
-  answerSide,
-  revealText,
-  scoreOf,
-  scoreText,
-  startPredict,
-} from "../../app/stage/predict.js";
+import { answerResiduals, answerSide, revealText, scoreOf, scoreText, startPredict } from "../../app/stage/predict.js";
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of rl) {
