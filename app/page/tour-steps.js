@@ -6,6 +6,13 @@
 const KNOWN = new Set(["known", "known-dropped"]);
 const UNKNOWN = new Set(["unknown", "unknown-dropped"]);
 
+const TRACED = {
+  split: "Your function traced",
+  jit: "Your function traced",
+  grad: "Under grad, your function with its tangents traced",
+  checkpoint: "Under checkpoint, your function with its tangents traced",
+};
+
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const code = (s) => `\`${s}\``;
 
@@ -21,6 +28,8 @@ function facts(record) {
     unknown: events.filter((e) => UNKNOWN.has(e.side)),
     both: events.filter((e) => e.side === "both"),
     staged: record?.mode === "jit",
+    // what the events are of: the function itself (split, jit) or its JVP (grad, checkpoint)
+    traced: TRACED[record?.mode] ?? TRACED.split,
     residuals,
     renamed: residuals.find((r) => r.known_name !== r.unknown_name) ?? null,
   };
@@ -33,7 +42,7 @@ function whatSplits(f) {
   }
   const both = f.both.length ? `, ${f.both.length} split in two (a call)` : "";
   return (
-    `Your function traced ${plural(f.n, "equation")}: ${f.known.length} ran now (known) and ` +
+    `${f.traced} ${plural(f.n, "equation")}: ${f.known.length} ran now (known) and ` +
     `${f.unknown.length} were staged (unknown)${both}. One unknown input makes an equation unknown. ` +
     "Press Predict on the stage to guess each one before it lands."
   );
@@ -53,11 +62,16 @@ function whatCrosses(f) {
 }
 
 function whyNoFolding(f) {
-  const runNow = f.known.length
-    ? ` ${f.known.length} of them have only known inputs here and still become equations, ${code(f.known[0].short)} among them.`
-    : "";
+  const primal = f.mode === "split" || f.mode === "jit"; // the events are the function's own
+  const all = primal ? `all ${plural(f.n, "equation")} of your function are` : "every equation of your function is";
+  const example = f.known.length ? code(f.known[0].short) : null;
+  const runNow = !example
+    ? ""
+    : primal
+      ? ` ${f.known.length} of them have only known inputs here and still become equations, ${example} among them.`
+      : ` Even ${example}, which runs now in this ${f.mode} split, becomes an equation.`;
   return (
-    `Inside jit every one of your function's ${plural(f.n, "equation")} is staged, literals and all.${runNow} ` +
+    `Inside jit ${all} staged, literals and all.${runNow} ` +
     "Only device_put, convert_element_type and stage fold while tracing; XLA folds the rest later."
   );
 }
@@ -73,15 +87,15 @@ function whereVariables(f) {
 function twoInterpreters(f) {
   const split = f.staged
     ? ""
-    : ` On your function JaxprTrace ran ${f.known.length} and recorded ${f.unknown.length + f.both.length};`;
-  return `JaxprTrace computes what it can and records the rest; DynamicJaxprTrace computes nothing.${split} DynamicJaxprTrace records all ${f.n}. This demo runs both on your function.`;
+    : ` In ${f.mode} mode JaxprTrace ran ${f.known.length} of these ${f.n} equations and recorded ${f.n - f.known.length}; DynamicJaxprTrace would record all ${f.n}.`;
+  return `JaxprTrace computes what it can and records the rest; DynamicJaxprTrace computes nothing.${split} This demo runs both on your function.`;
 }
 
 const PATH = [
   {
     id: "rule",
     question: "What is partial evaluation in JAX?",
-    targets: ['[data-testid="panes"]', "#stage"],
+    targets: ['[data-testid="stage"]'],
     say: whatSplits,
   },
   {

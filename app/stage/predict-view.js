@@ -91,7 +91,7 @@ export function withPredict(createStage, root, opts = {}) {
   const residualForm = h(
     "fieldset",
     { class: "pr-residuals", "data-testid": "predict-residuals", hidden: true },
-    h("legend", null, "Which operands become residuals? (keys 1-9 tick, Enter checks)"),
+    h("legend", null, "Which of its operands become residuals? Keys 1-9 tick, Enter checks."),
     operands,
     check,
   );
@@ -104,7 +104,7 @@ export function withPredict(createStage, root, opts = {}) {
   });
   const retry = h("button", { type: "button", class: "st-btn pr-retry", "data-testid": "predict-retry" }, "Try again");
   const leave = h("button", { type: "button", class: "st-btn", "data-testid": "predict-leave" }, "Leave predict");
-  const final = h("p", { class: "pr-final", "data-testid": "predict-final" });
+  const final = h("p", { class: "pr-final", role: "status", "data-testid": "predict-final" });
   const done = h("div", { class: "pr-done", hidden: true }, final, retry, leave);
   const panel = h(
     "div",
@@ -156,11 +156,10 @@ export function withPredict(createStage, root, opts = {}) {
     done.hidden = state.phase !== "done";
     if (q) {
       const where = q.line != null ? ` (line ${q.line})` : "";
-      const what = state.phase === "side" ? "Known, unknown, or both?" : "Which operands become residuals?";
       ask.replaceChildren(
         `Equation ${q.i + 1} of ${state.questions.length}${where}: `,
         h("code", { "data-testid": "predict-eqn" }, q.short),
-        ` ${what}`,
+        state.phase === "side" ? " Known, unknown, or both?" : " is staged.",
       );
     } else ask.textContent = "Every equation has landed.";
     if (state.phase === "residuals") drawOperands(q);
@@ -188,7 +187,7 @@ export function withPredict(createStage, root, opts = {}) {
     state = next();
     if (state === before) return;
     const text = revealText(state);
-    reveal.replaceChildren(richText(state.phase === "done" ? `${text} ${scoreText(state)}` : text));
+    reveal.replaceChildren(richText(text));
     if (state.at > before.at) stage.reveal(state.at);
     const focusWasIn = panel.contains(document.activeElement);
     draw();
