@@ -39,7 +39,8 @@ export function mountTour(container, { getState }) {
   const start = el(
     "button",
     { type: "button", class: "action tour-start", "data-testid": "tour-start", "aria-haspopup": "dialog" },
-    "Tour: five questions",
+    "Tour",
+    el("span", { class: "tour-more" }, ": five questions"),
   );
   container.append(start);
 

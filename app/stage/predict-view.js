@@ -2,7 +2,7 @@
 // both (buttons, keys K U B), at a mixed equation which operands become residuals (checkboxes,
 // keys 1-9, Enter), then the equation lands with the rule's reason, and a score closes it.
 //
-//   const stage = withPredict(createStage, root, opts);   // the stage, with a "Predict" toggle
+//   const stage = withPredict(createStage, root, opts, slot);   // the stage; a "Predict" toggle in slot
 //
 // The stage moves only through its gate while a question is open: play, the buttons, the keys,
 // the timeline and links stop at the equation asked (play pauses there); answering lands it
@@ -34,8 +34,9 @@ const NOT_TYPED = new Set(["checkbox", "radio", "range", "button"]);
  * @param {(root: HTMLElement, opts: object) => any} createStage app/stage/index.js's
  * @param {HTMLElement} root
  * @param {object} [opts] createStage's options
+ * @param {HTMLElement | null} [slot] where the "Predict" toggle goes (default: the stage's controls)
  */
-export function withPredict(createStage, root, opts = {}) {
+export function withPredict(createStage, root, opts = {}, slot = null) {
   let on = false;
   let state = null;
   let model = null; // the split the stage shows (the gate sees each one)
@@ -57,7 +58,8 @@ export function withPredict(createStage, root, opts = {}) {
     "button",
     {
       type: "button",
-      class: "st-btn st-btn--small pr-toggle",
+      class: "action pr-toggle",
+      title: "Predict each equation before it lands (keys K, U, B)",
       "data-testid": "predict-toggle",
       "aria-pressed": "false",
     },
@@ -109,18 +111,20 @@ export function withPredict(createStage, root, opts = {}) {
   const panel = h(
     "div",
     { class: "pr-panel", "data-testid": "predict-panel", hidden: true, "data-stage-keys": "off" },
-    ask,
+    h("div", { class: "pr-head" }, ask, score),
     sides,
     residualForm,
     reveal,
     done,
   );
-  // the toggle joins the controls' row (no new row: the build's first frame keeps its layout)
-  const head = h("div", { class: "pr-head", "data-testid": "predict" }, toggle, score);
-  (stage.top.querySelector(".st-controls") ?? stage.top).append(head);
-  const narration = stage.top.querySelector(".st-narration");
-  if (narration) narration.before(panel);
-  else stage.top.append(panel);
+  // the toggle waits outside the stage (the build's first frame is the stage's, element for
+  // element); the panel joins the sticky controls when predict first starts
+  (slot ?? stage.top.querySelector(".st-controls") ?? stage.top).append(toggle);
+  function mountPanel() {
+    const narration = stage.top.querySelector(".st-narration");
+    if (narration) narration.before(panel);
+    else stage.top.append(panel);
+  }
 
   function restart(m = model) {
     state = startPredict(m.events, m.mode);
@@ -218,6 +222,7 @@ export function withPredict(createStage, root, opts = {}) {
 
   function setOn(want) {
     on = want;
+    if (on && !panel.isConnected) mountPanel();
     if (on && model) {
       restart(model);
       stage.pause();
