@@ -117,3 +117,38 @@ def test_answers_out_of_turn_change_nothing():
     assert phases == [("side", 0, 0), ("side", 0, 0), ("side", 1, 1), ("residuals", 1, 1),
                       ("residuals", 1, 1), ("done", 2, 3)]
     assert out["steps"][-1]["score"]["residuals"] == {"right": 1, "asked": 1}
+
+
+def tour(records: list[dict | None]) -> list[list[dict]]:
+    lines = "".join(json.dumps(r) + "\n" for r in records)
+    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "tour_steps.mjs")], input=lines,
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [json.loads(x) for x in proc.stdout.splitlines()]
+
+
+def test_the_tour_speaks_of_the_readers_function_in_every_mode():
+    recs = {mode: record(mode, MLP, MLP_ARGS) for mode in MODES}
+    steps = dict(zip([*recs, "none"], tour([*recs.values(), None])))
+    ids = ["rule", "residuals", "constant-folding", "variables", "interpreters"]
+    for mode, path in steps.items():
+        assert [s["id"] for s in path] == ids, mode
+        assert all(s["targets"] and s["text"] for s in path), mode
+    split = recs["split"]
+    known = sum(e["side"] in ("known", "known-dropped") for e in split["events"])
+    n = len(split["events"])
+    rule, res, fold, _, interp = (s["text"] for s in steps["split"])
+    assert rule.startswith(f"Your function traced {n} equations: {known} ran now (known)")
+    assert f"Your split has {len(split['residuals'])} residual" in res
+    assert f"`{split['residuals'][0]['known_name']}`" in res
+    assert f"all {n} equations of your function are staged" in fold
+    assert f"JaxprTrace ran {known} of these {n} equations" in interp
+    # grad's events are the function with its tangents: said so, no count of the function's own
+    grad = [s["text"] for s in steps["grad"]]
+    n_grad = len(recs["grad"]["events"])
+    assert grad[0].startswith(f"Under grad, your function with its tangents traced {n_grad}")
+    assert "every equation of your function is staged" in grad[2]
+    # jit: no residuals, every equation staged
+    jit = [s["text"] for s in steps["jit"]]
+    assert jit[0].startswith("In jit mode all") and jit[1].startswith("jit has no residuals")
+    assert steps["none"][0]["text"].startswith("Your function has no traced equations yet")
