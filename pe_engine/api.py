@@ -12,8 +12,8 @@ from .caches import memo_table
 from .core import ClosedJaxpr, Jaxpr, Tracer, as_array, bind, config, get_aval
 from .keys import static_arg_key, value_or_identity
 from .pjit import jit_p
+from .pytree import tree_flatten, tree_map, tree_unflatten
 from .staging import DynamicJaxprTrace, TraceDebug, inline_jaxpr_into_trace, trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 
 def _static_split(args: tuple, static_argnums: Sequence[int]) -> tuple[list[int], list[Any]]:

@@ -18,8 +18,8 @@ from .api import jit
 from .core import get_aval
 from .custom_derivatives import custom_jvp
 from .jnp_arrays import full_like
+from .jnp_base import _canonical_axes, _promote_args_inexact, tanh
 from .jnp_ufuncs import clip, logaddexp
-from .numpy import _canonical_axes, _promote_args_inexact, tanh
 
 __all__ = ["gelu", "log_softmax", "logsumexp", "one_hot", "relu", "relu6", "sigmoid", "silu",
            "softmax", "softplus", "standardize", "swish", "tanh"]

@@ -17,7 +17,7 @@ import numpy as np
 from .. import ad, ad_checkpoint, core, lax
 from ..core import ClosedJaxpr, Jaxpr, Var
 from ..pretty import jaxprs_in_params
-from ..tree_util import LEAF, PyTreeDef, tree_flatten, tree_leaves
+from ..pytree import LEAF, PyTreeDef, tree_flatten, tree_leaves
 from .memory import memory_line
 from .panes import pane, split_panes
 from .programs import program_record
