@@ -114,8 +114,8 @@ def test_answers_out_of_turn_change_nothing():
               {"side": "known"}, {"residuals": ["c", "nope"]}]
     (out,) = run_machine([(rec, script)])
     phases = [(s["phase"], s["at"], s["score"]["asked"]) for s in out["steps"]]
-    assert phases == [("side", 0, 0), ("side", 0, 0), ("side", 1, 1), ("residuals", 1, 1),
-                      ("residuals", 1, 1), ("done", 2, 3)]
+    assert phases == [("side", 0, 0), ("side", 0, 0), ("side", 1, 1), ("residuals", 1, 2),
+                      ("residuals", 1, 2), ("done", 2, 3)]
     assert out["steps"][-1]["score"]["residuals"] == {"right": 1, "asked": 1}
 
 

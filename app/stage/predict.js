@@ -121,7 +121,8 @@ export function answerResiduals(state, names) {
 
 /** Right answers out of questions asked, in all and by kind. */
 export function scoreOf(state) {
-  const done = state.answers.filter(Boolean);
+  // a mixed equation's side counts as soon as it is answered, before its residuals are
+  const done = [...state.answers.filter(Boolean), ...(state.phase === "residuals" ? [state.last] : [])];
   const sides = { right: done.filter((a) => a.sideRight).length, asked: done.length };
   const res = done.filter((a) => a.residualsRight != null);
   const residuals = { right: res.filter((a) => a.residualsRight).length, asked: res.length };

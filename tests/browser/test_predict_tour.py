@@ -62,6 +62,7 @@ def test_predicting_the_default_example_with_the_keyboard(opened):
     assert pg.get_attribute("[data-testid=predict-reveal]", "aria-live") == "polite"
     assert "d = mul c b" in ask(pg)
     pg.keyboard.press("u")  # right; mixed: the residual question comes, the step waits for it
+    assert pg.evaluate(SCORE) == "Score 1 of 2"  # the side counts at once
     assert pg.evaluate(REVEAL) == ("Right: it is unknown. "
                                    "Now: which of its operands become residuals?")
     assert pg.evaluate(STEP) == 1
@@ -145,6 +146,13 @@ def test_predict_in_grad_mode_and_after_editing_the_function(opened):
     pg.wait_for_function("() => window.explainer.state().step === 1")
     assert "DynamicJaxprTrace evaluates nothing" in pg.evaluate(REVEAL)
     assert pg.evaluate(REVEAL).startswith("Right: it is unknown.")
+    # checkpoint: its first equation, answered as the engine judged it, scores
+    call(pg, "setMode", "checkpoint")
+    pg.wait_for_function("() => window.explainer.state().step === 0")
+    side = call(pg, "record")["events"][0]["side"]
+    pg.keyboard.press({"known": "k", "both": "b"}.get(side.split("-")[0], "u"))
+    pg.wait_for_function("() => document.querySelector('[data-testid=predict-score]')"
+                         ".textContent === 'Score 1 of 1'")
 
 
 def test_the_tour_visits_five_questions_each_on_screen(opened):
