@@ -58,18 +58,21 @@ def test_tsc_strict_ratchet():
     """tsc has no per-file strict mode, so strictness grows by a list: every file in
     tests/tsc_strict_clean.json must stay free of `tsc --strict` errors, and a file that
     becomes clean must join the list (so the list only grows)."""
-    proc = subprocess.run([str(node_tool("tsc")), "-p", "tsconfig.json", "--strict", "--listFiles", "--pretty", "false"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    cmd = [str(node_tool("tsc")), "-p", "tsconfig.json", "--strict", "--listFiles",
+           "--pretty", "false"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     listed = {Path(line).resolve() for line in proc.stdout.splitlines() if line.startswith("/")}
-    checked = {p.relative_to(ROOT).as_posix() for p in listed if p.is_relative_to(ROOT) and ".cache" not in p.parts}
+    checked = {p.relative_to(ROOT).as_posix() for p in listed
+               if p.is_relative_to(ROOT) and ".cache" not in p.parts}
     assert len(checked) > 30, proc.stdout[-2000:] + proc.stderr[-2000:]
-    failing = set(TSC_ERROR.findall(proc.stdout))
+    errors = [(m.group(1), line) for line in proc.stdout.splitlines()
+              if (m := TSC_ERROR.match(line))]
+    failing = {path for path, _ in errors}
     assert failing <= checked, f"errors outside the checked files: {failing - checked}"
     clean_list = set(json.loads(STRICT_CLEAN.read_text(encoding="utf-8")))
     assert clean_list <= checked, f"listed but no longer checked: {sorted(clean_list - checked)}"
-    regressed = [line for line in proc.stdout.splitlines() if TSC_ERROR.match(line)
-                 and TSC_ERROR.match(line).group(1) in clean_list]
-    assert not regressed, "strict-clean files have tsc --strict errors:\n" + "\n".join(regressed[:40])
+    regressed = [line for path, line in errors if path in clean_list]
+    assert not regressed, "tsc --strict errors in listed files:\n" + "\n".join(regressed[:40])
     newly_clean = sorted(checked - failing - clean_list)
     assert not newly_clean, f"clean under tsc --strict, add to {STRICT_CLEAN.name}: {newly_clean}"
 

@@ -49,7 +49,8 @@ export function createHighlighter(root) {
       const e = it.e;
       const producer = model.residuals[e.k].producer;
       const byEvent =
-        link.residual == null && (e.consumers.some((c) => events.has(c)) || (producer != null && events.has(producer)));
+        link.residual == null &&
+        (e.consumers.some((/** @type {number} */ c) => events.has(c)) || (producer != null && events.has(producer)));
       if (residuals.has(e.k) && (link.residual != null || byEvent || link.line != null)) {
         view.edges.highlight(it, true);
         litEdges.push(it);

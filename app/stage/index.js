@@ -31,8 +31,8 @@ import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
 import { buildView, completeView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
-
 const SCRUB_DEBOUNCE_MS = 450;
+const EQNS = '[data-testid="eqn"]'; // every pane's equations (HTML elements)
 /** @typedef {(step: number, info: {source: string, line: number | null, hue: number | null}) => void} StepListener */
 /**
  * @param {HTMLElement} root
@@ -99,7 +99,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
 
   // the equations of every pane are one tab stop; the residual chips another
   const paneKeys = createRoving(content, {
-    items: () => (view ? [...view.wrap.querySelectorAll('[data-testid="eqn"]')] : []),
+    items: () => (view ? [.../** @type {NodeListOf<HTMLElement>} */ (view.wrap.querySelectorAll(EQNS))] : []),
     lane: (el) => el.dataset.pane ?? null,
     onActivate(el) {
       const toggle = el.querySelector(':scope > .st-eqn-tags > [data-testid="call-toggle"]');
@@ -148,7 +148,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   /** The element of the event just judged (its last place), for the roving tab stop. */
   function currentEqn() {
     const place = step > 0 ? model.events[step - 1].places.at(-1) : null;
-    return place ? view.panes[place[0]]?.eqnEls[place[1]] : null;
+    return place ? view?.panes[place[0]]?.eqnEls[place[1]] : null;
   }
 
   function syncControls() {
@@ -201,8 +201,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     highlighter.apply(model, view, { residual: k });
     const ends = [r.producer, r.consumers[0]].filter((i) => i != null);
     for (const i of ends) {
-      const [pi, j] = model.events[i].places.at(0) ?? [];
-      if (pi != null) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
+      const [pi, j] = model.events[i].places.at(0) ?? /** @type {number[]} */ ([]);
+      if (pi != null && view) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
     }
     controls.narrate(residualText(model, k));
   }
@@ -373,8 +373,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       hoverKey = null;
       const first = highlighter.apply(model, view, link);
       if (first != null) {
-        const [pi, j] = model.events[first].places.at(0) ?? [];
-        if (pi != null) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
+        const [pi, j] = model.events[first].places.at(0) ?? /** @type {number[]} */ ([]);
+        if (pi != null && view) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
       }
     },
     onStepChange(/** @type {StepListener} */ cb) {
