@@ -266,8 +266,8 @@ export async function decodePermalink(hash) {
     return await decodeUnchecked(hash);
   } catch (err) {
     if (err instanceof PermalinkError) throw err;
-    const name = err instanceof Error ? err.name : "";
-    throw new PermalinkError(`the link could not be read (${name || "error"})`);
+    const thrown = /** @type {{name?: string} | null | undefined} */ (err); // whatever was thrown
+    throw new PermalinkError(`the link could not be read (${thrown && thrown.name ? thrown.name : "error"})`);
   }
 }
 
