@@ -7,16 +7,31 @@ import { setAttr, setHidden, setText } from "./dom-writes.js";
 import { isKnown } from "./state.js";
 
 /**
+ * @typedef {object} InputsView what render draws
+ * @property {string[]} params the traced function's parameters, in order
+ * @property {import("./page/update.js").Doc} state
+ * @property {import("./contract/record.js").EngineRecord | null} record the avals it traced
+ * @property {string} mode
+ * @property {string | null} badInput the parameter whose value the engine could not read
+ * @property {string | null} [toggleError] what is wrong with the toggles as a whole
+ */
+
+/**
  * createInputs(container, {onToggle(name), onValue(name, text)})
  *   -> {render({params, state, record, mode, badInput, toggleError})}
+ * @param {Element} container
+ * @param {{onToggle: (name: string) => void, onValue: (name: string, text: string) => void,
+ *          modeNote?: HTMLElement | null}} handlers modeNote: the line under the rows
  */
 export function createInputs(container, { onToggle, onValue, modeNote = null }) {
-  const rows = new Map(); // name -> {row, toggle, value, aval, note}
+  /** @type {Map<string, ReturnType<typeof makeRow>>} */
+  const rows = new Map();
   container.replaceChildren(); // the rows the build drew for the first frame (tools/prerender.mjs)
   const empty = document.createElement("p");
   empty.className = "inputs-empty";
   empty.textContent = "Define a function (def f(x, y): …) and its arguments appear here.";
 
+  /** @param {string} name */
   function makeRow(name) {
     const row = document.createElement("div");
     row.className = "input-row";
@@ -61,6 +76,7 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
     return { row, toggle, value, aval, note };
   }
 
+  /** @param {InputsView} view */
   function render({ params, state, record, mode, badInput, toggleError = null }) {
     if (!params || params.length === 0) {
       for (const r of rows.values()) r.row.remove();

@@ -30,9 +30,9 @@ import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
 import { buildView, completeView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
-
 const SCRUB_DEBOUNCE_MS = 450;
-
+const EQNS = '[data-testid="eqn"]'; // every pane's equations (HTML elements)
+/** @typedef {(step: number, info: {source: string, line: number | null, hue: number | null}) => void} StepListener */
 /**
  * @param {HTMLElement} root
  * @param {{onLink?: Function | null, keyboard?: boolean, recordFirstFrame?: Element[] | null, gate?: Function | null}} [opts]
@@ -42,21 +42,20 @@ const SCRUB_DEBOUNCE_MS = 450;
 export function createStage(root, { onLink = null, keyboard = true, recordFirstFrame = null, gate = null } = {}) {
   const reducedQuery = matchMedia("(prefers-reduced-motion: reduce)");
   let reduced = reducedQuery.matches;
-  const onReducedChange = (e) => {
+  const onReducedChange = (/** @type {MediaQueryListEvent} */ e) => {
     reduced = e.matches;
   };
   reducedQuery.addEventListener("change", onReducedChange);
-
   // the build's first frame: taken over as the chrome and the first view are made
   const firstFrame = createFirstFrame(root, recordFirstFrame);
 
   let model = buildModel(null);
   let step = 0;
-  let view = null; // the record's DOM (view.js)
+  let view = /** @type {ReturnType<typeof buildView> | null} */ (null); // the record's DOM (view.js)
   let narrTimer = 0;
-  let hoverKey = null;
-  let selectedResidual = null;
-  const stepListeners = new Set();
+  let hoverKey = /** @type {string | null} */ (null);
+  let selectedResidual = /** @type {number | null} */ (null);
+  const stepListeners = /** @type {Set<StepListener>} */ (new Set());
   const timeline = createTimeline();
   const flights = createFlights();
   const highlighter = createHighlighter(root);
@@ -99,7 +98,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
 
   // the equations of every pane are one tab stop; the residual chips another
   const paneKeys = createRoving(content, {
-    items: () => (view ? [...view.wrap.querySelectorAll('[data-testid="eqn"]')] : []),
+    items: () => (view ? [.../** @type {NodeListOf<HTMLElement>} */ (view.wrap.querySelectorAll(EQNS))] : []),
     lane: (el) => el.dataset.pane ?? null,
     onActivate(el) {
       const toggle = el.querySelector(':scope > .st-eqn-tags > [data-testid="call-toggle"]');
@@ -109,7 +108,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   });
 
   // ---------------------------------------------------------------- steps
-  function applyStep(want, { source = "api", animate = false } = {}) {
+  function applyStep(/** @type {number} */ want, { source = "api", animate = false } = {}) {
     const next = Math.max(0, Math.min(gate?.(model, source) ?? model.total, Math.round(Number(want) || 0)));
     const prev = step;
     flights.finish();
@@ -147,7 +146,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   /** The element of the event just judged (its last place), for the roving tab stop. */
   function currentEqn() {
     const place = step > 0 ? model.events[step - 1].places.at(-1) : null;
-    return place ? view.panes[place[0]]?.eqnEls[place[1]] : null;
+    return place ? view?.panes[place[0]]?.eqnEls[place[1]] : null;
   }
 
   function syncControls() {
@@ -163,7 +162,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     root.dataset.step = String(step);
   }
 
-  function announce(delay) {
+  function announce(/** @type {number} */ delay) {
     clearTimeout(narrTimer);
     const write = () => controls.narrate(narrationText(model, step), { step });
     if (delay) narrTimer = setTimeout(write, delay);
@@ -174,7 +173,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   let viewFrame = 0;
   let viewTarget = -1;
   let viewPage = false;
-  function scheduleKeepInView(i, page) {
+  function scheduleKeepInView(/** @type {number} */ i, /** @type {boolean} */ page) {
     viewTarget = i;
     viewPage = page;
     if (viewFrame) return;
@@ -185,13 +184,13 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   }
 
   // ---------------------------------------------------------------- controls and keys
-  function userStep(n, source = "user") {
+  function userStep(/** @type {number} */ n, source = "user") {
     player.pause();
     applyStep(n, { source, animate: n === step + 1 });
   }
 
   /** Select residual k: shown, lit, its ends scrolled into view, and said. */
-  function selectResidual(k) {
+  function selectResidual(/** @type {number | null} */ k) {
     if (k == null) return;
     selectedResidual = k;
     const r = model.residuals[k];
@@ -200,8 +199,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     highlighter.apply(model, view, { residual: k });
     const ends = [r.producer, r.consumers[0]].filter((i) => i != null);
     for (const i of ends) {
-      const [pi, j] = model.events[i].places.at(0) ?? [];
-      if (pi != null) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
+      const [pi, j] = model.events[i].places.at(0) ?? /** @type {number[]} */ ([]);
+      if (pi != null && view) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
     }
     controls.narrate(residualText(model, k));
   }
@@ -211,10 +210,10 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     current: () => step,
     total: () => model.total,
     toggle: () => player.toggle(),
-    residual: (dir) => {
+    residual: (/** @type {number} */ dir) => {
       if (model.kind === "panes") selectResidual(residualAfter(model, selectedResidual, dir));
     },
-    unknown: (dir) => {
+    unknown: (/** @type {number} */ dir) => {
       const s = model.kind === "panes" ? unknownStep(model, step, dir) : null;
       if (s != null) userStep(s, "key");
     },
@@ -237,7 +236,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   const unbindKeys = keyboard ? bindStageKeys(root, () => model, nav) : () => {};
 
   // ---------------------------------------------------------------- linked highlighting
-  function userLink(link) {
+  function userLink(/** @type {import("./model.js").Link | null} */ link) {
     const key = link ? JSON.stringify(link) : null;
     if (key === hoverKey) return;
     hoverKey = key;
@@ -248,16 +247,16 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       console.error(err);
     }
   }
-  const linkAt = (el) => linkOf(model, content, el);
-  content.addEventListener("mouseover", (e) => userLink(linkAt(e.target)));
+  const linkAt = (/** @type {EventTarget | null} */ el) => linkOf(model, content, el);
+  content.addEventListener("mouseover", (/** @type {Event} */ e) => userLink(linkAt(e.target)));
   content.addEventListener("mouseleave", () => {
     userLink(content.contains(document.activeElement) ? linkAt(document.activeElement) : null);
   });
-  content.addEventListener("focusin", (e) => userLink(linkAt(e.target)));
-  content.addEventListener("focusout", (e) => {
+  content.addEventListener("focusin", (/** @type {Event} */ e) => userLink(linkAt(e.target)));
+  content.addEventListener("focusout", (/** @type {FocusEvent} */ e) => {
     if (!content.contains(/** @type {Node} */ (e.relatedTarget))) userLink(null);
   });
-  content.addEventListener("click", (e) => {
+  content.addEventListener("click", (/** @type {Event} */ e) => {
     const chip = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.(".st-chip"));
     if (chip && content.contains(chip)) userStep(Number(chip.dataset.event) + 1);
   });
@@ -274,6 +273,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     selectedResidual = null;
   }
 
+  /** @param {any} record an engine answer of any mode, or an error: buildModel finds out which @param {{step?: number | string | null, key?: string | null}} [opts] */
   function setRecord(record, { step: want = null, key = null } = {}) {
     if (record && record.error && model.kind !== "empty") {
       // keep the last good split on screen, marked stale
@@ -293,7 +293,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     // the build's elements show the step it drew (its classes too): the step moves from there
     step = firstFrame.startStep(key, model.total);
     timeline.reset(model.total, step);
-    const viewOf = () => buildView(model, timeline, (l) => onLink?.(l));
+    const viewOf = () => buildView(model, timeline, (/** @type {any} */ l) => onLink?.(l)); // (untyped in view.js)
     if (model.kind === "panes") {
       view = firstFrame.run(viewOf);
       if (firstFrame.broken(true)) {
@@ -342,17 +342,17 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   /** The record drawn with more of its policies answered (the caller knows its split is the
    *  one drawn: app/page/pending-policies.js sameSplit): the cards and the memory chart are
    *  drawn again; the split, its step, its marks and its diff stay as they are. */
-  function setPolicies(record) {
+  function setPolicies(/** @type {any} */ record) {
     model = { ...model, record };
-    renewPolicies(view, record, (l) => onLink?.(l));
+    renewPolicies(view, record, (/** @type {any} */ l) => onLink?.(l));
   }
 
   // ---------------------------------------------------------------- API
   return {
     setRecord,
     setPolicies,
-    setRest: (record) => (model = completeView(view, model, record)),
-    setStep(n) {
+    setRest: (/** @type {any} */ record) => (model = completeView(view, model, record)),
+    setStep(/** @type {number} */ n) {
       player.pause();
       applyStep(n, { source: "api" });
     },
@@ -373,11 +373,11 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       hoverKey = null;
       const first = highlighter.apply(model, view, link);
       if (first != null) {
-        const [pi, j] = model.events[first].places.at(0) ?? [];
-        if (pi != null) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
+        const [pi, j] = model.events[first].places.at(0) ?? /** @type {number[]} */ ([]);
+        if (pi != null && view) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
       }
     },
-    onStepChange(cb) {
+    onStepChange(/** @type {StepListener} */ cb) {
       stepListeners.add(cb);
       return () => stepListeners.delete(cb);
     },

@@ -2,6 +2,7 @@
 
 import { h, s } from "./dom.js";
 
+/** @param {string} cls @param {string | null} badgeText @param {string} name @param {string} text */
 function item(cls, badgeText, name, text) {
   return h(
     "li",
@@ -14,6 +15,7 @@ function item(cls, badgeText, name, text) {
   );
 }
 
+/** @param {string | null} mode */
 export function renderLegend(mode) {
   if (mode === "jit") {
     return h(

@@ -2,8 +2,11 @@
 
 import { badgeRole } from "./panes.js";
 
+/** @typedef {import("./model.js").Model} Model */
+
 /** The step that shows the next (dir 1) or previous (dir -1) unknown equation after `step`,
- *  wrapping around; null when no equation is unknown. */
+ *  wrapping around; null when no equation is unknown.
+ *  @param {Model} model @param {number} step @param {number} [dir] @returns {number | null} */
 export function unknownStep(model, step, dir = 1) {
   const n = model.total;
   for (let d = 1; d <= n; d++) {
@@ -14,7 +17,8 @@ export function unknownStep(model, step, dir = 1) {
   return null;
 }
 
-/** The residual after (dir 1) or before (dir -1) residual k (null: none selected yet). */
+/** The residual after (dir 1) or before (dir -1) residual k (null: none selected yet).
+ *  @param {Model} model @param {number | null} k @param {number} [dir] @returns {number | null} */
 export function residualAfter(model, k, dir = 1) {
   const n = model.residuals.length;
   if (!n) return null;
@@ -22,7 +26,7 @@ export function residualAfter(model, k, dir = 1) {
   return (((k + dir) % n) + n) % n;
 }
 
-/** What the narration says about a residual. */
+/** What the narration says about a residual. @param {Model} model @param {number} k */
 export function residualText(model, k) {
   const r = model.residuals[k];
   const producer = r.producer != null ? model.events[r.producer] : null;

@@ -24,8 +24,8 @@ export const controlElements = ($) => ({
 
 /**
  * @param {{modes: Element, examples: HTMLSelectElement, blurb: Element, inputs: Element,
- *          inputsNote: Element}} els
- * @param {any} examples examples.json
+ *          inputsNote: HTMLElement}} els
+ * @param {import("../../examples.js").Examples} examples examples.json
  * @param {() => import("../update.js").PageState} getState
  * @param {(change: object) => void} dispatch
  */
@@ -41,9 +41,9 @@ export function createControls(els, examples, getState, dispatch) {
     },
   });
   const modes = createModes(els.modes, {
-    onMode: (mode) => dispatch({ type: "mode", mode, run: "now" }),
-    onFolding: (on) => dispatch({ type: "folding", on, run: "now" }),
-    onPolicy: (policy) => dispatch({ type: "policy", policy, run: "now" }),
+    onMode: (/** @type {string} */ mode) => dispatch({ type: "mode", mode, run: "now" }),
+    onFolding: (/** @type {boolean} */ on) => dispatch({ type: "folding", on, run: "now" }),
+    onPolicy: (/** @type {string} */ policy) => dispatch({ type: "policy", policy, run: "now" }),
   });
   const menu = mountExamples(els.examples, examples, (ex) =>
     dispatch({ type: "load", doc: stateFromExample(ex), exampleId: ex.id, byUser: true, run: "now" }),
@@ -51,9 +51,10 @@ export function createControls(els, examples, getState, dispatch) {
 
   /** @param {import("../update.js").PageState} s */
   return function render(s) {
+    const message = s.error?.message ?? "";
     modes.render(s.doc);
     menu.show(s.exampleId);
-    setText(els.blurb, BLURBS[s.doc.mode]);
+    setText(els.blurb, /** @type {Record<string, string>} */ (BLURBS)[s.doc.mode]);
     inputs.render({
       // the inputs of the function the engine read last (an edit's, once the engine has read it)
       params: s.signature?.params ?? [],
@@ -61,8 +62,8 @@ export function createControls(els, examples, getState, dispatch) {
       record: s.record,
       mode: s.doc.mode,
       // grad/checkpoint with no input differentiated: the toggles are at fault, not a value
-      ...(NO_ARGNUMS.test(s.error?.message ?? "")
-        ? { badInput: null, toggleError: s.error.message }
+      ...(NO_ARGNUMS.test(message)
+        ? { badInput: null, toggleError: message }
         : { badInput: s.error?.input ?? null, toggleError: null }),
     });
   };
