@@ -367,9 +367,9 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     },
     play: () => player.play(),
     pause: () => player.pause(),
-    reveal: (n) => applyStep(n, { source: "predict", animate: n === step + 1 }),
+    reveal: (/** @type {number} */ n) => applyStep(n, { source: "predict", animate: n === step + 1 }),
     top: controls.top, // the sticky controls: a mode of stepping (app/stage/predict-view.js) shows there
-    highlight(link) {
+    highlight(/** @type {import("./model.js").Link | null} */ link) {
       hoverKey = null;
       const first = highlighter.apply(model, view, link);
       if (first != null) {

@@ -94,8 +94,12 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
     /** @param {import("../../stage/model.js").Link | null} link */
     const onLink = (link) => editor.linkLine(link && Number.isInteger(link.line) ? link.line : null);
     // the "Predict" toggle goes beside the stage's heading
-    stage = withPredict(mod.createStage, root, { onLink }, panel.querySelector(".stage-head"));
-    stage.onStepChange((step, info) => {
+    const slot = /** @type {HTMLElement | null} */ (panel.querySelector(".stage-head"));
+    const created = /** @type {ReturnType<typeof mod.createStage>} */ (
+      withPredict(mod.createStage, root, { onLink }, slot)
+    );
+    stage = created;
+    created.onStepChange((step, info) => {
       // the step's source line, in its colour, in the editor
       editor.stepLine(info.line, info.hue);
       // the reader moved the timeline (play, scrub, keys): that goes into the link
