@@ -16,7 +16,7 @@
 //                                             ends the wait, the build's as well as Python's)
 //   {type: "touch"}                           the reader asked for the link: save from now on
 
-import { MODES } from "../state.js";
+import { MODES, effectiveKnown } from "../state.js";
 
 /**
  * @typedef {{code: string, known: Record<string, boolean>, values: Record<string, string>,
@@ -72,7 +72,12 @@ export function update(s, change, sameExample) {
       return edited(s, { ...doc, code, instantiate }, sameExample);
     }
     case "known":
-      return edited(s, { ...doc, known: withEntry(doc.known, change.name, Boolean(change.known)) }, sameExample);
+      // from the flags in force: grad's default input stays differentiated beside a new one
+      return edited(
+        s,
+        { ...doc, known: withEntry(effectiveKnown(doc), change.name, Boolean(change.known)) },
+        sameExample,
+      );
     case "value":
       return edited(s, { ...doc, values: withEntry(doc.values, change.name, String(change.text)) }, sameExample);
     case "mode":
@@ -107,7 +112,11 @@ function answered(s, answer, key) {
   if (answer.error) {
     const e = answer.error;
     const line = Number.isInteger(e.lineno) ? e.lineno : null;
-    return { ...s, error: { type: e.type, message: e.message || "error", line, input: e.input ?? null }, waiting: false };
+    return {
+      ...s,
+      error: { type: e.type, message: e.message || "error", line, input: e.input ?? null },
+      waiting: false,
+    };
   }
   return { ...s, error: null, record: answer, recordKey: key, waiting: false };
 }

@@ -15,7 +15,8 @@ from tools.page_code import permalinks
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = {e["id"]: e for e in json.loads((ROOT / "app" / "examples.json").read_text())["examples"]}
+EXAMPLES = {e["id"]: e
+            for e in json.loads((ROOT / "app" / "examples.json").read_text())["examples"]}
 
 
 def _link(example_id: str) -> str:
@@ -41,7 +42,8 @@ def test_a_precomputed_answer_ends_the_wait_before_python(browser, site):
         page.goto(site + "#" + _link("split-cond"))
         page.wait_for_function("() => window.explainer?.state?.().unknown", timeout=30_000)
         assert page.get_attribute("[data-testid=engine]", "data-state") == "loading"
-        assert page.evaluate("() => window.explainer.state().source") == EXAMPLES["split-cond"]["code"]
+        source = page.evaluate("() => window.explainer.state().source")
+        assert source == EXAMPLES["split-cond"]["code"]
         assert not page.is_visible("[data-testid=waiting]")
     finally:
         ctx.close()
