@@ -33,6 +33,7 @@ import { createMaskExplorer } from "./page/views/mask-explorer.js";
 import { createInstantiate } from "./page/views/instantiate.js";
 import { createEmbedCaption } from "./page/views/embed-caption.js";
 import { embedMode, mountEmbedApi, mountEmbedFooter } from "./embed.js";
+import { mountTour } from "./page/tour.js";
 
 // Time per call and the interrupt's grace come from app/limits.js, never from the URL: a
 // runaway gets the interrupt first, then the engine is replaced.
@@ -232,6 +233,7 @@ const maskExplorer = createMaskExplorer($('[data-testid="mask-explorer"]'), {
   cached: (key) => runner.cached(key),
 });
 const instantiate = createInstantiate($('[data-testid="instantiate"]'), { getState, dispatch });
+if (!embedMode) mountTour($(".stage-head"), { getState }); // the seed's five questions, on the reader's function
 let stagePanel = null; // once app/stage/ has loaded (or failed to)
 
 // The editor takes code it did not type (window.explainer, an example, a link) in a microtask:

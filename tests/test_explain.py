@@ -6,15 +6,7 @@ import json
 import pytest
 
 from pe_engine import explain
-
-SEED = """import jax.numpy as jnp
-
-def f(x, y):
-    a = jnp.sin(x)
-    b = a * y
-    c = jnp.cos(x) + 1.0
-    return b + c
-"""
+from tests.fixtures.make_records import SIN_COS as SEED
 
 
 def split(known_x=True, known_y=False, source=SEED, **kw):
@@ -32,7 +24,7 @@ def test_events_follow_trace_order_with_decisions_and_reasons():
     assert [e["short"] for e in rec["events"]] == [
         "c = sin a", "d = mul c b", "e = cos a", "f = add e 1.0:f32[]", "g = add d f"]
     assert [e["side"] for e in rec["events"]] == ["known", "unknown", "known", "known", "unknown"]
-    assert [e["line"] for e in rec["events"]] == [4, 5, 6, 6, 7]
+    assert [e["line"] for e in rec["events"]] == [3, 4, 5, 5, 6]
     mul = rec["events"][1]
     assert [(i["name"], i["known"], i["origin"]) for i in mul["inputs"]] == [
         ("c", True, "equation 0"), ("b", False, "argument y")]

@@ -4,17 +4,16 @@
 //   stage.setRecord(record, {step, key}); // step defaults to the end (the finished split)
 //   stage.setPolicies(record); stage.setRest(record);  // the same split: more policies; calls opened, saved residuals
 //   stage.setStep(n); stage.getStep(); stage.stepCount(); stage.play(); stage.pause();
+//   stage.reveal(n); stage.top  // predict mode: opts.gate(model, source) is the step others may reach
 //   stage.highlight({line} | {event} | {residual} | null);   // from the shell (editor cursor)
 //   stage.drawn();                     // lay out what is pending (the edges) now
 //   const off = stage.onStepChange((step, {source, line, hue}) => ...);  // permalink, editor
 //   stage.destroy();
 //
-// onLink(link|null) is called when the user hovers or focuses an equation or a residual:
-// link = {event, line} or {residual, event, line}; null when the hover/focus leaves.
+// onLink(link|null): the user hovers/focuses an equation ({event, line}) or a residual ({residual, event, line}).
 //
-// This module orchestrates: the model (model.js) is a pure function of the record, the DOM of a
-// record is built once (view.js), a step only toggles what changed (timeline.js), and the controls,
-// play, the flight, the highlighting, the keys and the diff each live in their own module.
+// This module orchestrates: the model (model.js) is a pure function of the record, the DOM of a record
+// is built once (view.js), a step only toggles what changed (timeline.js), and the rest has a module each.
 
 import { renderCheckpoint } from "./checkpoint.js";
 import { createControls } from "./controls.js";
@@ -36,11 +35,11 @@ const SCRUB_DEBOUNCE_MS = 450;
 
 /**
  * @param {HTMLElement} root
- * @param {{onLink?: Function | null, keyboard?: boolean, recordFirstFrame?: Element[] | null}} [opts]
+ * @param {{onLink?: Function | null, keyboard?: boolean, recordFirstFrame?: Element[] | null, gate?: Function | null}} [opts]
  *   recordFirstFrame: the build's list of the elements made for the chrome and the first
  *   record's view, in order (tools/prerender.mjs writes their places into `data-made`)
  */
-export function createStage(root, { onLink = null, keyboard = true, recordFirstFrame = null } = {}) {
+export function createStage(root, { onLink = null, keyboard = true, recordFirstFrame = null, gate = null } = {}) {
   const reducedQuery = matchMedia("(prefers-reduced-motion: reduce)");
   let reduced = reducedQuery.matches;
   const onReducedChange = (e) => {
@@ -111,7 +110,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
 
   // ---------------------------------------------------------------- steps
   function applyStep(want, { source = "api", animate = false } = {}) {
-    const next = Math.max(0, Math.min(model.total, Math.round(Number(want) || 0)));
+    const next = Math.max(0, Math.min(gate?.(model, source) ?? model.total, Math.round(Number(want) || 0)));
     const prev = step;
     flights.finish();
     const anim = animate && next === prev + 1 && !reduced;
@@ -123,9 +122,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     syncControls();
     announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : 0);
     // the reader is watching (play, buttons, keys): the page follows the equation too
-    const page = source === "play" || source === "user" || source === "key";
-    // a new split shown whole stays at its first lines: its scroller is new, at the top (and
-    // reading its layout now would only lay the page out twice)
+    const page = ["play", "user", "key", "predict"].includes(source);
+    // a new split shown whole stays at its first lines (its scroller is new, at the top; no layout read)
     const wholeNew = source === "record" && next === model.total;
     if (!wholeNew && next > 0 && next !== prev) {
       if (anim) {
@@ -369,6 +367,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     },
     play: () => player.play(),
     pause: () => player.pause(),
+    reveal: (n) => applyStep(n, { source: "predict", animate: n === step + 1 }),
+    top: controls.top, // the sticky controls: a mode of stepping (app/stage/predict-view.js) shows there
     highlight(link) {
       hoverKey = null;
       const first = highlighter.apply(model, view, link);

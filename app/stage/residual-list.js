@@ -2,6 +2,7 @@
 // bytes, value, where it came from), and what JAX's print_saved_residuals would print.
 
 import { formatBytes, h } from "./dom.js";
+import { accountData, accountText } from "./memory-account.js";
 
 function origin(model, r) {
   const producer = r.producer != null ? model.events[r.producer] : null;
@@ -78,18 +79,22 @@ export function fillSaved(el, saved) {
  *  print_saved_residuals block, or null). */
 export function renderResidualList(model, reveal) {
   const rs = model.residuals;
-  const total = rs.reduce((a, r) => a + (r.bytes || 0), 0);
+  const account = model.record.memory_account;
   const chips = rs.map((r) => chip(model, r, reveal));
   const summary = rs.length
-    ? `${rs.length} known value${rs.length === 1 ? "" : "s"} handed to the unknown program · ` +
-      `${formatBytes(total)} · shown as known name → unknown name`
-    : "none: the unknown program reads no known values";
+    ? h(
+        "span",
+        { class: "st-muted", "data-testid": "residual-total", ...accountData(account) },
+        `${rs.length} known value${rs.length === 1 ? "" : "s"} handed to the unknown program · ` +
+          `${accountText(account)} · shown as known name → unknown name`,
+      )
+    : h("span", { class: "st-muted" }, "none: the unknown program reads no known values");
   const saved = savedResiduals(model.record.saved_residuals);
   const list = h("ul", { class: "st-res-list", "aria-label": "Residuals: arrow keys move between them" }, chips);
   const el = h(
     "section",
     { class: "st-res", "data-testid": "residuals" },
-    h("div", { class: "st-res-head" }, h("h3", null, "Residuals"), h("span", { class: "st-muted" }, summary)),
+    h("div", { class: "st-res-head" }, h("h3", null, "Residuals"), summary),
     list,
     saved,
   );

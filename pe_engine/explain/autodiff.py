@@ -17,7 +17,7 @@ import numpy as np
 from .. import ad, ad_checkpoint, core, lax
 from ..core import ClosedJaxpr, Jaxpr, Var
 from ..pretty import jaxprs_in_params
-from ..tree_util import LEAF, PyTreeDef, tree_flatten, tree_leaves
+from ..pytree import LEAF, PyTreeDef, tree_flatten, tree_leaves
 from .memory import memory_line
 from .panes import pane, split_panes
 from .programs import program_record
@@ -264,8 +264,9 @@ def _policy_record(ld: _Loaded, name: str, open_calls: bool) -> tuple[Policy, di
     rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label,
                            open_calls=open_calls).record
     card: Policy = {"name": name, "label": label,
-                    "residual_count": len(rec["saved_residuals"]),
-                    "residual_bytes": rec["saved_bytes"], "recomputed": rec["recomputed"],
+                    "residual_count": len(rec["residuals"]),
+                    "residual_bytes": rec["memory_account"]["total_bytes"],
+                    "account": rec["memory_account"], "recomputed": rec["recomputed"],
                     "saved_residuals": rec["saved_residuals"], "panes": rec["panes"]}
     return card, rec
 

@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 
 from ..ad_checkpoint import remat_split
 from ..core import ClosedJaxpr, JaxprEqn, SourceInfo, Var, merge_lists
-from ..jit_rules import jit_split
 from ..partial_eval import close_jaxpr, partial_eval_jaxpr_nounits
+from ..pjit import jit_split
 from .observe import Round
 
 

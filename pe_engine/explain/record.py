@@ -169,12 +169,27 @@ class MemoryPoint(TypedDict):
     eqn: int | None
 
 
+class MemoryAccount(TypedDict):
+    """The one accounting of a split's residual memory, which the residual list, the policy
+    cards and the memory chart all show: activations (residuals an equation of the forward
+    pass computes) plus inputs kept (residuals that are an input or a constant, read by the
+    backward pass as they are). total_bytes = activation_bytes + input_bytes."""
+    activations: int
+    activation_bytes: int
+    inputs_kept: int
+    input_bytes: int
+    total_bytes: int
+
+
 class MemoryLine(TypedDict):
-    """One policy's residual memory over the forward and backward pass."""
+    """One policy's residual memory over the forward and backward pass: the inputs kept
+    throughout, the activations from the equation that makes each to its last reader;
+    peak_bytes is the account's total."""
     policy: str  # "" for plain grad
     label: str
     peak_bytes: int
     recomputed: int
+    account: MemoryAccount
     points: list[MemoryPoint]
 
 
@@ -189,8 +204,9 @@ class SavedResidual(TypedDict):
 class Policy(TypedDict):
     name: str
     label: str
-    residual_count: int
-    residual_bytes: int
+    residual_count: int  # the account's activations + inputs kept
+    residual_bytes: int  # the account's total
+    account: MemoryAccount
     recomputed: int
     saved_residuals: list[SavedResidual]
     panes: list[Pane]
@@ -258,7 +274,8 @@ class SplitRecord(RecordBase):
     # unknown program (JAX's `instantiate`); all false when it asked for none
     instantiate: NotRequired[list[bool]]
     residuals: list[Residual]
-    residual_bytes: int
+    residual_bytes: int  # memory_account's total
+    memory_account: MemoryAccount
     events: list[Event]
     # Asked with open_calls false: the events (their `i`) that are calls, their inner splits
     # (`call`) left out; the same request with open_calls true has them. Absent otherwise.

@@ -17,6 +17,7 @@ from ..core import ClosedJaxpr, Jaxpr, Literal, Var, short_dtype
 from ..partial_eval import partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
 from .calls import INNER, Inner, Shown, inner_of, nounits_shown
+from .memory import account
 from .observe import Round, SplitObserver
 from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
@@ -201,13 +202,15 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
     for ev in events:
         ev["narration"] = _narrate(ev, residuals)
     unopened = [] if open_calls else [ev["i"] for ev in events if ev["primitive"] in INNER]
+    acct = account(residuals)
     return Split({
         "program": prog,
         "known": krec,
         "unknown": urec,
         "out_unknowns": out_unknowns,
         "residuals": residuals,
-        "residual_bytes": sum(r["bytes"] for r in residuals),
+        "residual_bytes": acct["total_bytes"],
+        "memory_account": acct,
         "events": events,
         **({"unopened_calls": unopened} if unopened else {}),
     }, known, unknown, res_out_pos, [uj.invars.index(b) for b in shown.res_unknown], names,

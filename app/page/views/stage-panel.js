@@ -72,12 +72,13 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
     if (!pendingOf(record).length) drawn.cards = record;
   }
   try {
-    const mod = await import("../../stage/index.js");
-    stage = mod.createStage(root, {
-      onLink(link) {
-        editor.linkLine(link && Number.isInteger(link.line) ? link.line : null);
-      },
-    });
+    const [mod, { withPredict }] = await Promise.all([
+      import("../../stage/index.js"),
+      import("../../stage/predict-view.js"),
+    ]);
+    const onLink = (link) => editor.linkLine(link && Number.isInteger(link.line) ? link.line : null);
+    // the "Predict" toggle goes beside the stage's heading
+    stage = withPredict(mod.createStage, root, { onLink }, panel.querySelector(".stage-head"));
     stage.onStepChange((step, info) => {
       // the step's source line, in its colour, in the editor
       editor.stepLine(info.line, info.hue);
