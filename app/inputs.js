@@ -4,7 +4,7 @@
 // never steals focus or loses what the user is typing.
 
 import { setAttr, setHidden, setText } from "./dom-writes.js";
-import { isKnown } from "./state.js";
+import { isKnown, soleDifferentiated } from "./state.js";
 
 /**
  * @typedef {object} InputsView what render draws
@@ -102,6 +102,7 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       const known = isKnown(state, name);
       const jit = mode === "jit"; // every argument is a formal parameter: the mask has no say
       const autodiff = mode === "grad" || mode === "checkpoint"; // the mask is argnums
+      const sole = soleDifferentiated(state, name); // grad needs one input to differentiate
       setText(r.toggle, known ? "known" : "unknown");
       setAttr(r.toggle, "aria-pressed", String(known));
       r.toggle.classList.toggle("is-known", known);
@@ -111,21 +112,25 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
         "aria-label",
         jit
           ? `${name}: known or unknown, unavailable under jit`
-          : autodiff
-            ? `${name} is ${known ? "known: held fixed" : "unknown: differentiated"}; press to ${known ? "differentiate it" : "hold it fixed"}`
-            : `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
+          : sole
+            ? `${name} is unknown: differentiated, the only input that is`
+            : autodiff
+              ? `${name} is ${known ? "known: held fixed" : "unknown: differentiated"}; press to ${known ? "differentiate it" : "hold it fixed"}`
+              : `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
       );
       // jit: disabled, and says why (aria-disabled keeps it focusable, so the reason is heard)
-      setAttr(r.toggle, "aria-disabled", jit ? "true" : null);
-      setAttr(r.toggle, "aria-describedby", jit ? r.note.id : null);
+      setAttr(r.toggle, "aria-disabled", jit || sole ? "true" : null);
+      setAttr(r.toggle, "aria-describedby", jit || sole ? r.note.id : null);
       setAttr(
         r.toggle,
         "title",
         jit
           ? "Under jit every argument is a formal parameter, so every input is unknown: the toggles apply in the other modes"
-          : autodiff
-            ? `Unknown = differentiated (JAX's argnums), known = held at its value. Make ${name} ${known ? "differentiated" : "held fixed"}`
-            : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`,
+          : sole
+            ? `${name} is the only input differentiated: differentiate another one to hold ${name} fixed`
+            : autodiff
+              ? `Unknown = differentiated (JAX's argnums), known = held at its value. Make ${name} ${known ? "differentiated" : "held fixed"}`
+              : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`,
       );
       r.row.classList.toggle("is-known", known);
       r.row.classList.toggle("is-unknown", !known);
@@ -143,13 +148,15 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
         r.note,
         jit
           ? "jit: every input is unknown"
-          : autodiff
-            ? known
-              ? "held fixed (not differentiated)"
-              : "differentiated (in argnums)"
-            : known
-              ? ""
-              : "only its shape and dtype are used",
+          : sole
+            ? "differentiated (grad needs at least one input; jax.grad's default is the first)"
+            : autodiff
+              ? known
+                ? "held fixed (not differentiated)"
+                : "differentiated (in argnums)"
+              : known
+                ? ""
+                : "only its shape and dtype are used",
       );
     });
     if (modeNote) {

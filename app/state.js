@@ -123,9 +123,33 @@ function quote(v) {
 
 export const DEFAULT_VALUE = "1.0";
 
-/** Whether a doc's parameter is known: an input the page has not marked is.
- *  @param {{known: Record<string, boolean>}} doc @param {string} name @returns {boolean} */
-export const isKnown = (doc, name) => doc.known[name] ?? true;
+// the modes whose mask is JAX's argnums: an unknown input is differentiated
+const ARGNUMS_MODES = new Set(["grad", "checkpoint"]);
+
+/** The doc's known flags as the engine is asked. Where the mask is argnums and the reader has
+ *  marked no input of the function unknown, argument 0 is differentiated: jax.grad's default
+ *  argnums=0 (a function pasted in grad mode differentiates its first input, not nothing).
+ *  @param {{code?: string, mode?: string, known: Record<string, boolean>}} doc
+ *  @returns {Record<string, boolean>} */
+export function effectiveKnown(doc) {
+  const params = doc.code === undefined ? [] : paramsOf(doc.code);
+  if (!ARGNUMS_MODES.has(doc.mode) || !params.length || params.some((p) => doc.known[p] === false)) return doc.known;
+  return Object.assign(Object.create(null), doc.known, { [params[0]]: false });
+}
+
+/** Whether a doc's parameter is known: an input the page has not marked is (but for argnums'
+ *  default, effectiveKnown).
+ *  @param {{code?: string, mode?: string, known: Record<string, boolean>}} doc @param {string} name
+ *  @returns {boolean} */
+export const isKnown = (doc, name) => effectiveKnown(doc)[name] ?? true;
+
+/** Whether `name` is the only input `doc` differentiates (argnums modes): grad needs one, so
+ *  its toggle cannot hold it fixed. */
+export function soleDifferentiated(doc, name) {
+  if (!ARGNUMS_MODES.has(doc.mode)) return false;
+  const unknown = paramsOf(doc.code).filter((p) => !isKnown(doc, p));
+  return unknown.length === 1 && unknown[0] === name;
+}
 
 /**
  * The engine's `source` and `args` for a function: one {known, value} per parameter of its
@@ -148,7 +172,7 @@ export function functionKwargs(code, known, values, knownByDefault = true) {
  *  @param {Doc} state @returns {{mode: string, kwargs: Record<string, any>}} */
 export function requestFor(state) {
   /** @type {Record<string, any>} */
-  const kwargs = functionKwargs(state.code, state.known, state.values);
+  const kwargs = functionKwargs(state.code, effectiveKnown(state), state.values);
   if (state.mode === "jit") kwargs.eager_constant_folding = state.folding;
   if (state.mode === "checkpoint") kwargs.policy = state.policy;
   // JAX's per-output instantiate, only when it forces something (the key stays the same)

@@ -13,6 +13,7 @@ import { askEngine, errorAnswer, notStarted } from "../engine-answers.js";
 import { SECTION_CALL_TIMEOUT_MS, SECTION_LANDING_MS } from "../limits.js";
 import { waitsForWhole } from "../page/pending-whole.js";
 import { requestKey } from "../state.js";
+import { followStage } from "./intro.js";
 
 // Each demo's module is imported when its section first comes near the viewport: none of
 // them is needed for the first frame, and together they are most of the page's own JS.
@@ -168,6 +169,7 @@ function createContext(engine, explainer, precomputed) {
  */
 export function initSections({ engine, explainer, precomputed = () => null, root = document }) {
   const ctx = createContext(engine, explainer, precomputed);
+  followStage(root.querySelector("[data-testid=intro-stage]"), explainer);
   /** @type {Array<{el: HTMLElement, load: () => Promise<Function>, demo: any, starting?: Promise<void>, visible: boolean, dirty: boolean}>} */
   const demos = [];
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-demo]"))) {

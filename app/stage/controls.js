@@ -40,6 +40,7 @@ export function createControls() {
   const next = iconButton("next", "step-next", "Next step (→)");
   const last = iconButton("last", "step-last", "Last step (End)");
   const playIcon = h("span", { class: "st-play-icon" }, icon("play"));
+  const playLabel = h("span", { class: "st-play-label" }, "Play");
   let iconPlaying = false;
   const play = h(
     "button",
@@ -51,7 +52,7 @@ export function createControls() {
       title: "Play / pause (Space)",
     },
     playIcon,
-    h("span", { class: "st-play-label" }, "Play"),
+    playLabel,
   );
   const timeline = h("input", {
     type: "range",
@@ -138,6 +139,7 @@ export function createControls() {
     setAttr(play, "aria-pressed", String(playing));
     // the icon is drawn again only when it changes (the build's first frame shows "play")
     if (playing !== iconPlaying) playIcon.replaceChildren(icon(playing ? "pause" : "play"));
+    setText(playLabel, playing ? "Pause" : "Play"); // what a press does now
     iconPlaying = playing;
   }
 

@@ -5,7 +5,7 @@ import { setText } from "../../dom-writes.js";
 import { mountExamples } from "../../examples.js";
 import { createInputs } from "../../inputs.js";
 import { BLURBS, createModes } from "../../modes.js";
-import { isKnown, stateFromExample } from "../../state.js";
+import { isKnown, soleDifferentiated, stateFromExample } from "../../state.js";
 
 // how the engine words "no argument differentiated" (the record contract, issue 12)
 const NO_ARGNUMS = /^choose at least one input to differentiate/;
@@ -33,8 +33,10 @@ export function createControls(els, examples, getState, dispatch) {
   const inputs = createInputs(els.inputs, {
     modeNote: els.inputsNote,
     onToggle(name) {
-      if (getState().doc.mode === "jit") return; // aria-disabled: jit has no mask
-      dispatch({ type: "known", name, known: !isKnown(getState().doc, name), run: "now" });
+      const doc = getState().doc;
+      // aria-disabled: jit has no mask, and grad differentiates at least one input
+      if (doc.mode === "jit" || soleDifferentiated(doc, name)) return;
+      dispatch({ type: "known", name, known: !isKnown(doc, name), run: "now" });
     },
     onValue(name, text) {
       dispatch({ type: "value", name, text, run: "debounced" });
