@@ -24,13 +24,14 @@ import { createFirstFrame } from "./first-frame.js";
 import { createFlights } from "./flight.js";
 import { createHighlighter, linkOf } from "./highlight.js";
 import { bindStageKeys } from "./keys.js";
-import { buildModel, narrationText } from "./model.js";
+import { enterInside, showInside } from "./inside.js";
+import { buildModel, insideCall, narrationText } from "./model.js";
 import { residualAfter, residualText, unknownStep } from "./nav.js";
 import { badgeRole } from "./panes.js";
 import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
-import { buildView, completeView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
+import { buildView, completeView, frameScroller, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
 
 const SCRUB_DEBOUNCE_MS = 450;
 
@@ -115,11 +116,11 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     const prev = step;
     flights.finish();
     const anim = animate && next === prev + 1 && !reduced;
-    if (anim) root.dataset.anim = "";
-    else delete root.dataset.anim;
+    root.toggleAttribute("data-anim", anim);
     timeline.move(prev, next);
     step = next;
-    for (const pv of view?.panes ?? []) pv.showStep(step);
+    if (!model.inside) for (const pv of view?.panes ?? []) pv.showStep(step);
+    const insideRow = model.inside ? showInside(model, step) : null;
     syncControls();
     announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : 0);
     // the reader is watching (play, buttons, keys): the page follows the equation too
@@ -127,7 +128,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     // a new split shown whole stays at its first lines: its scroller is new, at the top (and
     // reading its layout now would only lay the page out twice)
     const wholeNew = source === "record" && next === model.total;
-    if (!wholeNew && next > 0 && next !== prev) {
+    if (insideRow && !wholeNew && next !== prev) scrollRowIntoView(view, insideRow, page);
+    else if (!wholeNew && next > 0 && next !== prev) {
       if (anim) {
         keepInView(view, model, next - 1, page); // the flight needs the target on screen now
         flights.fly(view, model, next - 1, player.speed);
@@ -136,7 +138,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       }
     }
     // scheduled after the scroll's frame callback: it reads layout before the edges write it
-    view?.edges?.setStep(step);
+    if (!model.inside) view?.edges?.setStep(step);
     if (view && source !== "user" && source !== "key") paneKeys.refresh(currentEqn());
     if (next !== prev || source === "record") {
       const ev = step > 0 ? model.events[step - 1] : null;
@@ -172,20 +174,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     else write();
   }
 
-  // Scrubbing: scroll once per frame, for the latest step only, inside the frame's own layout.
-  let viewFrame = 0;
-  let viewTarget = -1;
-  let viewPage = false;
-  function scheduleKeepInView(i, page) {
-    viewTarget = i;
-    viewPage = page;
-    if (viewFrame) return;
-    viewFrame = requestAnimationFrame(() => {
-      viewFrame = 0;
-      if (viewTarget >= 0 && viewTarget < model.total) keepInView(view, model, viewTarget, viewPage);
-    });
-  }
-
+  const scheduleKeepInView = frameScroller(() => ({ view, model }));
   // ---------------------------------------------------------------- controls and keys
   function userStep(n, source = "user") {
     player.pause();
@@ -308,6 +297,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       if (view.resList) {
         createRoving(view.resList, { items: () => view?.resChips ?? [] }).refresh();
       }
+      if (insideCall(record)) stepInside();
       applyStep(want == null || want === "" ? model.total : Number(want), { source: "record" });
       diffs.show(prevModel, model, view);
       view.edges?.schedule(true);
@@ -327,6 +317,13 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       controls.narrate("", { plain: true });
     }
     syncControls();
+  }
+
+  /** Checkpoint: step inside the record's remat (inside.js); `toEnd`: to its last step. */
+  function stepInside(toEnd = false) {
+    model = enterInside(view, model, timeline, step);
+    step = 0;
+    if (toEnd) applyStep(model.total, { source: "record" });
   }
 
   /** After the first record: whether the build's frame was taken over; if not, it is
@@ -353,7 +350,10 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   return {
     setRecord,
     setPolicies,
-    setRest: (record) => (model = completeView(view, model, record)),
+    setRest(record) {
+      model = completeView(view, model, record);
+      if (view && !model.inside && insideCall(record)) stepInside(true); // its remat opened now
+    },
     setStep(n) {
       player.pause();
       applyStep(n, { source: "api" });

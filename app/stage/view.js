@@ -187,3 +187,21 @@ export function keepInView(view, model, i, page = false) {
   const [pi, j] = model.events[i].places.at(-1) ?? [];
   if (pi != null) scrollRowIntoView(view, view.panes[pi]?.eqnEls[j], page);
 }
+
+/** Scrubbing: scroll once per frame, for the latest step only, inside the frame's own layout.
+ *  `current()` gives the view and model drawn. @returns {(i: number, page: boolean) => void} */
+export function frameScroller(current) {
+  let frame = 0;
+  let target = -1;
+  let onPage = false;
+  return (i, page) => {
+    target = i;
+    onPage = page;
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      const { view, model } = current();
+      if (target >= 0 && target < model.total) keepInView(view, model, target, onPage);
+    });
+  };
+}
