@@ -6,7 +6,7 @@
 // recomputed equations, the call's own residuals, every branch of a cond. Built when first
 // opened, then kept.
 
-import { h, richText, sourceAnchor } from "./dom.js";
+import { add, h, richText, sourceAnchor } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").CallSplit} CallSplit */
 
@@ -43,10 +43,11 @@ export function callToggle(row, call, depth) {
       });
     }
     if (open) placeSplit(row, split);
-    else unplace(split);
+    else split?.remove();
     btn.setAttribute("aria-expanded", String(open));
-    btn.firstElementChild.textContent = open ? "▾ " : "▸ ";
-    btn.lastChild.textContent = open ? "close" : "open";
+    // written only when it changes: a call the build's first frame opened is taken over as is
+    retext(btn.firstElementChild, open ? "▾ " : "▸ ");
+    retext(btn.lastChild, open ? "close" : "open");
     btn.setAttribute("aria-label", `${open ? "Close" : "Open"} ${call.title}: the split of its inner program`);
   };
   btn.addEventListener("click", (e) => {
@@ -64,6 +65,10 @@ export function callToggle(row, call, depth) {
 
 const openers = new WeakMap();
 
+function retext(node, text) {
+  if (node && node.textContent !== text) node.textContent = text;
+}
+
 /** Open a call from its toggle without moving the page (a call the stage opens itself).
  *  @returns {boolean} whether `btn` is a call's toggle */
 export function openCall(btn) {
@@ -79,41 +84,25 @@ function closeOnEscape(e, btn) {
   btn.focus();
 }
 
-/** The row's source line, said where its call opens ("line 7"), or "". */
+/** Where a call was opened from: "opened from Forward (known), line 9". */
 function sourceOf(row) {
-  const code = row.querySelector("code")?.textContent ?? "";
-  const line = row.dataset.line;
   const pane = row.closest("[data-role]")?.querySelector("h3, h4")?.textContent ?? "";
-  const short = code.split("\n")[0].slice(0, 60);
-  return `opened from ${pane ? `${pane}: ` : ""}${short}${line ? ` (line ${line})` : ""}`;
+  const line = row.dataset.line;
+  return `opened from ${pane || "its row"}${line ? `, line ${line}` : ""}`;
 }
 
 /**
- * An opened call takes the whole width below the programs it opens from (the outer panes,
- * or the call it sits in), not the one column its row is in: the region is made on first use
- * and removed once its last call closes. Outside the panes (a card), it opens under its row.
+ * An opened call takes the whole width below the programs it opens from (the outer panes'
+ * region, view.js, or the call it sits in), not the one column its row is in. Outside the
+ * panes (a card), it opens under its row.
  */
 function placeSplit(row, split) {
   const parent = row.parentElement?.closest("[data-testid=call-split]");
-  const grid = parent ? null : row.closest(".st-panes");
-  let region = parent
+  const region = parent
     ? parent.querySelector(":scope > [role=group] > .st-call-opened")
-    : grid?.querySelector(":scope > .st-opened");
-  if (!region && grid) {
-    region = h("div", { class: "st-opened", "data-testid": "opened-calls" });
-    // below the known and unknown programs, before a backward program
-    const after = [...grid.querySelectorAll(":scope > .st-pane:not([data-role=other])")].at(-1);
-    if (after) after.after(region);
-    else grid.append(region);
-  }
-  if (region) region.append(split);
+    : row.closest(".st-panes")?.querySelector(":scope > .st-opened");
+  if (region) add(region, split);
   else row.after(split);
-}
-
-function unplace(split) {
-  const region = split?.parentElement;
-  split?.remove();
-  if (region?.classList.contains("st-opened") && !region.childElementCount) region.remove();
 }
 
 /** The split of one call: a section of its own (an <li> when it opens under its row in a
@@ -136,7 +125,7 @@ export function renderCallSplit(call, depth, from = "") {
           "data-testid": "call-close",
           "aria-label": `Close ${call.title}`,
         },
-        "Close (Esc)",
+        "Close",
       )
     : null;
   const head = h(
@@ -145,6 +134,7 @@ export function renderCallSplit(call, depth, from = "") {
     h("strong", null, call.title),
     from ? h("span", { class: "st-muted" }, from) : null,
     close,
+    close ? h("span", { class: "st-muted" }, "or press Esc") : null,
     h("span", { class: "st-call-ins" }, "Its own split, by the same rule. Its inputs as the rule saw them: ", inputs),
   );
   const places = placesOf(call);
@@ -218,13 +208,15 @@ function innerPane(call, pane, places, depth) {
       "data-side": role,
       "data-pane": `${pane.id}@${depth}`,
       "data-inner-event": evi ?? null,
+      "data-line": ev?.line ?? null,
       "data-remat": remat,
       tabindex: "-1",
     });
     const line = ev?.line ?? null;
     const prevEv = j > 0 ? call.events[places[role].get(j - 1)] : null;
-    if (line != null && prevEv?.line !== line) li.append(sourceAnchor(line, ev.source));
-    li.append(
+    if (line != null && prevEv?.line !== line) add(li, sourceAnchor(line, ev.source));
+    add(
+      li,
       h(
         "span",
         { class: "st-eqn-main" },
@@ -233,9 +225,9 @@ function innerPane(call, pane, places, depth) {
       ),
     );
     const tags = h("span", { class: "st-eqn-tags" });
-    if (remat) tags.append(h("span", { class: `st-remat st-remat--${remat}` }, remat));
-    if (ev?.call) tags.append(callToggle(li, ev.call, depth + 1));
-    if (tags.childNodes.length) li.append(tags);
+    if (remat) add(tags, h("span", { class: `st-remat st-remat--${remat}` }, remat));
+    if (ev?.call) add(tags, callToggle(li, ev.call, depth + 1));
+    if (remat || ev?.call) add(li, tags);
     li.setAttribute(
       "aria-label",
       `${text.replace(/\s+/g, " ")} (${role}, inside ${call.title}${remat ? `, ${remat}` : ""})`,
@@ -305,11 +297,7 @@ function renderRounds(call) {
     h(
       "div",
       { class: "st-rounds-grid" },
-      h(
-        "pre",
-        { class: "st-pre st-call-body", "data-testid": "call-body", tabindex: "0", "aria-label": "the body as traced" },
-        call.program?.text ?? "",
-      ),
+      h("pre", { class: "st-pre st-call-body", "data-testid": "call-body", tabindex: "0" }, call.program?.text ?? ""),
       h("ol", null, items),
     ),
   );

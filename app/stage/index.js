@@ -282,22 +282,27 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     root.dataset.mode = model.mode || model.kind;
     root.dataset.kind = model.kind; // panes | checkpoint (cards only) | error | empty
     // the build's elements show the step it drew (its classes too): the step moves from there
-    step = firstFrame.startStep(key, model.total);
+    const inside = insideCall(record); // checkpoint: it steps inside its remat (inside.js)
+    step = firstFrame.startStep(key, inside ? inside.events.length : model.total);
     timeline.reset(model.total, step);
-    const viewOf = () => buildView(model, timeline, (l) => onLink?.(l));
+    const outer = model;
+    const viewOf = () => {
+      const v = buildView(outer, timeline, (l) => onLink?.(l));
+      if (inside) model = enterInside(v, outer, timeline, step);
+      return v;
+    };
     if (model.kind === "panes") {
       view = firstFrame.run(viewOf);
       if (firstFrame.broken(true)) {
         view.edges?.destroy();
         step = 0;
-        timeline.reset(model.total);
+        timeline.reset(outer.total);
         view = viewOf();
       }
       if (!leaveFirstFrame()) content.replaceChildren(...view.nodes);
       if (view.resList) {
         createRoving(view.resList, { items: () => view?.resChips ?? [] }).refresh();
       }
-      if (insideCall(record)) stepInside();
       applyStep(want == null || want === "" ? model.total : Number(want), { source: "record" });
       diffs.show(prevModel, model, view);
       view.edges?.schedule(true);
@@ -317,13 +322,6 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       controls.narrate("", { plain: true });
     }
     syncControls();
-  }
-
-  /** Checkpoint: step inside the record's remat (inside.js); `toEnd`: to its last step. */
-  function stepInside(toEnd = false) {
-    model = enterInside(view, model, timeline, step);
-    step = 0;
-    if (toEnd) applyStep(model.total, { source: "record" });
   }
 
   /** After the first record: whether the build's frame was taken over; if not, it is
@@ -352,7 +350,9 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     setPolicies,
     setRest(record) {
       model = completeView(view, model, record);
-      if (view && !model.inside && insideCall(record)) stepInside(true); // its remat opened now
+      if (!view || model.inside || !insideCall(record)) return;
+      model = enterInside(view, model, timeline, (step = 0)); // its remat opened now: step inside
+      applyStep(model.total, { source: "record" });
     },
     setStep(n) {
       player.pause();

@@ -7,26 +7,27 @@ import { openCall } from "./calls.js";
 import { insideCall, insideModel } from "./model.js";
 
 /**
- * Show the outer programs whole (the timeline, at `step`, moved to their end), open the
- * record's remat call, and turn the model into one whose steps are its inner events: the
- * timeline is reset to step 0 of them.
+ * Show the outer programs whole, open the record's remat call, and turn the model into one
+ * whose steps are its inner events: the timeline is reset to step `at` of them (the step the
+ * build's first frame shows, or 0).
  * @returns {any} the model to step (`inside.split`: the opened remat)
  */
-export function enterInside(view, model, timeline, step) {
+export function enterInside(view, model, timeline, at) {
   const call = insideCall(model.record);
   if (!call || !view) return model;
-  timeline.move(step, model.total);
+  timeline.showAll();
   for (const pv of view.panes) pv.showStep(model.total);
   view.edges?.setStep(model.total);
   const [pi, j] = model.events[0]?.places?.[0] ?? [];
   const row = pi != null ? view.panes[pi]?.eqnEls[j] : null;
   const btn = row?.querySelector('[data-testid="call-toggle"]');
-  if (btn && btn.getAttribute("aria-expanded") !== "true") openCall(btn);
+  // opened as the build's first frame has it opened too: the same elements made in turn
+  if (btn) openCall(btn);
   const split = view.wrap.querySelector('.st-opened > [data-testid="call-split"]');
   split?.setAttribute("data-inside", "");
   const inner = insideModel(model);
   inner.inside.split = split;
-  timeline.reset(inner.total, 0);
+  timeline.reset(inner.total, at);
   return inner;
 }
 

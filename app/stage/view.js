@@ -59,6 +59,7 @@ export function buildView(model, timeline, onLink) {
   const known = model.panes.find((p) => p.role === "known");
   const unknown = model.panes.find((p) => p.role === "unknown");
   const split = Boolean(known && unknown);
+  const lastSplitPane = Math.max(...model.panes.map((p, i) => (p.role !== "other" ? i : -1)));
   // the residual edges run in a gutter before the unknown program
   const paneWrap = h(
     "div",
@@ -66,6 +67,8 @@ export function buildView(model, timeline, onLink) {
     panes.map((pv) => [
       split && pv === panes[unknown.index] ? h("div", { class: "st-gutter", "aria-hidden": "true" }) : null,
       pv.el,
+      // the calls opened from these programs, at their whole width, before a backward program
+      pv.pane.index === lastSplitPane ? h("div", { class: "st-opened", "data-testid": "opened-calls" }) : null,
     ]),
   );
   // one scroller for every pane: the programs scroll together, and the edges with them

@@ -554,8 +554,9 @@ def test_jit_grad_checkpoint_records(open_stage):
         most = max(q["residual_bytes"] for q in rec["policies"])
         assert abs(bar - 100 * p["residual_bytes"] / most) < 0.2
     assert pg.is_visible("[data-testid=play]")
-    n = len(rec["events"])
-    assert pg.text_content("[data-testid=step-counter]") == f"Step {n} of {n}"
+    # the steps go inside the checkpointed function's remat (issue 44)
+    n = len(rec["events"][0]["call"]["events"])
+    assert pg.text_content("[data-testid=step-counter]") == f"Step {n} of {n}" and n > 1
     pg.wait_for_timeout(100)
     assert visible_edges(pg) == sum(len(r["consumers"]) for r in rec["residuals"])
 
