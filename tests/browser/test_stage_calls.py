@@ -240,7 +240,9 @@ WATCH_CALLS = """() => {
   document.addEventListener("pe:record", (e) => {
     const rec = e.detail.record;
     const panes = document.querySelector("#stage [data-testid=panes]");
-    const toggles = document.querySelectorAll("#stage [data-testid=call-toggle]");
+    // the outer rows' toggles (checkpoint mode also opens its remat, whose calls have theirs)
+    const toggles = document.querySelectorAll(
+      "#stage [data-testid=eqn][data-depth='0'] [data-testid=call-toggle]");
     window.__firstPanes ??= panes;
     window.__log.push({unopened: rec.unopened_calls ?? null,
                        opened: rec.events.filter((ev) => ev.call).length,
