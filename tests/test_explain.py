@@ -28,11 +28,19 @@ def test_events_follow_trace_order_with_decisions_and_reasons():
     mul = rec["events"][1]
     assert [(i["name"], i["known"], i["origin"]) for i in mul["inputs"]] == [
         ("c", True, "equation 0"), ("b", False, "argument y")]
+    # issue 44: said in the names of the pane that holds the equation (the unknown program's
+    # `d = mul a c`, not the traced `d = mul c b`), its inputs named as the user wrote them
+    assert mul["unknown_short"] == ["d = mul a c"] and mul["known_short"] == []
     assert mul["narration"] == (
-        "`d = mul c b` is staged because `b` is unknown; `c` becomes a residual.")
+        "`d = mul a c` is staged in the unknown program: `c` is the unknown input y; the known "
+        "program's `b` becomes residual r0, `a` here.")
     assert rec["events"][0]["value"] == ["0.9093"]
     assert rec["events"][0]["narration"] == (
-        "`c = sin a` runs now: every input is known; c = 0.9093.")
+        "`b = sin a` runs now: every input is known (`a` is x); b = 0.9093.")
+    # each event carries its source line as the user wrote it
+    assert [e["source"] for e in rec["events"]] == [
+        "a = jnp.sin(x)", "b = a * y", "c = jnp.cos(x) + 1.0", "c = jnp.cos(x) + 1.0",
+        "return b + c"]
 
 
 def test_both_programs_print_as_jax_prints_them_and_map_back_to_events():

@@ -131,6 +131,9 @@
  * @property {Array<EventInput>} [inputs]
  * @property {Array<number>} [known_eqns]
  * @property {Array<number>} [unknown_eqns]
+ * @property {Array<string>} [known_short]
+ * @property {Array<string>} [unknown_short]
+ * @property {(string | null)} [source]
  * @property {(Array<(string | null)> | null)} [value]
  * @property {Array<number>} [residuals]
  * @property {boolean} [all_constant]
@@ -150,6 +153,9 @@
  * @property {string} primitive
  * @property {string} title
  * @property {Array<boolean>} inputs_known
+ * @property {Array<string>} inputs
+ * @property {Program} program
+ * @property {Array<string>} carries
  * @property {Array<Event>} events
  * @property {Array<Pane>} panes
  * @property {Array<Residual>} residuals

@@ -23,13 +23,14 @@ import { createFirstFrame } from "./first-frame.js";
 import { createFlights } from "./flight.js";
 import { createHighlighter, linkOf } from "./highlight.js";
 import { bindStageKeys } from "./keys.js";
-import { buildModel, narrationText } from "./model.js";
+import { enterInside, showInside } from "./inside.js";
+import { buildModel, insideCall, narrationText } from "./model.js";
 import { residualAfter, residualText, unknownStep } from "./nav.js";
 import { badgeRole } from "./panes.js";
 import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
-import { buildView, completeView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
+import { buildView, completeView, frameScroller, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
 const SCRUB_DEBOUNCE_MS = 450;
 const EQNS = '[data-testid="eqn"]'; // every pane's equations (HTML elements)
 /** @typedef {(step: number, info: {source: string, line: number | null, hue: number | null}) => void} StepListener */
@@ -113,18 +114,19 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     const prev = step;
     flights.finish();
     const anim = animate && next === prev + 1 && !reduced;
-    if (anim) root.dataset.anim = "";
-    else delete root.dataset.anim;
+    root.toggleAttribute("data-anim", anim);
     timeline.move(prev, next);
     step = next;
-    for (const pv of view?.panes ?? []) pv.showStep(step);
+    if (!model.inside) for (const pv of view?.panes ?? []) pv.showStep(step);
+    const insideRow = model.inside ? showInside(model, step) : null;
     syncControls();
     announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : 0);
     // the reader is watching (play, buttons, keys): the page follows the equation too
     const page = ["play", "user", "key", "predict"].includes(source);
     // a new split shown whole stays at its first lines (its scroller is new, at the top; no layout read)
     const wholeNew = source === "record" && next === model.total;
-    if (!wholeNew && next > 0 && next !== prev) {
+    if (insideRow && !wholeNew && next !== prev) scrollRowIntoView(view, insideRow, page);
+    else if (!wholeNew && next > 0 && next !== prev) {
       if (anim) {
         keepInView(view, model, next - 1, page); // the flight needs the target on screen now
         flights.fly(view, model, next - 1, player.speed);
@@ -133,7 +135,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       }
     }
     // scheduled after the scroll's frame callback: it reads layout before the edges write it
-    view?.edges?.setStep(step);
+    if (!model.inside) view?.edges?.setStep(step);
     if (view && source !== "user" && source !== "key") paneKeys.refresh(currentEqn());
     if (next !== prev || source === "record") {
       const ev = step > 0 ? model.events[step - 1] : null;
@@ -169,20 +171,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     else write();
   }
 
-  // Scrubbing: scroll once per frame, for the latest step only, inside the frame's own layout.
-  let viewFrame = 0;
-  let viewTarget = -1;
-  let viewPage = false;
-  function scheduleKeepInView(/** @type {number} */ i, /** @type {boolean} */ page) {
-    viewTarget = i;
-    viewPage = page;
-    if (viewFrame) return;
-    viewFrame = requestAnimationFrame(() => {
-      viewFrame = 0;
-      if (viewTarget >= 0 && viewTarget < model.total) keepInView(view, model, viewTarget, viewPage);
-    });
-  }
-
+  const scheduleKeepInView = frameScroller(() => ({ view, model }));
   // ---------------------------------------------------------------- controls and keys
   function userStep(/** @type {number} */ n, source = "user") {
     player.pause();
@@ -291,15 +280,21 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     root.dataset.mode = model.mode || model.kind;
     root.dataset.kind = model.kind; // panes | checkpoint (cards only) | error | empty
     // the build's elements show the step it drew (its classes too): the step moves from there
-    step = firstFrame.startStep(key, model.total);
+    const inside = insideCall(record); // checkpoint: it steps inside its remat (inside.js)
+    step = firstFrame.startStep(key, inside ? inside.events.length : model.total);
     timeline.reset(model.total, step);
-    const viewOf = () => buildView(model, timeline, (/** @type {any} */ l) => onLink?.(l)); // (untyped in view.js)
+    const outer = model;
+    const viewOf = () => {
+      const v = buildView(outer, timeline, (/** @type {any} */ l) => onLink?.(l)); // (untyped in view.js)
+      if (inside) model = enterInside(v, outer, timeline, step);
+      return v;
+    };
     if (model.kind === "panes") {
       view = firstFrame.run(viewOf);
       if (firstFrame.broken(true)) {
         view.edges?.destroy();
         step = 0;
-        timeline.reset(model.total);
+        timeline.reset(outer.total);
         view = viewOf();
       }
       if (!leaveFirstFrame()) content.replaceChildren(...view.nodes);
@@ -351,7 +346,12 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   return {
     setRecord,
     setPolicies,
-    setRest: (/** @type {any} */ record) => (model = completeView(view, model, record)),
+    setRest(/** @type {any} */ record) {
+      model = completeView(view, model, record);
+      if (!view || model.inside || !insideCall(record)) return;
+      model = enterInside(view, model, timeline, (step = 0)); // its remat opened now: step inside
+      applyStep(model.total, { source: "record" });
+    },
     setStep(/** @type {number} */ n) {
       player.pause();
       applyStep(n, { source: "api" });

@@ -247,7 +247,61 @@ export function resolveLink(model, link) {
   return { events, residuals };
 }
 
-/** Plain text of a narration sentence (backticks removed), with the step prefix.
+/** The known program's equation that computes residual r, in that program's names (not the
+ *  traced program's), and the user's line it came from; null when no equation computes it.
+ *  @param {Model} model @param {ModelResidual} r
+ *  @returns {{short: string, line: number | null} | null} */
+export function madeBy(model, r) {
+  const producer = r.producer != null ? model.events[r.producer] : null;
+  if (!producer) return null;
+  const at = (producer.known_eqns ?? []).indexOf(r.known_eqn);
+  const short = producer.known_short?.[at] ?? producer.known_short?.at(-1) ?? producer.short;
+  return { short, line: producer.line ?? null };
+}
+
+/** The remat call a checkpoint record steps inside: its one event, when that is a remat2
+ *  opened (null otherwise, or while its calls are not opened yet).
+ *  @param {any} record a record of any mode */
+export function insideCall(record) {
+  const events = record?.mode === "checkpoint" ? (record.events ?? []) : [];
+  return events.length === 1 && events[0].call?.primitive === "remat2" ? events[0].call : null;
+}
+
+/** The model stepped inside its remat call: the steps are the call's inner events (which no
+ *  outer pane holds), the outer programs and residuals shown whole.
+ *  @param {Model} model */
+export function insideModel(model) {
+  const call = insideCall(model.record);
+  if (!call) return model;
+  const events = call.events.map((ev, i) => ({
+    ...ev,
+    i,
+    places: [],
+    side: ev.side || "staged",
+    produces: [],
+    reads: [],
+  }));
+  const lineEvents = new Map();
+  for (const ev of events) {
+    if (ev.line == null) continue;
+    if (!lineEvents.has(ev.line)) lineEvents.set(ev.line, []);
+    lineEvents.get(ev.line).push(ev.i);
+  }
+  return {
+    ...model,
+    // the outer programs stay whole while the steps go through the remat (inside.js)
+    inside: { call, outerTotal: model.total, split: /** @type {Element | null} */ (null) },
+    events,
+    total: events.length,
+    lineEvents,
+    lineHue: lineHues([...model.lineHue.keys(), ...lineEvents.keys()]),
+    // the outer residuals belong to the outer call equation, no inner step
+    residuals: model.residuals.map((r) => ({ ...r, producer: null, consumers: [] })),
+  };
+}
+
+/** Plain text of a narration sentence (backticks removed), with the step prefix and the
+ *  user's line the equation came from.
  *  @param {Model} model @param {number} step */
 export function narrationText(model, step) {
   if (!model.total) return "";
@@ -258,5 +312,8 @@ export function narrationText(model, step) {
           "equation to the known or the unknown program.";
   }
   const ev = model.events[step - 1];
-  return `Step ${step} of ${model.total}: ${ev.narration || ev.short || ev.eqn}`;
+  const where =
+    ev.line != null ? `, line ${ev.line}${ev.source ? ` (\`${ev.source.replaceAll("`", "'")}\`)` : ""}` : "";
+  const inside = model.inside ? ` inside ${model.inside.call.title}` : "";
+  return `Step ${step} of ${model.total}${inside}${where}: ${ev.narration || ev.short || ev.eqn}`;
 }

@@ -1,6 +1,7 @@
 // "Next unknown" and "next/previous residual": where each jumps to (pure, no DOM).
 
 import { badgeRole } from "./panes.js";
+import { madeBy } from "./model.js";
 
 /** @typedef {import("./model.js").Model} Model */
 
@@ -29,14 +30,17 @@ export function residualAfter(model, k, dir = 1) {
 /** What the narration says about a residual. @param {Model} model @param {number} k */
 export function residualText(model, k) {
   const r = model.residuals[k];
-  const producer = r.producer != null ? model.events[r.producer] : null;
+  const made = madeBy(model, r);
   const from =
     r.from_input != null
       ? `the known input ${r.from_input}, forwarded`
-      : producer
-        ? `made by \`${producer.short}\`${producer.line != null ? ` (line ${producer.line})` : ""}`
+      : made
+        ? `made by the known program's \`${made.short}\`${made.line != null ? ` (line ${made.line})` : ""}`
         : "a known value";
-  const readers = r.consumers.map((c) => `\`${model.events[c].short}\``).join(", ");
+  // the readers as the unknown program prints them (the names the reader sees there)
+  const readers = r.consumers
+    .map((c) => `\`${model.events[c].unknown_short?.[0] ?? model.events[c].short}\``)
+    .join(", ");
   return (
     `Residual ${r.label} of ${model.residuals.length}: known \`${r.known_name}\` becomes unknown ` +
     `input \`${r.unknown_name}\` (${r.aval}, ${r.bytes} B), ${from}` +

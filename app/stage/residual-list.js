@@ -3,16 +3,20 @@
 
 import { formatBytes, h } from "./dom.js";
 import { accountData, accountText } from "./memory-account.js";
+import { madeBy } from "./model.js";
 
 function origin(model, r) {
-  const producer = r.producer != null ? model.events[r.producer] : null;
   if (r.from_input != null) return `the known input ${r.from_input}, forwarded as is`;
-  return producer ? `computed by ${producer.short}` : "a known value";
+  const made = madeBy(model, r);
+  return made ? `computed by ${madeText(made)}` : "a known value";
 }
 
+/** "b = sin a, line 5" */
+const madeText = (m) => `${m.short}${m.line != null ? `, line ${m.line}` : ""}`;
+
 function chip(model, r, reveal) {
-  const producer = r.producer != null ? model.events[r.producer] : null;
-  const readers = r.consumers.map((c) => model.events[c].short).join("; ");
+  const made = madeBy(model, r);
+  const readers = r.consumers.map((c) => model.events[c].unknown_short?.[0] ?? model.events[c].short).join("; ");
   const li = h(
     "li",
     {
@@ -44,7 +48,7 @@ function chip(model, r, reveal) {
     h(
       "span",
       { class: "st-rorigin st-muted" },
-      r.from_input != null ? `input ${r.from_input}` : producer ? `from ${producer.short}` : "",
+      r.from_input != null ? `input ${r.from_input}` : made ? `from ${madeText(made)}` : "",
     ),
   );
   reveal(li, r.reveal);

@@ -30,6 +30,12 @@ export function createTimeline() {
       current[i].push(el);
       if (i === shown - 1) el.classList.add("is-current");
     },
+    /** Every element shown, as at the last step (a checkpoint's outer programs, whole while
+     *  the steps go inside its remat). */
+    showAll() {
+      for (const g of groups) for (const el of g) el.classList.add("is-on");
+      shown = groups.length - 1;
+    },
     /** The elements that change between step `prev` and step `next`.
      *  @param {number} prev @param {number} next */
     move(prev, next) {

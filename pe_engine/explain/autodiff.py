@@ -8,6 +8,7 @@ function under every policy, each a predicate handed to the same splitter.
 """
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -137,7 +138,7 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
     # third trace of the function: left out (None) when not asked for.
     fixed = [core.as_array(v) for v in values]
     listed = [_saved_residual(a, d) for a, d in ad_checkpoint.saved_residuals_at(
-        fun if len(argnums) == n else lambda *d: fun(*_with(fixed, argnums, d)),
+        fun if len(argnums) == n else _of_differentiated(fun, fixed, argnums, params),
         tuple(values[i] for i in argnums), held=True)] if saved else None
     recomputed = _count_recomputed(linear.jaxpr, num_res)
     panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
@@ -162,6 +163,18 @@ def _gradient(rev: _Reverse) -> list:
     seed = lax.full_like(outs[0], 1, shape=())
     return core.eval_jaxpr(rev.backward.jaxpr, rev.backward.consts,
                            *outs[len(outs) - rev.num_res:], *[seed] * rev.num_cts)
+
+
+def _of_differentiated(fun: Callable, fixed: Sequence[Any], argnums: Sequence[int],
+                       params: Sequence[str]) -> Callable:
+    """`fun` of the differentiated arguments only, the others fixed, its parameters named
+    as the user named them: print_saved_residuals says "from the argument W1", not d[0]."""
+    def of_differentiated(*d: Any) -> Any:
+        return fun(*_with(fixed, argnums, d))
+    positional = inspect.Parameter.POSITIONAL_ONLY
+    of_differentiated.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(params[i], positional) for i in argnums])
+    return of_differentiated
 
 
 def _with(primals: Sequence[Any], argnums: Sequence[int], d: Sequence[Any]) -> list:

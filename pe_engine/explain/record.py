@@ -103,6 +103,11 @@ class Event(TypedDict):
     inputs: NotRequired[list[EventInput]]
     known_eqns: NotRequired[list[int]]
     unknown_eqns: NotRequired[list[int]]
+    # its equations as the known and the unknown pane print them (their names, not the
+    # traced program's), in the order of known_eqns and unknown_eqns
+    known_short: NotRequired[list[str]]
+    unknown_short: NotRequired[list[str]]
+    source: NotRequired[str | None]  # the user's source line `line`, as written (stripped)
     value: NotRequired[list[str | None] | None]
     residuals: NotRequired[list[int]]
     all_constant: NotRequired[bool]  # jit: every input a constant, staged all the same
@@ -151,6 +156,12 @@ class CallSplit(TypedDict):
     primitive: str
     title: str
     inputs_known: list[bool]
+    # what each operand of the call is to the reader, beside inputs_known: the user's
+    # argument (`W1`), a literal, "a constant" or "from line N"; the inner inputs it binds
+    # are named so in the panes (their `arg`)
+    inputs: list[str]
+    program: Program  # the inner program as traced: the names events and rounds speak in
+    carries: list[str]  # scan / while: the carries' names in `program`; [] otherwise
     events: list[Event]
     panes: list[Pane]
     residuals: list["Residual"]
