@@ -13,6 +13,7 @@ import difflib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 PANE_MARK = "# pane: "
 
@@ -53,7 +54,7 @@ def printed_panes(out: str) -> dict[str, str]:
     return {k: "\n".join(v) for k, v in panes.items()}
 
 
-def check(record: dict) -> list[PaneCheck]:
+def check(record: dict[str, Any]) -> list[PaneCheck]:
     """Each of the record's panes beside the text JAX prints for it."""
     try:
         import jax  # noqa: F401 - only to say early that it is missing
