@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ _IMPORTS = {
 }
 
 
-def _split(args: Sequence[dict], record: dict) -> str:
+def _split(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     mask = [not a.get("known", True) for a in args]
     # JAX's instantiate: one bool per output, or False when the page forces none
     forced = record.get("instantiate") or []
@@ -38,7 +39,7 @@ def _split(args: Sequence[dict], record: dict) -> str:
             + _prints(record, ["known", "unknown"]))
 
 
-def _masks(args: Sequence[dict], record: dict) -> str:
+def _masks(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     n = len(args)
     return (f"closed = jax.make_jaxpr(f)(*args)\n"
             f"print('# mask known_eqns unknown_eqns residuals residual_bytes')\n"
@@ -50,7 +51,7 @@ def _masks(args: Sequence[dict], record: dict) -> str:
             f"          sum(a.size * a.dtype.itemsize for a in res))\n")
 
 
-def _jit(args: Sequence[dict], record: dict) -> str:
+def _jit(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     if record.get("eager_constant_folding"):
         return ("with jax.ensure_compile_time_eval():\n"
                 "    staged = jax.make_jaxpr(f)(*args)\n" + _prints(record, ["staged"]))
@@ -104,7 +105,7 @@ else:
 '''
 
 
-def _autodiff(fun: str, args: Sequence[dict], record: dict) -> str:
+def _autodiff(fun: str, args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     """JAX's linearization split, then its transpose; each pane printed once JAX has made it.
     JAX cannot transpose every linear program: the snippet then says why in a `# no pane:`
     line instead of raising, the panes before it printed."""
@@ -114,11 +115,11 @@ def _autodiff(fun: str, args: Sequence[dict], record: dict) -> str:
     return split + ("\n\n" + _TRANSPOSE.format(pane=ids[2]) if len(ids) > 2 else "")
 
 
-def _grad(args: Sequence[dict], record: dict) -> str:
+def _grad(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     return _autodiff("fun = f\n", args, record)
 
 
-def _checkpoint(args: Sequence[dict], record: dict) -> str:
+def _checkpoint(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     name = record["selected"]
     if name not in POLICY_NAMES:
         fun = "fun = f\n"
@@ -131,11 +132,12 @@ def _checkpoint(args: Sequence[dict], record: dict) -> str:
     return _autodiff(fun, args, record)
 
 
-def _interpreters(args: Sequence[dict], record: dict) -> str:
+def _interpreters(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     return "print(jax.make_jaxpr(f)(*args))\n"
 
 
-BODIES: dict[str, tuple[tuple[str, ...], Callable[[Sequence[dict], dict], str]]] = {
+_Body = Callable[[Sequence[dict[str, Any]], Mapping[str, Any]], str]
+BODIES: dict[str, tuple[tuple[str, ...], _Body]] = {
     "split": (("np", "jax", "pe"), _split),
     "jit": (("np", "jax"), _jit),
     "grad": (("np", "jax", "pe", "ad"), _grad),
@@ -145,7 +147,7 @@ BODIES: dict[str, tuple[tuple[str, ...], Callable[[Sequence[dict], dict], str]]]
 }
 
 
-def _prints(record: dict, variables: Sequence[str]) -> str:
+def _prints(record: Mapping[str, Any], variables: Sequence[str]) -> str:
     """Print each pane's program after its `# pane:` line; `variables` name the programs
     of the first panes, in pane order."""
     ids = [p["id"] for p in record.get("panes", [])]
@@ -179,7 +181,7 @@ def _imports_and_code(source: str, fn: str | None) -> tuple[list[str], str]:
     return imports, code
 
 
-def snippet(mode: str, record: dict, source: str, args: Sequence[dict],
+def snippet(mode: str, record: Mapping[str, Any], source: str, args: Sequence[dict[str, Any]],
             fn: str | None = None) -> str:
     """The snippet of `record`, made from the request it answers."""
     needed, body = BODIES[mode]

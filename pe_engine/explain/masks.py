@@ -30,7 +30,7 @@ from .requests import args_record, load_request, trace_user
 from .sandbox import UserCodeError
 
 
-def masks(source: str, args: Sequence[dict], fn: str | None = None) -> MasksRecord:
+def masks(source: str, args: Sequence[dict[str, Any]], fn: str | None = None) -> MasksRecord:
     """Every mask of the user's function: "1" known, "0" unknown, one character an argument."""
     lf, values, params = load_request(source, fn, args)
     if len(params) > MAX_MASK_INPUTS:
@@ -49,7 +49,7 @@ def masks(source: str, args: Sequence[dict], fn: str | None = None) -> MasksReco
             trace = _Trace(lf.fn, values, list(known))
             traces += 1
         cells.append(trace.cell(known))
-    return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,
+    return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,  # type: ignore[typeddict-item]  # modes.run adds jax_snippet, memory
             "args": args_record(params, args, values),
             "traced_eqns": len(shared.closed.jaxpr.eqns) if shared.closed is not None else None,
             "traces": traces, "masks": cells}
@@ -59,8 +59,8 @@ class _Trace:
     """The function traced with `held` inputs held, as split mode traces it for such a mask:
     the program (or the error), the held values Python read, the equations staged."""
 
-    def __init__(self, fun: Any, values: list, held: list[bool]):
-        self.decisions: list = []
+    def __init__(self, fun: Any, values: list[Any], held: list[bool]):
+        self.decisions: list[Any] = []
         self.closed: ClosedJaxpr | None = None
         self.error: UserCodeError | None = None
         with core.observing(PageCaps()) as caps:
@@ -74,6 +74,7 @@ class _Trace:
         mask = "".join("1" if k else "0" for k in known)
         if self.error is not None:
             return _failed(mask, self.error)
+        assert self.closed is not None  # traced without an error
         caps = PageCaps()
         caps.staged = self.staged  # split mode's budget covers its trace too
         try:
@@ -92,7 +93,8 @@ def _failed(mask: str, exc: Exception) -> MaskCell:
             "residual_bytes": 0, "error": engine_error(exc)}
 
 
-def _inputs_read(jaxpr: Jaxpr, decisions: Sequence[dict], values: Sequence[Any]) -> set[int]:
+def _inputs_read(jaxpr: Jaxpr, decisions: Sequence[dict[str, Any]],
+                 values: Sequence[Any]) -> set[int]:
     """The arguments the held values Python read were computed from. Conservative: an
     equation's outputs depend on all of its inputs (a call's inner program included)."""
     owner = [i for i, v in enumerate(values) for _ in tree_leaves(v)]

@@ -6,13 +6,9 @@ request it builds against (app/contract/request-schema.json) and the JSDoc typed
 checked against; the engine checks every request against the same schema before it runs one
 (modes.run), so a bad field is named instead of failing somewhere inside a trace.
 """
-from typing import Literal, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
-from .record import POLICY_NAMES, POLICY_ROWS
-
-# one list each, declared in record.py, kept to by the page and the engine
-PolicyName = Literal[tuple(POLICY_NAMES)]  # type: ignore[valid-type]
-PolicyRow = Literal[tuple(POLICY_ROWS)]  # type: ignore[valid-type]
+from .record import PolicyName, PolicyRow
 
 
 class ArgRequest(TypedDict):
