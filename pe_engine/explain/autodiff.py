@@ -165,8 +165,8 @@ def _gradient(rev: _Reverse) -> list[Any]:
                            *outs[len(outs) - rev.num_res:], *[seed] * rev.num_cts)
 
 
-def _of_differentiated(fun: Callable, fixed: Sequence[Any], argnums: Sequence[int],
-                       params: Sequence[str]) -> Callable:
+def _of_differentiated(fun: Callable[..., Any], fixed: Sequence[Any], argnums: Sequence[int],
+                       params: Sequence[str]) -> Callable[..., Any]:
     """`fun` of the differentiated arguments only, the others fixed, its parameters named
     as the user named them: print_saved_residuals says "from the argument W1", not d[0]."""
     def of_differentiated(*d: Any) -> Any:

@@ -10,7 +10,7 @@ producers and consumers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .. import core
 from ..core import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, short_dtype
@@ -22,7 +22,7 @@ from .narrate import PaneNames, narrate, shorts
 from .observe import Round, SplitObserver
 from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
-from .record import RECORD_VERSION, CallRound, CallSplit, SplitRecord
+from .record import RECORD_VERSION, CallRound, CallSplit, Residual, SplitRecord
 from .requests import args_record, decisions_record, load_request, trace_user
 from .sandbox import UserCodeError
 from .values import format_value
@@ -212,7 +212,8 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
     for ev in events:
         ev["narration"] = narrate(ev, kpane, upane, residuals)
     unopened = [] if open_calls else [ev["i"] for ev in events if ev["primitive"] in INNER]
-    acct = account(residuals)
+    # the dicts built above, as record.py types them
+    acct = account(cast("list[Residual]", residuals))
     return Split({
         "program": prog,
         "known": krec,
