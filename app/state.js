@@ -133,7 +133,8 @@ const ARGNUMS_MODES = new Set(["grad", "checkpoint"]);
  *  @returns {Record<string, boolean>} */
 export function effectiveKnown(doc) {
   const params = doc.code === undefined ? [] : paramsOf(doc.code);
-  if (!ARGNUMS_MODES.has(doc.mode) || !params.length || params.some((p) => doc.known[p] === false)) return doc.known;
+  if (!ARGNUMS_MODES.has(doc.mode ?? "") || !params.length || params.some((p) => doc.known[p] === false))
+    return doc.known;
   return Object.assign(Object.create(null), doc.known, { [params[0]]: false });
 }
 
@@ -144,10 +145,11 @@ export function effectiveKnown(doc) {
 export const isKnown = (doc, name) => effectiveKnown(doc)[name] ?? true;
 
 /** Whether `name` is the only input `doc` differentiates (argnums modes): grad needs one, so
- *  its toggle cannot hold it fixed. */
+ *  its toggle cannot hold it fixed.
+ *  @param {{code?: string, mode?: string, known: Record<string, boolean>}} doc @param {string} name */
 export function soleDifferentiated(doc, name) {
-  if (!ARGNUMS_MODES.has(doc.mode)) return false;
-  const unknown = paramsOf(doc.code).filter((p) => !isKnown(doc, p));
+  if (!ARGNUMS_MODES.has(doc.mode ?? "")) return false;
+  const unknown = paramsOf(doc.code ?? "").filter((p) => !isKnown(doc, p));
   return unknown.length === 1 && unknown[0] === name;
 }
 

@@ -35,6 +35,8 @@
  * @property {Map<number, number[]>} lineEvents source line -> the events on it
  * @property {Map<number, number>} lineHue source line -> its hue
  * @property {number} total
+ * @property {{call: any, outerTotal: number, split: Element | null}} [inside] checkpoint: the
+ *   remat call its steps go through (insideModel), the outer programs shown whole
  * @typedef {{event?: number | null, line?: number | null, residual?: number | null}} Link
  */
 
@@ -254,7 +256,7 @@ export function resolveLink(model, link) {
 export function madeBy(model, r) {
   const producer = r.producer != null ? model.events[r.producer] : null;
   if (!producer) return null;
-  const at = (producer.known_eqns ?? []).indexOf(r.known_eqn);
+  const at = r.known_eqn == null ? -1 : (producer.known_eqns ?? []).indexOf(r.known_eqn);
   const short = producer.known_short?.[at] ?? producer.known_short?.at(-1) ?? producer.short;
   return { short, line: producer.line ?? null };
 }
@@ -273,7 +275,7 @@ export function insideCall(record) {
 export function insideModel(model) {
   const call = insideCall(model.record);
   if (!call) return model;
-  const events = call.events.map((ev, i) => ({
+  const events = call.events.map((/** @type {any} */ ev, /** @type {number} */ i) => ({
     ...ev,
     i,
     places: [],
