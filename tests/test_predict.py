@@ -5,7 +5,6 @@ says become residuals, and the score counts what the reader got right."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 
@@ -48,9 +47,13 @@ def run_machine(cases: list[tuple[dict, list[dict]]]) -> list[dict]:
 
 
 def narrated_residuals(ev: dict) -> list[str]:
-    """The operands the engine's narration says become residuals."""
-    m = re.search(r"; (.*) becomes? (?:a )?residuals?", ev["narration"])
-    return re.findall(r"`([^`]+)`", m.group(1)) if m else []
+    """The operands that become residuals at a staged equation the engine records with
+    residuals: its known inputs that are not literals, in the traced program's names (the
+    question's). A call that splits ("both") is asked no operands."""
+    if not ev.get("residuals") or SIDE[ev["side"]] != "unknown":
+        return []
+    return list(dict.fromkeys(x["name"] for x in ev["inputs"]
+                              if x["known"] and x["origin"] != "literal"))
 
 
 def truthful_script(rec: dict) -> list[dict]:
@@ -79,7 +82,10 @@ def test_the_default_example_with_a_known_sequence_of_answers():
                                            "sides": {"right": 2, "asked": 2},
                                            "residuals": {"right": 1, "asked": 1}}
     assert right["final"] == "You predicted 3 of 3: known or unknown 2 of 2; residuals 1 of 1."
-    assert right["steps"][0]["reveal"].startswith("Right: it is known. `c = sin a` runs now")
+    # the reveal is the engine's own sentence, in the names of the pane the equation lands in
+    first = rec["events"][0]["narration"]
+    assert right["steps"][0]["reveal"].startswith("Right: it is known. " + first)
+    assert "`b = sin a` runs now" in rec["events"][0]["narration"]
     # half way through the mixed equation the side is revealed and the residual question asked
     assert right["steps"][1]["reveal"] == ("Right: it is unknown. "
                                            "Now: which of its operands become residuals?")
