@@ -46,7 +46,7 @@ def run_machine(cases: list[tuple[dict, list[dict]]]) -> list[dict]:
     return [json.loads(x) for x in proc.stdout.splitlines()]
 
 
-def narrated_residuals(ev: dict) -> list[str]:
+def residual_operands(ev: dict) -> list[str]:
     """The operands that become residuals at a staged equation the engine records with
     residuals: its known inputs that are not literals, in the traced program's names (the
     question's). A call that splits ("both") is asked no operands."""
@@ -60,8 +60,8 @@ def truthful_script(rec: dict) -> list[dict]:
     script = []
     for ev in rec["events"]:
         script.append({"side": SIDE[ev["side"]]})
-        if narrated_residuals(ev):
-            script.append({"residuals": narrated_residuals(ev)})
+        if residual_operands(ev):
+            script.append({"residuals": residual_operands(ev)})
     return script
 
 
@@ -105,7 +105,7 @@ def test_every_mode_asks_the_engines_judgement(mode, fn):
     (out,) = run_machine([(rec, truthful_script(rec))])
     assert out["total"] == len(events)
     assert [q["truth"] for q in out["questions"]] == [SIDE[e["side"]] for e in events]
-    assert [q["residuals"] for q in out["questions"]] == [narrated_residuals(e) for e in events]
+    assert [q["residuals"] for q in out["questions"]] == [residual_operands(e) for e in events]
     # answered with the engine's own judgement, every answer is right and every step lands once
     last = out["steps"][-1]
     assert last["phase"] == "done" and last["at"] == len(events)
