@@ -9,9 +9,9 @@
 
 import { DEFAULT_POLICY, POLICY_NAMES } from "./contract/values.js";
 import { MAX_LINK_CHARS, MAX_LINK_CODE_CHARS } from "./limits.js";
+import { MODES, modeOf } from "./modes.js";
 import { paramsOf, signatureOf } from "./signatures.js";
 
-export const MODES = ["split", "jit", "grad", "checkpoint"];
 export const HASH_PREFIX = "v1.";
 // app/first-frame-init.js reads it too (a classic script, it cannot import this module)
 const STORAGE_KEY = "pe-explainer.state.v1";
@@ -136,12 +136,7 @@ export function functionKwargs(code, known, values, knownByDefault = true) {
 
 /** The engine request for a page state. */
 export function requestFor(state) {
-  /** @type {Record<string, any>} */
-  const kwargs = functionKwargs(state.code, state.known, state.values);
-  if (state.mode === "jit") kwargs.eager_constant_folding = state.folding;
-  if (state.mode === "checkpoint") kwargs.policy = state.policy;
-  // JAX's per-output instantiate, only when it forces something (the key stays the same)
-  if (state.mode === "split" && state.instantiate?.some(Boolean)) kwargs.instantiate = state.instantiate;
+  const kwargs = { ...functionKwargs(state.code, state.known, state.values), ...modeOf(state.mode).kwargs(state) };
   return { mode: state.mode, kwargs };
 }
 
@@ -149,7 +144,13 @@ export function requestFor(state) {
  *  (the mask itself is not asked: all of them are answered). */
 export function masksRequest(state) {
   const { source, args } = functionKwargs(state.code, {}, state.values);
-  return { mode: "masks", kwargs: { source, args } };
+  const as = modeOf(state.mode)?.masks ?? "split";
+  /** @type {Record<string, any>} */
+  const kwargs = { source, args };
+  // split's request stays as it was (its key is the build's precomputed one)
+  if (as !== "split") kwargs.as_mode = as;
+  if (modeOf(state.mode)?.option === "policy") kwargs.policy = state.policy;
+  return { mode: "masks", kwargs };
 }
 
 /** Same key <=> same trace: the cache key of the engine's answer. */

@@ -327,8 +327,9 @@
  * @property {Array<MaskCell>} masks
  */
 /**
- * One known/unknown mask of the mask explorer: what split mode gives for it, counted. `mask` has
- * one character per argument, in order: "1" known, "0" unknown.
+ * One known/unknown mask of the mask explorer: what the mode asked for (split, or grad's or
+ * checkpoint's linearized split) gives for it, counted. `mask` has one character per argument, in
+ * order: "1" known, "0" unknown.
  * @typedef {object} MaskCell
  * @property {string} mask
  * @property {number} known_eqns

@@ -3,7 +3,8 @@
 // resolves, once the engine has answered and the page has redrawn, to state().
 
 import { jaxSnippet } from "../jax-snippet.js";
-import { DEFAULT_VALUE, MODES, isKnown, stateFromExample } from "../state.js";
+import { MODES } from "../modes.js";
+import { DEFAULT_VALUE, isKnown, stateFromExample } from "../state.js";
 import { programsOf } from "./views/stage-panel.js";
 
 /**

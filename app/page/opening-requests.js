@@ -14,7 +14,8 @@ import {
   foldingRequests,
   followingRequests,
 } from "../sections/requests.js";
-import { MODES, masksRequest, requestFor, requestKey, stateFromExample } from "../state.js";
+import { MODES } from "../modes.js";
+import { masksRequest, requestFor, requestKey, stateFromExample } from "../state.js";
 
 /** [{mode, kwargs, key}]: each request once, in order. */
 const unique = (requests) => {

@@ -13,9 +13,10 @@
 //   {type: "answer", answer, key}             the engine's answer for a request key
 //   {type: "signature", signature}            the engine read the function of doc.code
 //   {type: "waiting", on}                     a first answer is being waited for
+//   {type: "masks", key, answer}              the mask explorer's record (null: no function)
 //   {type: "touch"}                           the reader asked for the link: save from now on
 
-import { MODES } from "../state.js";
+import { MODES } from "../modes.js";
 
 /**
  * @typedef {{code: string, known: Record<string, boolean>, values: Record<string, string>,
@@ -30,6 +31,8 @@ import { MODES } from "../state.js";
  * @property {string | null} recordKey its request key
  * @property {PageError | null} error the last answer's error
  * @property {boolean} waiting
+ * @property {{key: string, answer: any} | null} masks the mask explorer's last answer
+ *   (engine session), for the request of key (answer null: the function did not trace)
  * @property {Signature | null} signature the function of the last code whose signature the
  *   engine gave (signatures.js): the inputs drawn, kept while an edit is read
  * @typedef {import("../signatures.js").Signature} Signature
@@ -41,7 +44,8 @@ import { MODES } from "../state.js";
  * @returns {PageState}
  */
 export function initialPageState(doc, exampleId, signature = null) {
-  return { doc, exampleId, touched: false, record: null, recordKey: null, error: null, waiting: false, signature };
+  const empty = { record: null, recordKey: null, error: null, waiting: false, masks: null };
+  return { doc, exampleId, touched: false, signature, ...empty };
 }
 
 /** A copy of an argument map, with no prototype (an argument may be called "__proto__"). */
@@ -97,6 +101,8 @@ export function update(s, change, sameExample) {
       return { ...s, signature: change.signature };
     case "waiting":
       return change.on === s.waiting ? s : { ...s, waiting: change.on };
+    case "masks":
+      return { ...s, masks: { key: change.key, answer: change.answer } };
     default:
       throw new Error(`unknown change ${JSON.stringify(change.type)}`);
   }

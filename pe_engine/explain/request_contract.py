@@ -61,7 +61,10 @@ class InterpretersRequest(RequestBase):
 
 
 class MasksRequest(RequestBase):
-    pass
+    """`as_mode`: which mode's split each cell counts (grad and checkpoint read a mask as
+    argnums); `policy`: checkpoint's."""
+    as_mode: NotRequired[Literal["split", "grad", "checkpoint"]]
+    policy: NotRequired[PolicyName]
 
 
 class PolicyRequest(RequestBase):

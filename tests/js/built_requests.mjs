@@ -12,7 +12,8 @@ import { nextRequests } from "../../app/page/anticipate.js";
 import { firstRequest, policyKwargs } from "../../app/page/pending-policies.js";
 import { wholeRequest } from "../../app/page/pending-whole.js";
 import { POLICY_NAMES } from "../../app/contract/values.js";
-import { MODES, masksRequest, requestFor, stateFromExample } from "../../app/state.js";
+import { MODES } from "../../app/modes.js";
+import { masksRequest, requestFor, stateFromExample } from "../../app/state.js";
 
 seedSignatures(JSON.parse(await text(process.stdin)).signatures);
 const examples = JSON.parse(readFileSync(new URL("../../app/examples.json", import.meta.url), "utf8"));

@@ -4,7 +4,8 @@
 import { setText } from "../../dom-writes.js";
 import { mountExamples } from "../../examples.js";
 import { createInputs } from "../../inputs.js";
-import { BLURBS, createModes } from "../../modes.js";
+import { MODE_TABLE } from "../../modes.js";
+import { createModes } from "./mode-tabs.js";
 import { isKnown, stateFromExample } from "../../state.js";
 
 // how the engine words "no argument differentiated" (the record contract, issue 12)
@@ -53,7 +54,7 @@ export function createControls(els, examples, getState, dispatch) {
   return function render(s) {
     modes.render(s.doc);
     menu.show(s.exampleId);
-    setText(els.blurb, BLURBS[s.doc.mode]);
+    setText(els.blurb, MODE_TABLE[s.doc.mode].blurb);
     inputs.render({
       // the inputs of the function the engine read last (an edit's, once the engine has read it)
       params: s.signature?.params ?? [],

@@ -126,7 +126,6 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
         stage.setRecord(next.record, { step: next.doc.step, key: next.recordKey });
         drawn = { record: next.record, text: null, cards: pendingOf(next.record).length ? null : next.record };
       } else fallbackDraw(root, next.record);
-      document.dispatchEvent(new CustomEvent("pe:record", { detail: { record: next.record, key: next.recordKey } }));
     },
   };
 }
