@@ -5,6 +5,7 @@
 
 import { setAttr, setHidden, setText } from "./dom-writes.js";
 import { isKnown } from "./state.js";
+import { MODE_TABLE } from "./modes.js";
 
 /**
  * createInputs(container, {onToggle(name), onValue(name, text)})
@@ -84,8 +85,8 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       }
       if (container.children[i] !== r.row) container.insertBefore(r.row, container.children[i] ?? null);
       const known = isKnown(state, name);
-      const jit = mode === "jit"; // every argument is a formal parameter: the mask has no say
-      const autodiff = mode === "grad" || mode === "checkpoint"; // the mask is argnums
+      const jit = MODE_TABLE[mode].mask === "none"; // every argument is a formal parameter
+      const autodiff = MODE_TABLE[mode].mask === "argnums"; // the mask is argnums
       setText(r.toggle, known ? "known" : "unknown");
       setAttr(r.toggle, "aria-pressed", String(known));
       r.toggle.classList.toggle("is-known", known);
@@ -137,13 +138,13 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       );
     });
     if (modeNote) {
-      setHidden(modeNote, mode === "split");
+      setHidden(modeNote, MODE_TABLE[mode].mask === "known");
       modeNote.classList.toggle("is-error", Boolean(toggleError));
       setText(
         modeNote,
         toggleError
           ? toggleError
-          : mode === "jit"
+          : MODE_TABLE[mode].mask === "none"
             ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
             : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one is held at its value.`,
       );

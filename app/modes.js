@@ -4,6 +4,7 @@
 // that contract (app/contract/). A new mode is one entry here and one there. Pure: no DOM.
 //
 //   label, title, blurb  the mode's tab, its tooltip, and the line under the tabs
+//   group     the heading of the mode's examples in the examples menu
 //   mask      what the known/unknown toggles mean: "known" (split's mask), "argnums" (the
 //             unknown inputs are differentiated, as JAX's argnums), "none" (every input a
 //             formal parameter: the toggles have no say)
@@ -16,6 +17,7 @@
 //   later     record fields a first answer leaves for later, which the stage does not draw
 //             from the split (stage-panel.js compares splits without them)
 //   staged    everything is staged: one program, no split (jit)
+//   instantiate  the split's outputs may be forced into the unknown program (JAX's instantiate)
 //   masks     what the mask explorer counts each mask as (the masks request's as_mode); null:
 //             no explorer (the mask has no say)
 
@@ -25,6 +27,7 @@
 export const MODE_TABLE = {
   split: {
     label: "split",
+    group: "Partial evaluation",
     title: "Partial evaluation with your known/unknown mask",
     blurb:
       "Known inputs are real arrays; unknown ones are only a shape and a dtype. An equation runs now when every input is known; otherwise it is staged into the unknown program, and the known values it reads cross over as residuals.",
@@ -36,10 +39,12 @@ export const MODE_TABLE = {
     first: { open_calls: false },
     later: [],
     staged: false,
+    instantiate: true,
     masks: "split",
   },
   jit: {
     label: "jit",
+    group: "jit (staging)",
     title: "Staging under jit: every operation becomes an equation",
     blurb:
       "At a jit boundary every argument is a formal parameter, so nothing is known: every operation becomes an equation, even the sine of a literal. Only device_put, convert_element_type and stage have constant-folding rules.",
@@ -50,10 +55,12 @@ export const MODE_TABLE = {
     first: null,
     later: [],
     staged: true,
+    instantiate: false,
     masks: null,
   },
   grad: {
     label: "grad",
+    group: "grad",
     title: "jax.grad: forward pass, linear pass, backward pass, residual memory",
     blurb:
       "jax.grad linearizes, then transposes. The forward pass runs now (known); the linear pass waits for a cotangent (unknown). The residuals between them are the activations held in memory for the backward pass.",
@@ -64,10 +71,12 @@ export const MODE_TABLE = {
     first: { open_calls: false, saved: false },
     later: ["saved_residuals", "saved_bytes"],
     staged: false,
+    instantiate: false,
     masks: "grad",
   },
   checkpoint: {
     label: "checkpoint",
+    group: "checkpoint",
     title: "jax.checkpoint: a policy decides which residuals are saved",
     blurb:
       "jax.checkpoint hands the same splitter a policy that decides, per equation, whether its output may be saved as a residual or must be recomputed in the backward pass.",
@@ -78,6 +87,7 @@ export const MODE_TABLE = {
     first: { open_calls: false, only_selected: true },
     later: ["policies", "memory", "pending_policies"],
     staged: false,
+    instantiate: false,
     masks: "checkpoint",
   },
 };

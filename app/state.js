@@ -53,7 +53,7 @@ export function normalize(raw) {
   if (raw.code.length > MAX_LINK_CODE_CHARS) {
     throw new PermalinkError(`the code in the link is over ${MAX_LINK_CODE_CHARS} characters`);
   }
-  const mode = raw.mode ?? "split";
+  const mode = raw.mode ?? MODES[0];
   if (!MODES.includes(mode)) throw new PermalinkError(`unknown mode ${quote(mode)}; modes: ${MODES.join(", ")}`);
   const known = argMap(raw.known, "known", (v) => typeof v === "boolean", "true/false");
   const values = argMap(
@@ -141,15 +141,15 @@ export function requestFor(state) {
 }
 
 /** The mask explorer's request for a page state: every mask of its function, with its values
- *  (the mask itself is not asked: all of them are answered). */
+ *  (the mask itself is not asked: all of them are answered), counted as its mode splits them;
+ *  null for a mode whose mask has no say (no explorer). */
 export function masksRequest(state) {
+  const as = modeOf(state.mode)?.masks;
+  if (!as) return null;
   const { source, args } = functionKwargs(state.code, {}, state.values);
-  const as = modeOf(state.mode)?.masks ?? "split";
   /** @type {Record<string, any>} */
-  const kwargs = { source, args };
-  // split's request stays as it was (its key is the build's precomputed one)
-  if (as !== "split") kwargs.as_mode = as;
-  if (modeOf(state.mode)?.option === "policy") kwargs.policy = state.policy;
+  const kwargs = { source, args, as_mode: as };
+  if (modeOf(state.mode).option === "policy") kwargs.policy = state.policy;
   return { mode: "masks", kwargs };
 }
 

@@ -3,11 +3,15 @@
 
 import { PermalinkError, decodePermalink, loadLocal, stateFromExample } from "../state.js";
 import { defaultExample } from "../examples.js";
+import { modeOf } from "../modes.js";
 
 /** The example a doc is, by its code and mode ("" for none). */
 export function matchExample(examples, doc) {
   const ex = examples.examples.find(
-    (e) => e.code === doc.code && e.mode === doc.mode && (e.mode !== "checkpoint" || (e.policy ?? "") === doc.policy),
+    (e) =>
+      e.code === doc.code &&
+      e.mode === doc.mode &&
+      (modeOf(e.mode)?.option !== "policy" || (e.policy ?? "") === doc.policy),
   );
   return ex ? ex.id : "";
 }

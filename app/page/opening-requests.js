@@ -36,7 +36,7 @@ export function openingRequests(examples) {
   const all = [
     main,
     ...followingRequests(main.kwargs),
-    masksRequest(opening), // the Masks view
+    ...[masksRequest(opening) ?? []].flat(), // the Masks view (if the opening mode has one)
     checkpointRequest(demoKwargs(CHECKPOINT_CODE, CHECKPOINT_VALUES)),
     ...foldingRequests(folding, false),
     ...foldingRequests(folding, true),
@@ -49,7 +49,8 @@ export function openingRequests(examples) {
 export function exampleRequests(examples) {
   return examples.examples.flatMap((ex) => {
     const state = stateFromExample(ex);
-    const asks = unique([...MODES.map((mode) => requestFor({ ...state, mode })), masksRequest(state)]);
+    const masks = MODES.map((mode) => masksRequest({ ...state, mode })).filter(Boolean);
+    const asks = unique([...MODES.map((mode) => requestFor({ ...state, mode })), ...masks]);
     return asks.map((r) => ({ ...r, example: ex.id }));
   });
 }

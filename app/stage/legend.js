@@ -1,6 +1,7 @@
 // The legend above the traced strip: what the colours, badges and arrows mean.
 
 import { h, s } from "./dom.js";
+import { modeOf } from "../modes.js";
 
 function item(cls, badgeText, name, text) {
   return h(
@@ -15,7 +16,7 @@ function item(cls, badgeText, name, text) {
 }
 
 export function renderLegend(mode) {
-  if (mode === "jit") {
+  if (modeOf(mode)?.staged) {
     return h(
       "ul",
       { class: "st-legend", "aria-label": "Legend" },

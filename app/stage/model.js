@@ -9,6 +9,8 @@
 //   jit         one pane: the staged program   (event i is equation i)
 //   checkpoint  no animation: policies compared side by side (see checkpoint.js)
 
+import { modeOf } from "../modes.js";
+
 /** @typedef {import("../contract/record.js").EngineRecord} EngineRecord */
 /** @typedef {import("../contract/record.js").Pane} Pane */
 
@@ -33,7 +35,7 @@ export function kindOf(record) {
   if (record.error) return "error";
   // a checkpoint record carries the selected policy's split: animate it under the policy cards
   if (panesOf(record).length && Array.isArray(record.events)) return "panes";
-  if (record.mode === "checkpoint") return "checkpoint";
+  if (modeOf(record.mode)?.option === "policy") return "checkpoint"; // its policies' cards alone
   return "empty";
 }
 
@@ -206,7 +208,7 @@ export function resolveLink(model, link) {
 export function narrationText(model, step) {
   if (!model.total) return "";
   if (step <= 0) {
-    return model.mode === "jit"
+    return modeOf(model.mode)?.staged
       ? `Step 0 of ${model.total}: nothing staged yet. Step forward to stage each traced operation.`
       : `Step 0 of ${model.total}: nothing judged yet. Step forward to send each traced ` +
           "equation to the known or the unknown program.";

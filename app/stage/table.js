@@ -3,6 +3,7 @@
 import { formatBytes, h, lazyDetails, richText } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 import { badgeRole } from "./panes.js";
+import { modeOf } from "../modes.js";
 
 function residualCell(model, ev) {
   const parts = [];
@@ -36,7 +37,7 @@ export function renderTable(model, onRows) {
 }
 
 function tableRows(model) {
-  const isJit = model.mode === "jit";
+  const isJit = Boolean(modeOf(model.mode)?.staged);
   return model.events.map((ev) =>
     h(
       "tr",
@@ -62,7 +63,7 @@ function tableRows(model) {
 }
 
 function tableBody(model, rows) {
-  const isJit = model.mode === "jit";
+  const isJit = Boolean(modeOf(model.mode)?.staged);
   const caption = isJit
     ? "Every traced equation and how jit staged it."
     : "Every traced equation, in trace order: which program it went to, why, and the " + "residuals it made or reads.";

@@ -215,8 +215,10 @@ def test_each_cell_is_named_by_its_mask_in_the_modes_words(page, site, wait_engi
     assert cell.count() == 1
     assert cell.get_attribute("data-mask") == "101"
     # every cell's name starts with its own mask
-    for mask, label in page.eval_on_selector_all(
-            "[data-testid=mask-cell]", "cs => cs.map(c => [c.dataset.mask, c.getAttribute('aria-label')])"):
+    labels = page.eval_on_selector_all(
+        "[data-testid=mask-cell]",
+        "cs => cs.map(c => [c.dataset.mask, c.getAttribute('aria-label')])")
+    for mask, label in labels:
         words = ", ".join(f"{p} {'known' if m == '1' else 'unknown'}" for p, m in zip(PARAMS, mask))
         assert label.startswith(words + ": "), (mask, label)
 

@@ -34,7 +34,10 @@ for (const ex of examples.examples) {
   }
   const forced = requestFor({ ...state, mode: "split", instantiate: [true] });
   put(`${ex.id}/split/instantiate`, forced);
-  put(`${ex.id}/masks`, masksRequest(state));
+  for (const mode of MODES) {
+    const masks = masksRequest({ ...state, mode });
+    if (masks) put(`${ex.id}/${mode}/masks`, masks);
+  }
   nextRequests(state, null).forEach((r, i) => put(`${ex.id}/ahead[${i}]`, r.req));
 }
 process.stdout.write(out.map((r) => `${JSON.stringify(r)}\n`).join(""));

@@ -34,7 +34,7 @@ export function createControls(els, examples, getState, dispatch) {
   const inputs = createInputs(els.inputs, {
     modeNote: els.inputsNote,
     onToggle(name) {
-      if (getState().doc.mode === "jit") return; // aria-disabled: jit has no mask
+      if (MODE_TABLE[getState().doc.mode].mask === "none") return; // aria-disabled: no mask
       dispatch({ type: "known", name, known: !isKnown(getState().doc, name), run: "now" });
     },
     onValue(name, text) {

@@ -4,6 +4,7 @@
 // over as a residual. Outputs that are unknown anyway have nothing to force.
 
 import { setHidden } from "../../dom-writes.js";
+import { modeOf } from "../../modes.js";
 
 /**
  * @param {HTMLElement} root the bar (data-testid="instantiate")
@@ -21,7 +22,7 @@ export function createInstantiate(root, { getState, dispatch }) {
 
   return function render(s) {
     const rec = s.record;
-    const outs = s.doc.mode === "split" && rec?.mode === "split" ? rec.program.outvars : [];
+    const outs = modeOf(s.doc.mode)?.instantiate && rec?.mode === s.doc.mode ? rec.program.outvars : [];
     const forced = rec?.instantiate ?? [];
     // a bar of disabled toggles only says "nothing to force": shown when one can act
     setHidden(root, !outs.some((_, i) => !rec.out_unknowns[i] || forced[i]));

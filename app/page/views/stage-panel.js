@@ -4,6 +4,7 @@
 
 import { wholeArrived } from "../pending-whole.js";
 import { pendingOf, sameSplit, withStandIns } from "../pending-policies.js";
+import { modeOf } from "../../modes.js";
 
 /** Printed programs of a record, whatever its mode: the known and unknown panes, the program. */
 export function programsOf(rec) {
@@ -20,13 +21,8 @@ const splitText = (rec) => {
   const split = { ...rec, events, jax_snippet: null };
   // (a key set to null would keep its place in the text)
   delete split.unopened_calls;
-  if (rec.mode === "grad") {
-    delete split.saved_residuals;
-    delete split.saved_bytes;
-  }
-  return JSON.stringify(
-    rec.mode === "checkpoint" ? { ...split, policies: null, memory: null, pending_policies: null } : split,
-  );
+  for (const field of modeOf(rec.mode)?.later ?? []) delete split[field];
+  return JSON.stringify(split);
 };
 
 /** The programs as text, when the stage module could not be loaded. */
