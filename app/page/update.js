@@ -89,9 +89,9 @@ export function update(s, change, sameExample) {
       return edited(s, { ...doc, instantiate: change.instantiate.map(Boolean) }, sameExample);
     case "step":
       if (change.step === doc.step) return s;
-      return { ...s, doc: { ...doc, step: change.step }, touched: s.touched || change.byUser };
+      return { ...s, doc: { ...doc, step: change.step }, touched: s.touched || Boolean(change.byUser) };
     case "load":
-      return { ...s, doc: change.doc, exampleId: change.exampleId, touched: s.touched || change.byUser };
+      return { ...s, doc: change.doc, exampleId: change.exampleId, touched: s.touched || Boolean(change.byUser) };
     case "answer":
       return answered(s, change.answer, change.key);
     case "touch":
