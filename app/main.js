@@ -168,7 +168,9 @@ mountShare(
 
 // The embedding API, at once: the page has an element with id "explainer", which would
 // otherwise stand in for window.explainer while the stage loads.
+const recordWatchers = new Set(); // window.explainer.onRecord's
 window.explainer = createApi({
+  recordWatchers,
   getState,
   dispatch,
   whenIdle: runner.whenIdle,
@@ -293,7 +295,13 @@ adoptFirstFrame(requestKey(requestFor(state.doc)));
 controls(state);
 const [precomputed, panel] = await Promise.all([
   precomputedPromise,
-  createStagePanel({ root: $("#stage"), panel: $("#stage-panel"), editor, dispatch }),
+  createStagePanel({
+    root: $("#stage"),
+    panel: $("#stage-panel"),
+    editor,
+    dispatch,
+    onRecord: (record) => recordWatchers.forEach((cb) => cb(record)),
+  }),
 ]);
 stagePanel = panel;
 if (state.record) stagePanel.render({ ...state, record: null }, state); // answered while it loaded

@@ -8,11 +8,22 @@ import { DEFAULT_VALUE, isKnown, stateFromExample } from "../state.js";
 import { programsOf } from "./views/stage-panel.js";
 
 /**
- * @param {{getState: () => import("./update.js").PageState, dispatch: (c: object) => void,
+ * @param {{recordWatchers: Set<(record: object) => void>,
+ *          getState: () => import("./update.js").PageState, dispatch: (c: object) => void,
  *          whenIdle: () => Promise<void>, stagePanel: any, permalink: () => Promise<string>,
  *          examples: any, openedFrom: string}} deps
+ *   recordWatchers: told of each record the stage shows (onRecord adds to it)
  */
-export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink, examples, openedFrom }) {
+export function createApi({
+  recordWatchers,
+  getState,
+  dispatch,
+  whenIdle,
+  stagePanel,
+  permalink,
+  examples,
+  openedFrom,
+}) {
   function state() {
     const { doc, record, error, signature } = getState();
     // the inputs the panel shows: the last function the engine read, kept while an edit that
@@ -54,6 +65,12 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
   }
 
   return {
+    /** cb(record) for each record the stage shows, once shown (its parts merged in too);
+     *  returns a function that stops it. */
+    onRecord(cb) {
+      recordWatchers.add(cb);
+      return () => recordWatchers.delete(cb);
+    },
     setSource: (code) => change({ type: "code", code: String(code) }),
     setKnown: (name, known) => change({ type: "known", name, known: Boolean(known) }),
     setValue: (name, text) => change({ type: "value", name, text: String(text) }),

@@ -47,9 +47,10 @@ function fallbackDraw(root, rec) {
 
 /**
  * @param {{root: HTMLElement, panel: HTMLElement, editor: any,
- *          dispatch: (change: object) => void}} deps
+ *          dispatch: (change: object) => void, onRecord?: (record: object) => void}} deps
+ *   onRecord: told of each record once the stage shows it (window.explainer.onRecord)
  */
-export async function createStagePanel({ root, panel, editor, dispatch }) {
+export async function createStagePanel({ root, panel, editor, dispatch, onRecord = () => {} }) {
   let stage = null;
   // the record the stage last drew, its text, and the record whose policy cards it shows
   let drawn = { record: null, text: null, cards: null };
@@ -122,6 +123,7 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
         stage.setRecord(next.record, { step: next.doc.step, key: next.recordKey });
         drawn = { record: next.record, text: null, cards: pendingOf(next.record).length ? null : next.record };
       } else fallbackDraw(root, next.record);
+      onRecord(next.record);
     },
   };
 }
