@@ -325,6 +325,8 @@
  * @property {(number | null)} traced_eqns
  * @property {number} traces
  * @property {Array<MaskCell>} masks
+ * @property {string} as_mode
+ * @property {(string | null)} policy
  */
 /**
  * One known/unknown mask of the mask explorer: what the mode asked for (split, or grad's or

@@ -51,7 +51,8 @@ def masks(source: str, args: Sequence[dict], fn: str | None = None, as_mode: str
                  for known in itertools.product([False, True], repeat=n)]
         return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,
                 "args": args_record(params, args, values), "traced_eqns": None,
-                "traces": len(cells), "masks": cells}
+                "traces": len(cells), "masks": cells, "as_mode": as_mode,
+                "policy": policy if as_mode == "checkpoint" else None}
     shared = _Trace(lf.fn, values, [True] * n)
     read = (_inputs_read(shared.closed.jaxpr, shared.decisions, values)
             if shared.closed is not None else set(range(n)))
@@ -66,7 +67,7 @@ def masks(source: str, args: Sequence[dict], fn: str | None = None, as_mode: str
     return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,
             "args": args_record(params, args, values),
             "traced_eqns": len(shared.closed.jaxpr.eqns) if shared.closed is not None else None,
-            "traces": traces, "masks": cells}
+            "traces": traces, "masks": cells, "as_mode": "split", "policy": None}
 
 
 class _Trace:

@@ -350,6 +350,8 @@ class MasksRecord(RecordBase):
     traced_eqns: int | None  # equations traced with every input known (None: that failed)
     traces: int
     masks: list[MaskCell]
+    as_mode: str  # the mode whose split each cell counts (split, grad or checkpoint)
+    policy: str | None  # checkpoint's policy (None for the other modes)
 
 
 RECORDS = {"split": SplitRecord, "jit": JitRecord, "grad": GradRecord,
