@@ -10,7 +10,7 @@ import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer, notStarted } from "../engine-answers.js";
 import { ANSWERS_KEPT, MASKS_QUIET_MS, SECTION_CALL_TIMEOUT_MS } from "../limits.js";
 import { requestKey } from "../state.js";
-import { createAnswers, mergePart, partRequest } from "./answers.js";
+import { createAnswers, mergePart, partRequest, waitsForPart } from "./answers.js";
 
 /**
  * @param {{engine: any, getState: () => any, dispatch: (change: object) => void,
@@ -87,8 +87,9 @@ export function createSession({ engine, getState, dispatch, settled }) {
   };
 
   /**
-   * The demos' records (sections/): from the answers at once, else from the engine once the
-   * main view is idle, one call at a time. `stillWanted()` is asked again just before the call;
+   * The demos' records (sections/): from the answers at once (not one still waiting for its
+   * parts: the main record's first answer), else from the engine once the main view is idle,
+   * one call at a time. `stillWanted()` is asked again just before the call;
    * a request nobody wants any more resolves to null without running.
    */
   function demoRequests() {
@@ -97,7 +98,7 @@ export function createSession({ engine, getState, dispatch, settled }) {
     return function request(req, { stillWanted = () => true } = {}) {
       const key = requestKey(req);
       const hit = answers.get(key);
-      if (hit) return Promise.resolve(hit);
+      if (hit && !waitsForPart(hit)) return Promise.resolve(hit);
       if (pending.has(key)) return pending.get(key);
       const p = new Promise((resolve) => {
         chain = chain.then(async () => {
@@ -111,7 +112,6 @@ export function createSession({ engine, getState, dispatch, settled }) {
             return;
           }
           const asked = await askEngine(engine, req, { timeoutMs: SECTION_CALL_TIMEOUT_MS });
-          // a demo's record still waiting for its parts is no answer to keep
           if (asked.cacheable) answers.keep(key, asked.answer);
           resolve(asked.answer);
         });

@@ -111,10 +111,7 @@ function createContext(engine, explainer, session) {
       return answer && !waitsForPart(answer) ? answer : null;
     },
     /** A record for (mode, kwargs): kept, or asked once the main view is idle (session.js). */
-    request(mode, kwargs, { stillWanted = () => true } = {}) {
-      const hit = ctx.cached(mode, kwargs);
-      return hit ? Promise.resolve(hit) : session.request({ mode, kwargs }, { stillWanted });
-    },
+    request: (mode, kwargs, how) => session.request({ mode, kwargs }, how),
   };
   return ctx;
 }

@@ -214,3 +214,17 @@ test("no masks are asked while the page shows an error: the explorer waits for a
     [["masks", null]],
   );
 });
+
+test("a demo is not handed a record still waiting for its parts: the whole one is asked", async () => {
+  const { calls, session, settleNow } = rig();
+  const req = { mode: "split", kwargs: { source: "s", args: [] } };
+  const key = JSON.stringify(["split", req.kwargs]);
+  session.answers.keep(key, { ...record("split"), unopened_calls: [0] });
+  const asked = session.request(req);
+  await tick();
+  settleNow();
+  await tick();
+  assert.equal(calls.length, 1);
+  calls[0].resolve({ error: { type: "Stand-in", message: "m", lineno: null } });
+  assert.equal((await asked).error.type, "Stand-in");
+});
