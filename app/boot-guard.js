@@ -9,6 +9,7 @@
   window.__bootErrors = [];
   window.__cspViolations = [];
 
+  /** @param {string} message */
   function fail(message) {
     window.__bootErrors.push(message);
     var el = /** @type {HTMLElement} */ (document.querySelector('[data-testid="engine"]'));

@@ -31,16 +31,24 @@ export function createEditorSlot(parent, options) {
   /** @type {Promise<any> | null} */
   let mounting = null;
   // the latest of each mark asked for before the mount
+  /** @type {import("./editor.js").LineError | null} */
   let error = null;
+  /** @type {number | null} */
   let linked = null;
+  /** @type {{line: number | null, hue: number | null}} */
   let step = { line: null, hue: null };
   let wantFocus = false;
+  /** @type {Element | null} */
   let focusFrom = null; // where focus was when it was asked for
+  /** @type {{x: number, y: number} | null} */
   let pointer = null; // where the reader pressed before CodeMirror was there
   let typed = ""; // what the reader typed on the plain code before CodeMirror was there
 
-  const showMarks = () =>
-    markPlainLines(parent, { error: Number.isInteger(error?.line) ? error.line : null, linked, step });
+  const showMarks = () => {
+    const errorLine = error?.line;
+    const at = typeof errorLine === "number" && Number.isInteger(errorLine) ? errorLine : null;
+    markPlainLines(parent, { error: at, linked, step });
+  };
   if (plainCodeText(parent) !== doc) drawPlainCode(parent, doc);
   showMarks();
 
@@ -113,6 +121,7 @@ export function createEditorSlot(parent, options) {
   parent.addEventListener("keydown", keptKey);
 
   return {
+    /** @param {string} text */
     setDoc(text) {
       if (editor) editor.setDoc(text);
       else if (text !== doc) {
@@ -121,6 +130,7 @@ export function createEditorSlot(parent, options) {
       }
       doc = text;
     },
+    /** @param {import("./editor.js").LineError | null} err */
     setError(err) {
       if (editor) editor.setError(err);
       else {
@@ -128,6 +138,7 @@ export function createEditorSlot(parent, options) {
         showMarks();
       }
     },
+    /** @param {number | null} line */
     linkLine(line) {
       if (editor) editor.linkLine(line);
       else {
@@ -135,6 +146,7 @@ export function createEditorSlot(parent, options) {
         showMarks();
       }
     },
+    /** @param {number | null} line @param {number | null} [hue] */
     stepLine(line, hue = null) {
       if (editor) editor.stepLine(line, hue);
       else {

@@ -19,14 +19,22 @@ import {
 } from "./vendor/cm6.js";
 import { yieldToMain } from "./main-thread.js";
 
+// CodeMirror's values are untyped for tsc (types/app/vendor/cm6.d.ts: the bundle is built)
+/** @typedef {any} CmEffectType @typedef {any} CmTransaction @typedef {any} CmView @typedef {any} CmDecoration */
+/** @typedef {any} CmUpdate */
+/** @typedef {{line: number | null, hue: number | null, set: CmDecoration}} LineMark */
+/** @typedef {{line?: number | null, message: string}} LineError an engine error's line, if any */
+
 const setErrorLine = StateEffect.define();
 const setLinkedLine = StateEffect.define();
 const setStepLine = StateEffect.define();
 
-/** A field marking one line (or none): the effect's value is {line, hue?} or a line number. */
+/** A field marking one line (or none): the effect's value is {line, hue?} or a line number.
+ *  @param {CmEffectType} effect @param {(hue: number | null) => CmDecoration} decoOf */
 function lineField(effect, decoOf) {
   return StateField.define({
     create: () => ({ line: null, hue: null, set: Decoration.none }),
+    /** @param {LineMark} value @param {CmTransaction} tr @returns {LineMark} */
     update(value, tr) {
       let { line, hue } = value;
       for (const e of tr.effects) {
@@ -39,7 +47,7 @@ function lineField(effect, decoOf) {
       const from = tr.state.doc.line(line).from;
       return { line, hue, set: Decoration.set([decoOf(hue).range(from)]) };
     },
-    provide: (f) => EditorView.decorations.from(f, (v) => v.set),
+    provide: (/** @type {any} */ f) => EditorView.decorations.from(f, (/** @type {LineMark} */ v) => v.set),
   });
 }
 
@@ -94,6 +102,7 @@ export async function createEditor(
   parent,
   { doc = "", onChange, onCursorLine, onHoverLine, onRun, readOnly = false } = {},
 ) {
+  /** @type {number | null} */
   let lastCursorLine = null;
   let silent = false; // setDoc() from the page is not a user edit
   let shownError = { doc: null, key: "[null,null]" }; // what setError marked last
@@ -127,7 +136,7 @@ export async function createEditor(
           },
         ]),
       ),
-      EditorView.updateListener.of((u) => {
+      EditorView.updateListener.of((/** @type {CmUpdate} */ u) => {
         if (u.docChanged && !silent) onChange?.(u.state.doc.toString());
         if (u.selectionSet || u.docChanged) {
           const line = u.state.doc.lineAt(u.state.selection.main.head).number;
@@ -138,9 +147,11 @@ export async function createEditor(
         }
       }),
       EditorView.domEventHandlers({
+        /** @param {FocusEvent} _e @param {CmView} v */
         focus(_e, v) {
-          lastCursorLine = v.state.doc.lineAt(v.state.selection.main.head).number;
-          onCursorLine?.(lastCursorLine);
+          const line = v.state.doc.lineAt(v.state.selection.main.head).number;
+          lastCursorLine = line;
+          onCursorLine?.(line);
         },
       }),
     ],
@@ -151,8 +162,9 @@ export async function createEditor(
 
   // hovered line -> the page (throttled to one per frame)
   let hoverFrame = 0;
+  /** @type {number | null} */
   let hoverLine = null;
-  view.dom.addEventListener("mousemove", (e) => {
+  view.dom.addEventListener("mousemove", (/** @type {MouseEvent} */ e) => {
     if (hoverFrame) return;
     hoverFrame = requestAnimationFrame(() => {
       hoverFrame = 0;
@@ -171,6 +183,7 @@ export async function createEditor(
 
   return {
     view,
+    /** @param {string} text */
     setDoc(text) {
       const old = view.state.doc.toString();
       if (text === old) return;
@@ -186,19 +199,22 @@ export async function createEditor(
         silent = false;
       }
     },
-    /** Mark (or clear, with null) the line of an engine error. */
+    /** Mark (or clear, with null) the line of an engine error.
+     *  @param {LineError | null} err */
     setError(err) {
       const doc = view.state.doc;
-      const line = err && Number.isInteger(err.line) && err.line >= 1 && err.line <= doc.lines ? err.line : null;
+      const at = err?.line;
+      const line = typeof at === "number" && Number.isInteger(at) && at >= 1 && at <= doc.lines ? at : null;
       // the page asks on every update, and each dispatch costs the editor a measure cycle: an
       // unchanged mark is left alone (a mark on the same line of another text is redrawn)
       const key = JSON.stringify([line, err?.message ?? null]);
       if (key === shownError.key && (line === null || doc === shownError.doc)) return;
       shownError = { doc, key };
+      /** @type {Array<{from: number, to: number, severity: string, message: string}>} */
       const diagnostics = [];
       if (err && line !== null) {
         const l = doc.line(line);
-        const indent = /^\s*/.exec(l.text)[0].length;
+        const indent = /** @type {RegExpExecArray} */ (/^\s*/.exec(l.text))[0].length; // always matches
         diagnostics.push({ from: l.from + indent, to: l.to, severity: "error", message: err.message });
       }
       view.dispatch(setDiagnostics(view.state, diagnostics), { effects: setErrorLine.of(line) });
@@ -207,13 +223,14 @@ export async function createEditor(
     // then: CodeMirror reads the page's selection, which makes Chromium lay out a stage just
     // rebuilt, inside the task that rebuilt it (10-35 ms per toggle, in a profile). So a mark
     // that stays is left alone.
-    /** Highlight a line the stage points at (null clears). */
+    /** Highlight a line the stage points at (null clears). @param {number | null} line */
     linkLine(line) {
       const at = Number.isInteger(line) ? line : null;
       if (view.state.field(linkedLineField).line === at) return;
       view.dispatch({ effects: setLinkedLine.of(at) });
     },
-    /** Mark the source line of the stage's step in its colour (null clears). */
+    /** Mark the source line of the stage's step in its colour (null clears).
+     *  @param {number | null} line @param {number | null} [hue] */
     stepLine(line, hue = null) {
       const at = Number.isInteger(line) ? line : null;
       const colour = Number.isInteger(hue) ? hue : null;

@@ -31,13 +31,14 @@ const METHODS = new Set([
 const EMBED_WIDTH = 700;
 const EMBED_HEIGHT = 720;
 
-/** The page's address with the embed flags (or none) and the permalink's hash. */
+/** The page's address with the embed flags (or none) and the permalink's hash.
+ *  @param {string} permalink @param {string} flags */
 function pageUrl(permalink, flags) {
   const hash = new URL(permalink).hash;
   return `${location.origin}${location.pathname}${flags}${hash}`;
 }
 
-/** The <iframe> that embeds `permalink`'s state, read-only. */
+/** The <iframe> that embeds `permalink`'s state, read-only. @param {string} permalink */
 export function embedCode(permalink) {
   const src = pageUrl(permalink, "?embed");
   return (
@@ -72,7 +73,7 @@ export function mountEmbedApi(explainer) {
     const msg = e.data;
     if (!msg || typeof msg !== "object" || msg.type !== "explainer:call") return;
     const id = typeof msg.id === "string" || typeof msg.id === "number" ? msg.id : null;
-    const reply = (body) => host.postMessage({ type: "explainer:reply", id, ...body }, origin);
+    const reply = (/** @type {object} */ body) => host.postMessage({ type: "explainer:reply", id, ...body }, origin);
     if (typeof msg.method !== "string" || !METHODS.has(msg.method)) {
       reply({ ok: false, error: `unknown method ${JSON.stringify(String(msg.method)).slice(0, 60)}` });
       return;
@@ -84,7 +85,9 @@ export function mountEmbedApi(explainer) {
     try {
       reply({ ok: true, result: await explainer[msg.method](...(msg.args ?? [])) });
     } catch (err) {
-      reply({ ok: false, error: String(err?.message ?? err) });
+      // whatever was thrown: an Error's message, or the thing itself
+      const thrown = /** @type {{message?: unknown} | null | undefined} */ (err);
+      reply({ ok: false, error: String(thrown?.message ?? err) });
     }
   });
   host.postMessage({ type: "explainer:ready", version: API_VERSION }, origin);

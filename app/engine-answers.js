@@ -8,6 +8,18 @@ import { answerProblems, policyAnswerProblems, signatureProblems } from "./contr
 /** @typedef {import("./contract/record.js").PolicyAnswer} PolicyAnswer */
 /** @typedef {import("./contract/record.js").ErrorRecord} ErrorRecord */
 /** @typedef {import("./contract/record.js").SignatureAnswer} SignatureAnswer */
+/**
+ * What a failed call rejects with: engine-client.js's EngineError, with the extras it sets.
+ * @typedef {object} EngineFailure
+ * @property {string} message
+ * @property {string} [type] timeout, crashed, restarted, a Python exception's name, ...
+ * @property {number | null} [lineno] a Python exception's line in the source
+ * @property {boolean} [restarted] the engine was restarted to stop the call
+ * @property {boolean} [interruptSent] an interrupt was tried first
+ * @property {number} [timeoutMs]
+ * @property {boolean} [notStarted] the engine never started
+ * @property {string} [reason] why it did not start, or crashed
+ */
 
 /**
  * @param {{call: Function}} engine the client (engine-client.js)
@@ -43,11 +55,18 @@ export function askSignatureOf(engine, source, options = {}) {
   return ask(engine, "pe_engine.explain.signature", { source }, signatureProblems, options);
 }
 
+/**
+ * @param {{call: Function}} engine @param {string} entry @param {object} kwargs
+ * @param {(answer: unknown) => string[]} problemsOf @param {object} options
+ * @returns {Promise<{answer: any, cacheable: boolean}>} any: the engine's answer, of the type
+ *   each caller names once problemsOf found nothing wrong with it
+ */
 async function ask(engine, entry, kwargs, problemsOf, options) {
   let answer;
   try {
     answer = await engine.call(entry, kwargs, options);
-  } catch (err) {
+  } catch (caught) {
+    const err = /** @type {EngineFailure} */ (caught);
     return { answer: errorAnswer(err.type || "engine", engineFailure(err), err.lineno ?? null), cacheable: false };
   }
   const problems = problemsOf(answer);
@@ -58,7 +77,9 @@ async function ask(engine, entry, kwargs, problemsOf, options) {
   return { answer, cacheable: true };
 }
 
-/** An error answer made by the page itself. */
+/** An error answer made by the page itself.
+ *  @param {string} type @param {string} message @param {number | null} [lineno]
+ *  @returns {ErrorRecord} */
 export function errorAnswer(type, message, lineno = null) {
   return { error: { type, message, lineno } };
 }
@@ -67,12 +88,14 @@ export function errorAnswer(type, message, lineno = null) {
 export const NO_ENGINE = "The Python engine could not start in this browser";
 export const STILL_SHOWN = "the examples still show their programs, computed when the site was built";
 
-/** The answer to anything asked of an engine that could not start. */
+/** The answer to anything asked of an engine that could not start.
+ *  @param {string | null | undefined} reason */
 export function notStarted(reason) {
   return `${NO_ENGINE} (${reason ?? "no detail"}), so this cannot run; ${STILL_SHOWN}.`;
 }
 
 /** Which way a runaway was stopped: the reader learns why the next answer may take a while. */
+/** @param {EngineFailure} err */
 function howStopped(err) {
   if (!err.restarted) return "Python was interrupted.";
   if (err.interruptSent)
@@ -80,7 +103,8 @@ function howStopped(err) {
   return "this browser cannot interrupt Python here, so the Python engine was restarted.";
 }
 
-/** The message for a call the engine could not answer (runaway, crash, restart). */
+/** The message for a call the engine could not answer (runaway, crash, restart).
+ *  @param {EngineFailure} err */
 function engineFailure(err) {
   if (err.type === "timeout") {
     const secs = err.timeoutMs ? ` ${Math.round(err.timeoutMs / 100) / 10} s` : "";

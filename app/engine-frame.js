@@ -8,9 +8,13 @@
 // script by its sha256 (the CSP).
 "use strict";
 (() => {
+  /** @type {MessagePort | null} */
   let port = null;
+  /** @type {Worker | null} */
   let worker = null;
+  /** @type {Int32Array | null} */
   let interrupt = null;
+  /** @param {object} msg what goes to the page (which checks every message) */
   const report = (msg) => {
     if (port) port.postMessage(msg);
   };
@@ -19,6 +23,7 @@
     report({ type: "csp", violation: { directive: e.effectiveDirective, blockedURI: e.blockedURI } });
   });
 
+  /** @param {string} workerSource @param {MessagePort} files the port the engine's files arrive on */
   function start(workerSource, files) {
     const sab = self.crossOriginIsolated && typeof SharedArrayBuffer === "function" ? new SharedArrayBuffer(4) : null;
     interrupt = sab ? new Int32Array(sab) : null;
@@ -42,6 +47,7 @@
     report({ type: "frame", interruptible: Boolean(sab) });
   }
 
+  /** @param {MessageEvent} e */
   function fromPage(e) {
     const msg = e.data;
     if (!msg || typeof msg !== "object" || !worker) return;

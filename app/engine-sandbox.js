@@ -21,9 +21,22 @@ const WORKER_SCRIPT = "app/engine-worker.js";
 const FATAL_JS =
   /fatal|Maximum call stack size exceeded|can no longer be used|memory access out of bounds|unreachable|Aborted/i;
 
+/**
+ * manifest.json, as far as it is read here
+ * @typedef {{path: string, sha256: string}} ManifestFile
+ * @typedef {{engine_files: Record<string, ManifestFile>, engine_scripts: Record<string, ManifestFile>}} Manifest
+ * What the frame relays is untrusted data, of no type until validMessage/readAnswer checked it:
+ * @typedef {(msg: any) => void} OnMessage
+ * @typedef {{iframe: HTMLIFrameElement, port: MessagePort}} Spawned
+ * @typedef {{started: number, listen: OnMessage, said: any[], spawned: Promise<Spawned>}} EarlyEngine
+ */
+
+/** @param {ArrayBuffer} buf */
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+/** @param {ArrayBuffer} buf */
 const base64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf)));
 
+/** @param {string} path @returns {Promise<ArrayBuffer>} */
 async function fetchBytes(path) {
   const r = await fetch(new URL(path, SITE));
   if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
@@ -33,6 +46,7 @@ async function fetchBytes(path) {
 // The worker that fetches and checks the engine's files (app/engine-fetch.js): the one the
 // head's script started once the page had painted, or a new one, for an engine that starts
 // first or is restarted (the HTTP or service-worker cache has the files by then).
+/** @param {Manifest} manifest @returns {Worker} */
 function fileFetcher(manifest) {
   document.getElementById("engine-files")?.remove(); // not asked for yet: fetched here
   const early = window.engineFetcher;
@@ -43,6 +57,7 @@ function fileFetcher(manifest) {
 
 // The frame's document: its CSP allows only the frame script (by hash) and what Pyodide needs
 // (blob: scripts and workers, WebAssembly); no fetch, XHR, WebSocket or image reaches anything.
+/** @param {string} frameScript @param {string} scriptHash */
 function frameDocument(frameScript, scriptHash) {
   const csp = [
     "default-src 'none'",
@@ -62,12 +77,13 @@ function frameDocument(frameScript, scriptHash) {
 // it lists, moved straight from the fetching worker to the engine's over a port of their own:
 // the page's main thread never holds them. The frame's and worker's scripts are checked
 // against the manifest first.
+/** @param {OnMessage} onMessage @returns {Promise<Spawned>} */
 export async function spawnEngine(onMessage) {
   const manifestBytes = fetchBytes("manifest.json");
-  const manifest = manifestBytes.then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+  const manifest = manifestBytes.then((bytes) => /** @type {Manifest} */ (JSON.parse(new TextDecoder().decode(bytes))));
   const fetcher = manifest.then(fileFetcher);
   fetcher.catch(() => {}); // awaited below, once the frame is up
-  const script = async (key, path) => {
+  const script = async (/** @type {string} */ key, /** @type {string} */ path) => {
     const [bytes, { engine_scripts: scripts }] = await Promise.all([fetchBytes(path), manifest]);
     if (scripts[key].path !== path || hex(await crypto.subtle.digest("SHA-256", bytes)) !== scripts[key].sha256) {
       throw new Error(`sha256 mismatch for ${path}`);
@@ -94,7 +110,11 @@ export async function spawnEngine(onMessage) {
   const loaded = new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
   document.body.append(iframe);
   await loaded;
-  iframe.contentWindow.postMessage({ cmd: "init", workerSource }, "*", [control.port2, files.port2]);
+  // the frame's document has loaded: it has a window
+  /** @type {Window} */ (iframe.contentWindow).postMessage({ cmd: "init", workerSource }, "*", [
+    control.port2,
+    files.port2,
+  ]);
   const bytes = await manifestBytes;
   files.port1.postMessage({ cmd: "file", name: "manifest.json", bytes }, [bytes]);
   const worker = await fetcher;
@@ -111,6 +131,7 @@ export async function spawnEngine(onMessage) {
 }
 
 // What the frame relays is untrusted: only these shapes are read, and only these fields.
+/** @param {any} msg untrusted, checked here @returns {any} the message, or null */
 export function validMessage(msg) {
   if (!msg || typeof msg !== "object" || Array.isArray(msg)) return null;
   if (typeof msg.type === "string") return msg;
@@ -118,6 +139,7 @@ export function validMessage(msg) {
   return null;
 }
 
+/** @param {any} msg a valid message (untrusted fields, checked here) */
 export function readAnswer(msg) {
   if (typeof msg.text !== "string") {
     const e = msg.error && typeof msg.error === "object" ? msg.error : {};
@@ -163,17 +185,24 @@ export function readAnswer(msg) {
 // The first engine starts as soon as this module is evaluated (index.html loads the engine
 // client before anything else): the boot is the long pole. What it says before the page's
 // engine client exists is kept, in order, and handed over with it.
+/** @type {EarlyEngine | null} */
 let early = null;
 if (typeof document !== "undefined") {
+  /** @type {any[]} */
   const said = [];
-  const e = { started: performance.now(), listen: (msg) => said.push(msg), said };
-  e.spawned = spawnEngine((msg) => e.listen(msg));
+  /** @type {EarlyEngine} */
+  const e = {
+    started: performance.now(),
+    listen: (msg) => said.push(msg),
+    said,
+    spawned: spawnEngine((msg) => e.listen(msg)), // called once it has spoken: e is there by then
+  };
   e.spawned.catch(() => {}); // the adopter sees it
   early = e;
 }
 
 /** The engine started at load, now talking to `onMessage` (null if there was none, or it was
- *  adopted already). */
+ *  adopted already). @param {OnMessage} onMessage @returns {EarlyEngine | null} */
 export function adoptEarlyEngine(onMessage) {
   const e = early;
   early = null;

@@ -6,10 +6,26 @@
 import { seedSignatures } from "./signatures.js";
 import { MODE_TABLE } from "./modes.js";
 
+/**
+ * @typedef {object} Example one entry of examples.json
+ * @property {string} id
+ * @property {string} title
+ * @property {string} mode
+ * @property {string} code
+ * @property {Record<string, boolean>} known
+ * @property {Record<string, string>} values
+ * @property {string} [policy]
+ * @property {boolean} [folding]
+ * @typedef {object} Examples examples.json, with the signatures the build adds
+ * @property {string} default the id of the example the page opens with
+ * @property {Example[]} examples
+ * @property {Record<string, import("./contract/record.js").SignatureAnswer>} [signatures] by source
+ */
+
+/** @type {Promise<Examples> | null} */
 let loaded = null;
 
-/** {default: id, examples: [{id, title, mode, code, known, values, policy?, folding?}],
- *  signatures?: {source: SignatureAnswer}} */
+/** examples.json, fetched once. @returns {Promise<Examples>} */
 export function loadExamples() {
   loaded ??= fetch(new URL("./examples.json", import.meta.url))
     .then((r) => {
@@ -23,15 +39,18 @@ export function loadExamples() {
   return loaded;
 }
 
+/** @param {Examples} data @param {string} id @returns {Example | null} */
 export function findExample(data, id) {
   return data.examples.find((e) => e.id === id) ?? null;
 }
 
+/** @param {Examples} data @returns {Example} */
 export function defaultExample(data) {
   return findExample(data, data.default) ?? data.examples[0];
 }
 
-/** Fill a <select> with the examples, grouped by mode; onPick(example) on change. */
+/** Fill a <select> with the examples, grouped by mode; onPick(example) on change.
+ *  @param {HTMLSelectElement} select @param {Examples} data @param {(ex: Example) => void} onPick */
 export function mountExamples(select, data, onPick) {
   select.replaceChildren();
   const custom = document.createElement("option");
@@ -55,7 +74,7 @@ export function mountExamples(select, data, onPick) {
     if (ex) onPick(ex);
   });
   return {
-    /** Show which example the state is (or "Your code" once edited). */
+    /** Show which example the state is (or "Your code" once edited). @param {string} id */
     show(id) {
       select.value = id && findExample(data, id) ? id : "";
     },

@@ -4,20 +4,35 @@
 // never steals focus or loses what the user is typing.
 
 import { setAttr, setHidden, setText } from "./dom-writes.js";
-import { isKnown } from "./state.js";
-import { MODE_TABLE } from "./modes.js";
+import { isKnown, soleDifferentiated } from "./state.js";
+import { modeOf } from "./modes.js";
+
+/**
+ * @typedef {object} InputsView what render draws
+ * @property {string[]} params the traced function's parameters, in order
+ * @property {import("./page/update.js").Doc} state
+ * @property {import("./contract/record.js").EngineRecord | null} record the avals it traced
+ * @property {string} mode
+ * @property {string | null} badInput the parameter whose value the engine could not read
+ * @property {string | null} [toggleError] what is wrong with the toggles as a whole
+ */
 
 /**
  * createInputs(container, {onToggle(name), onValue(name, text)})
  *   -> {render({params, state, record, mode, badInput, toggleError})}
+ * @param {Element} container
+ * @param {{onToggle: (name: string) => void, onValue: (name: string, text: string) => void,
+ *          modeNote?: HTMLElement | null}} handlers modeNote: the line under the rows
  */
 export function createInputs(container, { onToggle, onValue, modeNote = null }) {
-  const rows = new Map(); // name -> {row, toggle, value, aval, note}
+  /** @type {Map<string, ReturnType<typeof makeRow>>} */
+  const rows = new Map();
   container.replaceChildren(); // the rows the build drew for the first frame (tools/prerender.mjs)
   const empty = document.createElement("p");
   empty.className = "inputs-empty";
   empty.textContent = "Define a function (def f(x, y): …) and its arguments appear here.";
 
+  /** @param {string} name */
   function makeRow(name) {
     const row = document.createElement("div");
     row.className = "input-row";
@@ -62,6 +77,7 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
     return { row, toggle, value, aval, note };
   }
 
+  /** @param {InputsView} view */
   function render({ params, state, record, mode, badInput, toggleError = null }) {
     if (!params || params.length === 0) {
       for (const r of rows.values()) r.row.remove();
@@ -85,8 +101,9 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       }
       if (container.children[i] !== r.row) container.insertBefore(r.row, container.children[i] ?? null);
       const known = isKnown(state, name);
-      const jit = MODE_TABLE[mode].mask === "none"; // every argument is a formal parameter
-      const autodiff = MODE_TABLE[mode].mask === "argnums"; // the mask is argnums
+      const jit = modeOf(mode)?.mask === "none"; // every argument is a formal parameter: the mask has no say
+      const autodiff = modeOf(mode)?.mask === "argnums"; // the mask is argnums
+      const sole = soleDifferentiated(state, name); // grad needs one input to differentiate
       setText(r.toggle, known ? "known" : "unknown");
       setAttr(r.toggle, "aria-pressed", String(known));
       r.toggle.classList.toggle("is-known", known);
@@ -96,21 +113,25 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
         "aria-label",
         jit
           ? `${name}: known or unknown, unavailable under jit`
-          : autodiff
-            ? `${name} is ${known ? "known: held fixed" : "unknown: differentiated"}; press to ${known ? "differentiate it" : "hold it fixed"}`
-            : `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
+          : sole
+            ? `${name} is unknown: differentiated, the only input that is`
+            : autodiff
+              ? `${name} is ${known ? "known: held fixed" : "unknown: differentiated"}; press to ${known ? "differentiate it" : "hold it fixed"}`
+              : `${name} is ${known ? "known" : "unknown"}; press to make it ${known ? "unknown" : "known"}`,
       );
       // jit: disabled, and says why (aria-disabled keeps it focusable, so the reason is heard)
-      setAttr(r.toggle, "aria-disabled", jit ? "true" : null);
-      setAttr(r.toggle, "aria-describedby", jit ? r.note.id : null);
+      setAttr(r.toggle, "aria-disabled", jit || sole ? "true" : null);
+      setAttr(r.toggle, "aria-describedby", jit || sole ? r.note.id : null);
       setAttr(
         r.toggle,
         "title",
         jit
           ? "Under jit every argument is a formal parameter, so every input is unknown: the toggles apply in the other modes"
-          : autodiff
-            ? `Unknown = differentiated (JAX's argnums), known = held at its value. Make ${name} ${known ? "differentiated" : "held fixed"}`
-            : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`,
+          : sole
+            ? `${name} is the only input differentiated: differentiate another one to hold ${name} fixed`
+            : autodiff
+              ? `Unknown = differentiated (JAX's argnums), known = held at its value. Make ${name} ${known ? "differentiated" : "held fixed"}`
+              : `Make ${name} ${known ? "unknown (only its shape and dtype)" : "known (its value is at hand)"}`,
       );
       r.row.classList.toggle("is-known", known);
       r.row.classList.toggle("is-unknown", !known);
@@ -128,23 +149,25 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
         r.note,
         jit
           ? "jit: every input is unknown"
-          : autodiff
-            ? known
-              ? "held fixed (not differentiated)"
-              : "differentiated (in argnums)"
-            : known
-              ? ""
-              : "only its shape and dtype are used",
+          : sole
+            ? "differentiated (grad needs at least one input; jax.grad's default is the first)"
+            : autodiff
+              ? known
+                ? "held fixed (not differentiated)"
+                : "differentiated (in argnums)"
+              : known
+                ? ""
+                : "only its shape and dtype are used",
       );
     });
     if (modeNote) {
-      setHidden(modeNote, MODE_TABLE[mode].mask === "known");
+      setHidden(modeNote, modeOf(mode)?.mask === "known");
       modeNote.classList.toggle("is-error", Boolean(toggleError));
       setText(
         modeNote,
         toggleError
           ? toggleError
-          : MODE_TABLE[mode].mask === "none"
+          : modeOf(mode)?.mask === "none"
             ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
             : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one is held at its value.`,
       );

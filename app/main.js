@@ -34,6 +34,7 @@ import { createMaskExplorer, wantedMasks } from "./page/views/mask-explorer.js";
 import { createInstantiate } from "./page/views/instantiate.js";
 import { createEmbedCaption } from "./page/views/embed-caption.js";
 import { embedMode, mountEmbedApi, mountEmbedFooter } from "./embed.js";
+import { mountTour } from "./page/tour.js";
 
 // Time per call and the interrupt's grace come from app/limits.js, never from the URL: a
 // runaway gets the interrupt first, then the engine is replaced.
@@ -53,7 +54,8 @@ const precomputedPromise = fetch(new URL("../precomputed.json", import.meta.url)
 // fetch the stage's modules now, beside examples.json and precomputed.json (the panel imports it)
 import("./stage/index.js").catch(() => {});
 
-const $ = (sel) => document.querySelector(sel);
+/** One of index.html's own elements: always there. @param {string} sel */
+const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const notice = createNotice($('[data-testid="notice"]'));
 showEngineStatus($('[data-testid="engine"]'), engine);
 mountThemeToggle($('[data-testid="theme-toggle"]'));
@@ -74,21 +76,28 @@ let state = initialPageState(opening.doc, opening.exampleId, signatureOf(opening
 const embedCaption = embedMode ? createEmbedCaption($("#stage")) : null;
 embedCaption?.render(state);
 const getState = () => state;
+/** @typedef {import("./page/update.js").Doc} Doc */
+/** @typedef {import("./page/update.js").PageState} PageState */
+/** A change of page/update.js's list; here only the fields every change may have are read.
+ *  @typedef {{type: string, run?: string, byUser?: boolean, from?: string}} Change */
+/** @param {Doc} doc */
 const sameAsExample = (doc) => {
   const ex = examples.examples.find((e) => e.id === state.exampleId);
-  return Boolean(ex) && ex.code === doc.code && ex.mode === doc.mode;
+  return ex !== undefined && ex.code === doc.code && ex.mode === doc.mode;
 };
 
 let rendering = false;
+/** @type {Change[]} */
 const queue = [];
-/** The one way the state changes: the UI, the engine's answers and window.explainer. */
+/** The one way the state changes: the UI, the engine's answers and window.explainer.
+ *  @param {object} change */
 function dispatch(change) {
-  queue.push(change);
+  queue.push(/** @type {Change} */ (change));
   if (rendering) return; // a view answered a change: it runs once this one is drawn
   rendering = true;
   try {
     while (queue.length) {
-      const c = queue.shift();
+      const c = /** @type {Change} */ (queue.shift());
       const prev = state;
       state = update(prev, c, sameAsExample);
       // effects first: a change's engine request is queued before any view's microtask, so
@@ -108,8 +117,11 @@ function dispatch(change) {
 // example, fetched when the page first needs one of its records (each checked against the
 // contract when first used): a switch of example or mode never waits for Python, and a reader
 // who stays on the opening example never fetches (nor parses) the others.
+/** @type {Map<string, Promise<void>>} */
 const exampleFiles = new Map(); // example id -> the promise of its records, seeded
+/** @type {Set<string>} */
 const exampleFilesIn = new Set(); // the ids whose file came (or failed: Python answers then)
+/** @param {string} id */
 function exampleFile(id) {
   if (!exampleFiles.has(id)) {
     const url = new URL(`../precomputed/${encodeURIComponent(id)}.json`, import.meta.url);
@@ -125,7 +137,7 @@ function exampleFile(id) {
   return exampleFiles.get(id);
 }
 /** The files still to come of the examples with this code (several share one, with other
- *  policies), or null. */
+ *  policies), or null. @param {string} code */
 function exampleRecords(code) {
   const ids = examples.examples.filter((ex) => ex.code === code && !exampleFilesIn.has(ex.id)).map((ex) => ex.id);
   return ids.length ? Promise.all(ids.map(exampleFile)) : null;
@@ -143,6 +155,7 @@ const address = createAddressBar({
 // link followed) does not.
 const READER_EDITS = new Set(["code", "known", "value", "mode", "policy", "folding", "instantiate"]);
 
+/** @param {PageState} prev @param {PageState} next @param {Change} change */
 function effects(prev, next, change) {
   if (change.run && changesRequest(change)) runner.schedule(change.run === "debounced" ? EDIT_DEBOUNCE_MS : 0);
   const byReader = change.byUser ?? READER_EDITS.has(change.type);
@@ -177,7 +190,7 @@ window.explainer = createApi({
   stagePanel: {
     step: () => stagePanel?.step() ?? null,
     stepCount: () => stagePanel?.stepCount() ?? null,
-    setStep: (n) => stagePanel?.setStep(n),
+    setStep: (/** @type {number} */ n) => stagePanel?.setStep(n),
     drawn: () => stagePanel?.drawn(),
   },
   permalink,
@@ -192,7 +205,9 @@ if (embedMode) {
 // ------------------------------------------------------------------------------------------
 // views
 
+/** @type {number | null} */
 let hoverLine = null;
+/** @type {number | null} */
 let cursorLine = null;
 const editor = createEditorSlot($('[data-testid="editor"]'), {
   doc: state.doc.code,
@@ -216,7 +231,7 @@ const editor = createEditorSlot($('[data-testid="editor"]'), {
 // Skip links move focus, not only the scroll: into the editor, or onto the stage's programs.
 const skipTargets = { "skip-editor": () => editor.focus(), "skip-stage": () => stagePanel?.focus() };
 for (const [testid, focus] of Object.entries(skipTargets)) {
-  $(`[data-testid="${testid}"]`).addEventListener("click", (e) => {
+  $(`[data-testid="${testid}"]`).addEventListener("click", (/** @type {Event} */ e) => {
     e.preventDefault();
     focus();
   });
@@ -229,8 +244,11 @@ const errorView = createErrorView({
   editor,
 });
 const maskExplorer = createMaskExplorer($('[data-testid="mask-explorer"]'), { getState, dispatch });
+/** @type {ReturnType<typeof initSections> | null} */
 let sections = null; // the demos' context, once started
 const instantiate = createInstantiate($('[data-testid="instantiate"]'), { getState, dispatch });
+if (!embedMode) mountTour($(".stage-head"), { getState }); // the seed's five questions, on the reader's function
+/** @type {Awaited<ReturnType<typeof createStagePanel>> | null} */
 let stagePanel = null; // once app/stage/ has loaded (or failed to)
 
 // The editor takes code it did not type (window.explainer, an example, a link) in a microtask:
@@ -247,7 +265,8 @@ function editorFollows() {
 }
 
 /** The demos follow the main record drawn for the doc's own request (a record of an older
- *  request is drawn while the doc's is asked: they wait for that). */
+ *  request is drawn while the doc's is asked: they wait for that).
+ *  @param {PageState} s */
 function followedBySections(s) {
   if (!sections || !s.record) return;
   const request = requestFor(s.doc);
@@ -255,6 +274,7 @@ function followedBySections(s) {
   if (key === s.recordKey) sections.setMain(s.record, request, key);
 }
 
+/** @param {PageState} prev @param {PageState} next @param {Change} change */
 function render(prev, next, change) {
   if (next.doc.code !== prev.doc.code && change.from !== "editor") editorFollows();
   if (

@@ -16,14 +16,18 @@ export const HASH_PREFIX = "v1.";
 // app/first-frame-init.js reads it too (a classic script, it cannot import this module)
 const STORAGE_KEY = "pe-explainer.state.v1";
 
+/** @typedef {import("./page/update.js").Doc} Doc */
+
 export class PermalinkError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "PermalinkError";
   }
 }
 
-/** A fresh state from an example of examples.json. */
+/** A fresh state from an example of examples.json.
+ *  @param {import("./examples.js").Example} ex @returns {Doc} */
 export function stateFromExample(ex) {
   return normalize({
     code: ex.code,
@@ -44,7 +48,9 @@ const MAX_STEP = 100_000;
 const MAX_OUTPUTS = 256; // entries of `instantiate`
 
 /** Check and fill in a state from an untrusted source (a link, localStorage). Throws a
- *  PermalinkError saying what is wrong; never anything else. */
+ *  PermalinkError saying what is wrong; never anything else.
+ *  @param {any} raw untrusted JSON: every field is checked here before use
+ *  @returns {Doc} */
 export function normalize(raw) {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
     throw new PermalinkError("the link does not hold a page state");
@@ -84,8 +90,11 @@ export function normalize(raw) {
 }
 
 /** {argName: value} from untrusted JSON: names are Python identifiers, the map has no
- *  prototype (so "__proto__" is just a name), at most MAX_ARGS entries. */
+ *  prototype (so "__proto__" is just a name), at most MAX_ARGS entries.
+ *  @param {unknown} raw @param {string} what @param {(v: unknown) => boolean} ok
+ *  @param {string} expected @returns {Record<string, any>} */
 function argMap(raw, what, ok, expected) {
+  /** @type {Record<string, any>} */
   const out = Object.create(null);
   if (raw === undefined || raw === null) return out;
   if (typeof raw !== "object" || Array.isArray(raw)) throw new PermalinkError(`${what} is not a map of arguments`);
@@ -100,7 +109,8 @@ function argMap(raw, what, ok, expected) {
   return out;
 }
 
-/** A short, printable rendering of an untrusted value for a message. */
+/** A short, printable rendering of an untrusted value for a message.
+ *  @param {unknown} v @returns {string} */
 function quote(v) {
   let text;
   try {
@@ -113,9 +123,36 @@ function quote(v) {
 
 export const DEFAULT_VALUE = "1.0";
 
-/** Whether a doc's parameter is known: an input the page has not marked is.
- *  @param {{known: Record<string, boolean>}} doc @param {string} name @returns {boolean} */
-export const isKnown = (doc, name) => doc.known[name] ?? true;
+/** Whether a mode's mask is JAX's argnums (an unknown input is differentiated).
+ *  @param {string | undefined} mode @returns {boolean} */
+const isArgnums = (mode) => modeOf(mode)?.mask === "argnums";
+
+/** The doc's known flags as the engine is asked. Where the mask is argnums and the reader has
+ *  marked no input of the function unknown, argument 0 is differentiated: jax.grad's default
+ *  argnums=0 (a function pasted in grad mode differentiates its first input, not nothing).
+ *  @param {{code?: string, mode?: string, known: Record<string, boolean>}} doc
+ *  @returns {Record<string, boolean>} */
+export function effectiveKnown(doc) {
+  const params = doc.code === undefined ? [] : paramsOf(doc.code);
+  if (!isArgnums(doc.mode) || !params.length || params.some((p) => doc.known[p] === false)) return doc.known;
+  return Object.assign(Object.create(null), doc.known, { [params[0]]: false });
+}
+
+/** Whether a doc's parameter is known: an input the page has not marked is (but for argnums'
+ *  default, effectiveKnown).
+ *  @param {{code?: string, mode?: string, known: Record<string, boolean>}} doc @param {string} name
+ *  @returns {boolean} */
+export const isKnown = (doc, name) => effectiveKnown(doc)[name] ?? true;
+
+/** Whether `name` is the only input `doc` differentiates (argnums modes): grad needs one, so
+ *  its toggle cannot hold it fixed.
+ *  @param {{code: string, mode?: string, known: Record<string, boolean>}} doc @param {string} name
+ *  @returns {boolean} */
+export function soleDifferentiated(doc, name) {
+  if (!isArgnums(doc.mode)) return false;
+  const unknown = paramsOf(doc.code).filter((p) => !isKnown(doc, p));
+  return unknown.length === 1 && unknown[0] === name;
+}
 
 /**
  * The engine's `source` and `args` for a function: one {known, value} per parameter of its
@@ -134,37 +171,48 @@ export function functionKwargs(code, known, values, knownByDefault = true) {
   };
 }
 
-/** The engine request for a page state. */
+/** The engine request for a page state.
+ *  @param {Doc} state @returns {{mode: string, kwargs: Record<string, any>}} */
 export function requestFor(state) {
-  const kwargs = { ...functionKwargs(state.code, state.known, state.values), ...modeOf(state.mode).kwargs(state) };
+  /** @type {Record<string, any>} */
+  const kwargs = {
+    ...functionKwargs(state.code, effectiveKnown(state), state.values),
+    ...modeOf(state.mode)?.kwargs(state),
+  };
   return { mode: state.mode, kwargs };
 }
 
 /** The mask explorer's request for a page state: every mask of its function, with its values
  *  (the mask itself is not asked: all of them are answered), counted as its mode splits them;
- *  null for a mode whose mask has no say (no explorer). */
+ *  null for a mode whose mask has no say (no explorer).
+ *  @param {Doc} state @returns {{mode: string, kwargs: import("./contract/request.js").MasksRequest} | null} */
 export function masksRequest(state) {
   const as = modeOf(state.mode)?.masks;
   if (!as) return null;
   const { source, args } = functionKwargs(state.code, {}, state.values);
-  /** @type {Record<string, any>} */
-  const kwargs = { source, args, as_mode: as };
-  if (modeOf(state.mode).option === "policy") kwargs.policy = state.policy;
+  /** @typedef {import("./contract/request.js").MasksRequest} MasksRequest */
+  /** @type {MasksRequest} */
+  const kwargs = { source, args, as_mode: /** @type {MasksRequest["as_mode"]} */ (as) };
+  if (modeOf(state.mode)?.option === "policy") kwargs.policy = /** @type {MasksRequest["policy"]} */ (state.policy);
   return { mode: "masks", kwargs };
 }
 
-/** Same key <=> same trace: the cache key of the engine's answer. */
+/** Same key <=> same trace: the cache key of the engine's answer.
+ *  @param {{mode: string, kwargs: object}} req @returns {string} */
 export function requestKey(req) {
   return JSON.stringify([req.mode, req.kwargs]);
 }
 
 /** Only what the link needs: values and mask of the current parameters, and the policy and
- *  folding choices whatever the mode (switching to checkpoint or jit later finds them). */
+ *  folding choices whatever the mode (switching to checkpoint or jit later finds them).
+ *  @param {Doc} state @returns {Partial<Doc>} */
 export function linkState(state) {
   // the function's parameters; before the engine has read them, every name the state holds
   const held = new Set([...Object.keys(state.known), ...Object.keys(state.values)]);
   const params = signatureOf(state.code)?.params ?? [...held];
+  /** @type {<T>(obj: Record<string, T>) => Record<string, T>} */
   const pick = (obj) => Object.fromEntries(params.filter((p) => p in obj).map((p) => [p, obj[p]]));
+  /** @type {Partial<Doc>} */
   const out = { code: state.code, known: pick(state.known), values: pick(state.values), mode: state.mode };
   if (state.policy !== DEFAULT_POLICY) out.policy = state.policy;
   if (state.folding) out.folding = true;
@@ -176,14 +224,16 @@ export function linkState(state) {
 // ------------------------------------------------------------------------------------------
 // permalink codec
 
+/** @param {Uint8Array} bytes @returns {string} */
 function toBase64url(bytes) {
   let bin = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
-    bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** @param {string} text @returns {Uint8Array<ArrayBuffer>} */
 function fromBase64url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new PermalinkError("the link has characters base64url does not use");
   if (text.length % 4 === 1) throw new PermalinkError("the link is truncated (its base64url length is impossible)");
@@ -203,7 +253,9 @@ function fromBase64url(text) {
 // the page writes is far below this.
 export const MAX_JSON_BYTES = 256 * 1024;
 
-/** bytes through a (de)compression stream; throws a PermalinkError past `limit` bytes out. */
+/** bytes through a (de)compression stream; throws a PermalinkError past `limit` bytes out.
+ *  @param {Uint8Array<ArrayBuffer>} bytes @param {CompressionStream | DecompressionStream} stream
+ *  @param {number} [limit] @returns {Promise<Uint8Array<ArrayBuffer>>} */
 async function pipe(bytes, stream, limit = Infinity) {
   const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
   const chunks = [];
@@ -227,7 +279,8 @@ async function pipe(bytes, stream, limit = Infinity) {
   return out;
 }
 
-/** state -> "v1.<payload>" (no leading '#'). */
+/** state -> "v1.<payload>" (no leading '#').
+ *  @param {Doc} state @returns {Promise<string>} */
 export async function encodePermalink(state) {
   const json = JSON.stringify(linkState(state));
   const packed = await pipe(new TextEncoder().encode(json), new CompressionStream("deflate-raw"));
@@ -239,16 +292,19 @@ export async function encodePermalink(state) {
 }
 
 /** "#v1.<payload>" or "v1.<payload>" -> state. Whatever the input, it resolves to a
- *  normalized state or rejects with a PermalinkError saying what is wrong. */
+ *  normalized state or rejects with a PermalinkError saying what is wrong.
+ *  @param {unknown} hash @returns {Promise<Doc>} */
 export async function decodePermalink(hash) {
   try {
     return await decodeUnchecked(hash);
   } catch (err) {
     if (err instanceof PermalinkError) throw err;
-    throw new PermalinkError(`the link could not be read (${err && err.name ? err.name : "error"})`);
+    const thrown = /** @type {{name?: string} | null | undefined} */ (err); // whatever was thrown
+    throw new PermalinkError(`the link could not be read (${thrown && thrown.name ? thrown.name : "error"})`);
   }
 }
 
+/** @param {unknown} hash @returns {Promise<Doc>} */
 async function decodeUnchecked(hash) {
   if (typeof hash !== "string") throw new PermalinkError("the link is not text");
   const text = hash.startsWith("#") ? hash.slice(1) : hash;
@@ -285,6 +341,7 @@ async function decodeUnchecked(hash) {
 // comes back with that same hash: then the saved state is newer and wins. Any other link,
 // someone's or an older one of yours, wins over what is saved.
 
+/** @param {Doc} state @param {string} [base] @param {boolean} [ahead] */
 export function saveLocal(state, base = "", ahead = false) {
   try {
     localStorage.setItem(
@@ -300,7 +357,8 @@ export function saveLocal(state, base = "", ahead = false) {
   }
 }
 
-/** The saved state, or null. With `hash`: only edits saved ahead of that very hash. */
+/** The saved state, or null. With `hash`: only edits saved ahead of that very hash.
+ *  @param {string | null} [hash] @returns {Doc | null} */
 export function loadLocal(hash = null) {
   try {
     const raw = localStorage.getItem(STORAGE_KEY);

@@ -10,7 +10,8 @@ This is the classic three-stage design JAX used until direct linearize (jax-fact
    backwards, turning each linear primitive into its transpose.
 
 The per-primitive rules live in two tables keyed by primitive, `primitive_jvps`
-and `primitive_transposes`; `ad_rules` fills them for the lax primitives.
+and `primitive_transposes`, filled by the module that defines each primitive (with
+`defjvp`, `defjvp_zero` and `deflinear` below).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import lax
+from . import lax_base as lax
 from .caches import memo_table
 from .core import (
     ClosedJaxpr,
@@ -41,8 +42,8 @@ from .core import (
     weakref_lru_cache,
 )
 from .partial_eval import JaxprTracer, PartialVal, trace_to_jaxpr_nounits
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 # primitive -> rule(primals, tangents, **params) -> (primal out(s), tangent out(s));
 # a tangent may be a symbolic `Zero`.
@@ -538,3 +539,33 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0,
 
     g.__name__ = f"grad({getattr(fun, '__name__', 'fun')})"
     return g
+
+
+# --------------------------------------------------------------------------- rule helpers
+
+
+def defjvp(prim: Primitive, *jvp_fns: Callable[..., Any] | None) -> None:
+    """One tangent contribution per input, `fn(g, ans, *primals, **params)`, summed."""
+    def rule(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
+        ans = bind(prim, *primals, **params)
+        out: Any = Zero(get_aval(ans).to_tangent_aval())
+        for fn, t in zip(jvp_fns, tangents):
+            if fn is not None and type(t) is not Zero:
+                out = add_tangents(out, fn(t, ans, *primals, **params))
+        return ans, out
+    primitive_jvps[prim] = rule
+
+
+def defjvp_zero(prim: Primitive) -> None:
+    def rule(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
+        ans = bind(prim, *primals, **params)
+        return ans, Zero(get_aval(ans).to_tangent_aval())
+    primitive_jvps[prim] = rule
+
+
+def deflinear(prim: Primitive, transpose: Callable[..., list[Any]]) -> None:
+    """A primitive linear in its (single) operand: its JVP applies it to the tangent."""
+    def rule(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
+        return bind(prim, *primals, **params), bind(prim, *tangents, **params)
+    primitive_jvps[prim] = rule
+    primitive_transposes[prim] = transpose

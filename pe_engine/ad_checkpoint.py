@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .ad import (
     Zero,
     is_tangent_side_zero,
@@ -68,8 +68,8 @@ from .partial_eval import (
     partial_eval_rules,
 )
 from .pjit import jit_p
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 from .typecheck import check_call_operands, typecheck_rules
 
 # --------------------------------------------------------------------------- policies

@@ -12,8 +12,8 @@ from .caches import memo_table
 from .core import ClosedJaxpr, Jaxpr, Tracer, as_array, bind, config, get_aval
 from .keys import static_arg_key, value_or_identity
 from .pjit import jit_p
+from .pytree import tree_flatten, tree_map, tree_unflatten
 from .staging import DynamicJaxprTrace, TraceDebug, inline_jaxpr_into_trace, trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 
 def _static_split(args: tuple, static_argnums: Sequence[int]) -> tuple[list[int], list[Any]]:
@@ -231,24 +231,40 @@ def _inline_jit(fun: Callable, nums: tuple[int, ...], names: tuple[str, ...]) ->
         tracers = [x for x in leaves if isinstance(x, Tracer)]
         if not tracers:
             return tree_map(as_array, fun(*args, **kwargs))
+
+        def traced(avals: tuple) -> tuple | None:
+            """fun's jaxpr at these argument types (cached), with its output tree."""
+            key = ("inline", nums, avals, in_tree, static_key(static))
+            cache = _trace_cache(fun)
+            hit = cache.get(key)
+            if hit is None:
+                box: list = []
+                closed = trace_to_jaxpr_dynamic(
+                    _traceable(fun, args, kwargs, dyn_idx, in_tree, box), avals)
+                if any(isinstance(c, Tracer) for c in closed.consts):
+                    return None  # it reads an enclosing trace's value
+                hit = cache[key] = (closed, box[0])
+            return hit
+
         if any(t._trace.main is not main for t in tracers):
-            return fun(*args, **kwargs)
-        avals = tuple(get_aval(a) for a in leaves)
-        key = ("inline", nums, avals, in_tree, static_key(static))
-        cache = _trace_cache(fun)
-        hit = cache.get(key)
+            rule = inline_rules.get(type(tracers[0]._trace))
+            outs = None if rule is None else rule(main, leaves, traced)
+            return fun(*args, **kwargs) if outs is None else outs
+        hit = traced(tuple(get_aval(a) for a in leaves))
         if hit is None:
-            box: list = []
-            closed = trace_to_jaxpr_dynamic(_traceable(fun, args, kwargs, dyn_idx, in_tree, box),
-                                            avals)
-            if any(isinstance(c, Tracer) for c in closed.consts):
-                return fun(*args, **kwargs)  # it reads an enclosing trace's value
-            hit = cache[key] = (closed, box[0])
+            return fun(*args, **kwargs)
         closed, out_tree = hit
         trace = DynamicJaxprTrace(main)
         outs = inline_jaxpr_into_trace(trace, closed, [trace.full_raise(x) for x in leaves])
         return tree_unflatten(out_tree, outs)
     return call
+
+
+# Trace type -> how an inline jit runs under eager constant folding when a tracer of that
+# trace is among its arguments: rule(staging main, argument leaves, traced) returns the
+# outputs, or None to trace the function into its caller. `traced(avals)` is the function's
+# jaxpr and output tree (or None). Registered by the trace's module (batching_calls).
+inline_rules: dict[type, Callable[..., Any]] = {}
 
 
 def _static_args(fun: Callable, nums: int | Sequence[int] | None,

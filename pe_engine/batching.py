@@ -3,8 +3,8 @@
 A batched value is a `BatchTracer`: an array plus the axis (or None) along which
 it carries the batch. Each primitive's rule receives the values and their batch
 axes and returns the outputs and theirs, written the way JAX's rules are so that
-a vmapped program prints as JAX prints it. Rules for the primitives of `lax.py`
-are registered here; modules that define primitives register their own.
+a vmapped program prints as JAX prints it. Each primitive's rule is registered by the
+module that defines it (`defvectorized`, `defbroadcasting`, `defreducer` below).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .core import (
     Primitive,
     ShapedArray,
@@ -25,8 +25,8 @@ from .core import (
     jaxpr_as_fun,
     new_main,
 )
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 # primitive -> rule(axis_size, vals, dims, **params) -> (out(s), out dim(s));
 # a dim is an int or None (not batched).
@@ -297,131 +297,3 @@ def batch_jaxpr_keep_dims(closed: Any, size: int, in_dims: Sequence[int | None]
 def batched_out_dims(closed: Any, size: int, in_dims: Sequence[int | None]) -> list[bool]:
     """Which outputs of a jaxpr come out batched, given which inputs are."""
     return [d is not None for d in batch_jaxpr_keep_dims(closed, size, in_dims)[1]]
-
-
-# --------------------------------------------------------------------------- lax.py's primitives
-
-for _p in (lax.sin_p, lax.cos_p, lax.tan_p, lax.exp_p, lax.log_p, lax.tanh_p, lax.logistic_p,
-           lax.sqrt_p, lax.abs_p, lax.sign_p, lax.neg_p, lax.integer_pow_p, lax.copy_p,
-           lax.stage_p):
-    defvectorized(_p)
-for _p in (lax.add_p, lax.sub_p, lax.mul_p, lax.div_p, lax.max_p, lax.min_p, lax.and_p,
-           lax.or_p, lax.gt_p, lax.lt_p, lax.ge_p, lax.le_p, lax.eq_p, lax.ne_p, lax.add_any_p,
-           lax.pow_p):
-    defbroadcasting(_p)
-for _p in (lax.reduce_sum_p, lax.reduce_max_p, lax.reduce_min_p):
-    defreducer(_p)
-
-
-def _device_put_batcher(size: int, vals: list, dims: list, **params: Any) -> tuple[Any, Any]:
-    return bind(lax.device_put_p, *vals, **params), dims[0]
-
-
-def _convert_batcher(size: int, vals: list, dims: list, **params: Any) -> tuple[Any, Any]:
-    return bind(lax.convert_element_type_p, *vals, **params), dims[0]
-
-
-def _broadcast_in_dim_batcher(size: int, vals: list, dims: list, *, shape: tuple,
-                              broadcast_dimensions: tuple, sharding: Any = None
-                              ) -> tuple[Any, Any]:
-    x = moveaxis(vals[0], dims[0], 0)
-    return lax.broadcast_in_dim(x, (size, *shape),
-                                (0, *np.add(1, i64(broadcast_dimensions)))), 0
-
-
-def _reshape_batcher(size: int, vals: list, dims: list, *, new_sizes: tuple,
-                     dimensions: Any = None, sharding: Any = None) -> tuple[Any, Any]:
-    x = moveaxis(vals[0], dims[0], 0)
-    if dimensions is not None:
-        dimensions = (0, *np.add(1, i64(dimensions)))
-    return lax.reshape(x, (size, *new_sizes), dimensions), 0
-
-
-def _squeeze_batcher(size: int, vals: list, dims: list, *, dimensions: tuple
-                     ) -> tuple[Any, Any]:
-    x = moveaxis(vals[0], dims[0], 0)
-    return lax.squeeze(x, [int(d) + 1 for d in dimensions]), 0
-
-
-def _transpose_batcher(size: int, vals: list, dims: list, *, permutation: tuple
-                       ) -> tuple[Any, Any]:
-    bdim = dims[0]
-    perm = (bdim, *(i if i < bdim else i + 1 for i in permutation))
-    return lax.transpose(vals[0], perm), 0
-
-
-def _slice_batcher(size: int, vals: list, dims: list, *, start_indices: tuple,
-                   limit_indices: tuple, strides: Any = None) -> tuple[Any, Any]:
-    bdim = dims[0]
-    starts, limits = list(start_indices), list(limit_indices)
-    starts.insert(bdim, 0)
-    limits.insert(bdim, size)
-    if strides is not None:
-        strides = list(strides)
-        strides.insert(bdim, 1)
-    return lax.slice(vals[0], starts, limits, strides), bdim
-
-
-def _select_n_batcher(size: int, vals: list, dims: list) -> tuple[Any, Any]:
-    which, *cases = vals
-    which_dim, *case_dims = dims
-    shape = lambda x: get_aval(x).shape  # noqa: E731
-    if all(which_dim == d for d in case_dims):
-        if shape(which) != shape(cases[0]):
-            which = lax.broadcast_in_dim(which, shape(cases[0]), [which_dim])
-        return lax.select_n(which, *cases), which_dim
-    if not shape(which) and all(d is not None for d in case_dims):
-        if all(case_dims[0] == d for d in case_dims[1:]):
-            return lax.select_n(which, *cases), case_dims[0]
-        if all(shape(cases[0]) == shape(c) for c in cases):
-            bdim = case_dims[0]
-            others = [moveaxis(c, d, bdim) for c, d in zip(cases[1:], case_dims[1:])]
-            return lax.select_n(which, cases[0], *others), bdim
-    if shape(which):
-        which = bdim_at_front(which, which_dim, size)
-    if not all(shape(c) == () for c in cases):
-        cases = [bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
-    if 0 < len(shape(which)) < len(shape(cases[0])):
-        which = lax.broadcast_in_dim(which, shape(cases[0]), [0])
-    if len(shape(which)) > len(shape(cases[0])):
-        cases = [lax.broadcast_in_dim(c, shape(which), ()) for c in cases]
-    return lax.select_n(which, *cases), 0
-
-
-def _dot_general_batcher(size: int, vals: list, dims: list, *, dimension_numbers: tuple,
-                         **params: Any) -> tuple[Any, Any]:
-    lhs, rhs = vals
-    lbd, rbd = dims
-    (lc, rc), (lb, rb) = dimension_numbers
-
-    def bump(ds: tuple, b: int) -> tuple:
-        return tuple(d + (d >= b) for d in ds)
-
-    if lbd is not None and rbd is not None:
-        lb, rb = (lbd, *bump(lb, lbd)), (rbd, *bump(rb, rbd))
-        lc, rc = bump(lc, lbd), bump(rc, rbd)
-        out_dim = 0
-    elif lbd is not None:
-        lhs_free = [d for d in range(get_aval(lhs).ndim) if d not in lb and d not in lc]
-        out_dim = len(lb) + sum(d < lbd for d in lhs_free)
-        lb, lc = bump(lb, lbd), bump(lc, lbd)
-    else:
-        rhs_free = [d for d in range(get_aval(rhs).ndim) if d not in rb and d not in rc]
-        out_dim = get_aval(lhs).ndim - len(lc) + sum(d < rbd for d in rhs_free)
-        rb, rc = bump(rb, rbd), bump(rc, rbd)
-    out = bind(lax.dot_general_p, lhs, rhs, dimension_numbers=((lc, rc), (lb, rb)), **params)
-    return out, out_dim
-
-
-primitive_batchers.update({
-    lax.device_put_p: _device_put_batcher,
-    lax.convert_element_type_p: _convert_batcher,
-    lax.broadcast_in_dim_p: _broadcast_in_dim_batcher,
-    lax.reshape_p: _reshape_batcher,
-    lax.squeeze_p: _squeeze_batcher,
-    lax.transpose_p: _transpose_batcher,
-    lax.slice_p: _slice_batcher,
-    lax.select_n_p: _select_n_batcher,
-    lax.dot_general_p: _dot_general_batcher,
-})
-

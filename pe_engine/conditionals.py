@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, lax
+from . import batching, elementwise
+from . import lax_base as lax
 from .ad import (
     Zero,
     instantiate_zeros,
@@ -57,8 +58,8 @@ from .partial_eval import (
     partial_eval_jaxpr_nounits,
     partial_eval_rules,
 )
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 cond_p = Primitive("cond", multiple_results=True)
 
@@ -217,7 +218,7 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any,
     if len(branches) == 1:
         return branches[0](*operands)
     index = lax.convert_element_type(index, np.int32)
-    index = lax.clamp(np.array(0, np.int32), index, np.array(len(branches) - 1, np.int32))
+    index = elementwise.clamp(np.array(0, np.int32), index, np.array(len(branches) - 1, np.int32))
     jaxprs, consts, trees, flat = _trace_branches(branches, operands)
     _check_outputs("switch", ("branch 0", "branch 1"), trees, jaxprs)
     return tree_unflatten(trees[0], _bind_pruned(index, jaxprs, consts, flat))
@@ -366,7 +367,7 @@ def _cond_batcher(size: int, vals: list, dims: list, *, branches: tuple) -> tupl
         branch_outs = []
         for i, b in enumerate(batched):
             predicate = lax.eq(index, np.array(i, get_aval(index).dtype))
-            ops_ = [_bcast_select_n(predicate, lax.stop_gradient(x), x) for x in ops]
+            ops_ = [_bcast_select_n(predicate, elementwise.stop_gradient(x), x) for x in ops]
             branch_outs.append(jaxpr_as_fun(b)(*ops_))
         outs = [_bcast_select_n(index, *o) for o in zip(*branch_outs)]
         return outs, [0] * len(outs)

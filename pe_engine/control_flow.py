@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import batching
+from . import lax_base as lax
 from .ad import (
     UndefinedPrimal,
     Zero,
@@ -50,7 +51,7 @@ from .core import (
     subs_list,
     to_numpy,
 )
-from .numpy import weak_result_type
+from .dtypes import weak_result_type
 from .partial_eval import (
     JaxprTrace,
     JaxprTracer,
@@ -65,8 +66,8 @@ from .partial_eval import (
     prune_closed_jaxpr_outputs,
     trace_to_jaxpr_nounits,
 )
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 from .typecheck import JaxprTypeError, check_call_operands, typecheck_rules
 
 scan_p = Primitive("scan", multiple_results=True)
@@ -243,7 +244,7 @@ def _check_carry_type(f: Callable, ins: list[ShapedArray], outs: list[ShapedArra
                         "all output types match the corresponding input types.")
 
 
-lax.scan = scan  # offered as pe_engine.lax.scan, as jax.lax.scan
+scan = scan  # offered as pe_engine.lax.scan, as jax.lax.scan
 
 
 # --------------------------------------------------------------------------- JVP
@@ -441,3 +442,39 @@ def _scan_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, length: int, num_
 
 
 primitive_transposes[scan_p] = _scan_transpose
+
+
+# --------------------------------------------------------------------------- batching
+
+
+def _scan_batcher(size: int, vals: list, dims: list, *, jaxpr: ClosedJaxpr, length: int,
+                  num_consts: int, num_carry: int, reverse: bool, unroll: int
+                  ) -> tuple[list, list]:
+    const_dims, init_dims, xs_dims = split_list(dims, [num_consts, num_carry])
+    const_in = [None if d is None else 0 for d in const_dims]
+    xs_in = [None if d is None else 0 for d in xs_dims]  # per-step slices batch at 0
+    carry_bat = [d is not None for d in init_dims]
+    for _ in range(1 + num_carry):
+        out_bat = batching.batched_out_dims(
+            jaxpr, size, [*const_in, *(0 if b else None for b in carry_bat), *xs_in])
+        carry_out, ys_bat = split_list(out_bat, [num_carry])
+        if [a or b for a, b in zip(carry_bat, carry_out)] == carry_bat:
+            break
+        carry_bat = [a or b for a, b in zip(carry_bat, carry_out)]
+    carry_dims = [0 if b else None for b in carry_bat]
+    body = batching.batch_jaxpr(jaxpr, size, [*const_in, *carry_dims, *xs_in],
+                                [*carry_dims, *(0 if b else None for b in ys_bat)])
+    consts, init, xs = split_list(vals, [num_consts, num_carry])
+    new_consts = [batching.moveaxis(x, d, 0) if d not in (None, 0) else x
+                  for x, d in zip(consts, const_dims)]
+    new_init = [batching.broadcast(x, size, 0) if b and d is None
+                else batching.moveaxis(x, d, 0) if b else x
+                for x, d, b in zip(init, init_dims, carry_bat)]
+    new_xs = [batching.moveaxis(x, d, 1) if d not in (None, 1) else x
+              for x, d in zip(xs, xs_dims)]
+    outs = bind(scan_p, *new_consts, *new_init, *new_xs, reverse=reverse, length=length,
+                jaxpr=body, num_consts=num_consts, num_carry=num_carry, unroll=unroll)
+    return outs, [*carry_dims, *(1 if b else None for b in ys_bat)]
+
+
+batching.primitive_batchers[scan_p] = _scan_batcher

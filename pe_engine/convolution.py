@@ -9,11 +9,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import batching, lax
-from .ad import is_undefined_primal, primitive_transposes
-from .ad_rules import defjvp
+from . import batching, structural
+from . import lax_base as lax
+from .ad import defjvp, is_undefined_primal, primitive_transposes
 from .core import ShapedArray, bind, get_aval
-from .lax import _check_same_dtypes, _def
+from .lax_base import _check_same_dtypes, _def
 
 
 class ConvDimensionNumbers(NamedTuple):
@@ -171,7 +171,7 @@ def _transpose_lhs(g: Any, lhs_aval: ShapedArray, rhs: Any, *, window_strides: t
     rhs_d = _dilated(k_sp, rhs_dilation)
     before = rhs_d - np.array([lo for lo, _ in padding]) - 1
     after = _dilated(in_sp, lhs_dilation) + rhs_d - 1 - _dilated(out_sp, window_strides) - before
-    revd = lax.rev(rhs, rspec[2:])
+    revd = structural.rev(rhs, rspec[2:])
     if get_aval(g).dtype != get_aval(revd).dtype:
         revd = lax.convert_element_type(revd, get_aval(g).dtype)
     out = conv_general_dilated(

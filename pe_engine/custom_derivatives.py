@@ -25,8 +25,8 @@ from .core import (
     impl_rules,
 )
 from .partial_eval import JaxprTrace, partial_eval_rules
+from .pytree import tree_flatten, tree_map, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 
@@ -131,6 +131,16 @@ def _pp(eqn: Any, ctx: pretty.PpContext) -> Any:
 pretty.pp_eqn_rules[custom_jvp_call_p] = _pp
 
 
+def split_static(fun: Callable, nondiff_argnums: tuple[int, ...], args: tuple,
+                 kwargs: dict[str, Any]) -> tuple[tuple, dict[int, Any], list]:
+    """A custom_jvp/custom_vjp call's positional arguments (keywords bound to their places, as
+    JAX binds them), those `nondiff_argnums` holds static by position, and the others."""
+    if kwargs:
+        args = inspect.signature(fun).bind(*args, **kwargs).args
+    static = {i: args[i] for i in nondiff_argnums}
+    return args, static, [a for i, a in enumerate(args) if i not in static]
+
+
 class custom_jvp:  # noqa: N801 - JAX's name
     """`jax.custom_jvp`: decorate a function, then give its JVP with `defjvp` or `defjvps`."""
 
@@ -166,10 +176,7 @@ class custom_jvp:  # noqa: N801 - JAX's name
         name = getattr(self.fun, "__name__", "fun")
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {name} using defjvp.")
-        if kwargs:
-            args = inspect.signature(self.fun).bind(*args, **kwargs).args
-        static = {i: args[i] for i in self.nondiff_argnums}
-        dyn = [a for i, a in enumerate(args) if i not in static]
+        args, static, dyn = split_static(self.fun, self.nondiff_argnums, args, kwargs)
         flat, in_tree = tree_flatten(tuple(dyn))
         out_tree: list = []
 

@@ -9,7 +9,6 @@ forward-mode differentiation of a custom_vjp function is an error, in JAX and he
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +24,10 @@ from .core import (
     get_aval,
     impl_rules,
 )
-from .custom_derivatives import NamedRule, call_jaxpr_abstract, call_jaxpr_impl
+from .custom_derivatives import NamedRule, call_jaxpr_abstract, call_jaxpr_impl, split_static
 from .partial_eval import JaxprTrace, partial_eval_rules
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
@@ -119,10 +118,7 @@ class custom_vjp:  # noqa: N801 - JAX's name
         name = getattr(self.fun, "__name__", "fun")
         if self.fwd is None or self.bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {name} using defvjp.")
-        if kwargs:
-            args = inspect.signature(self.fun).bind(*args, **kwargs).args
-        static = {i: args[i] for i in self.nondiff_argnums}
-        dyn = [a for i, a in enumerate(args) if i not in static]
+        args, static, dyn = split_static(self.fun, self.nondiff_argnums, args, kwargs)
         flat, in_tree = tree_flatten(tuple(dyn))
         out_tree: list = []
 

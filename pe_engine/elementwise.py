@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, core, lax, pretty
-from .ad import Zero, primitive_jvps
-from .ad_rules import _zeros, defjvp, defjvp_zero, deflinear
+from . import batching, core, pretty
+from . import lax_base as lax
+from .ad import Zero, defjvp, defjvp_zero, primitive_jvps
 from .core import ShapedArray, bind, get_aval
-from .lax import _ANY, _BOOL_OR_INT, _FLOAT, _binop, _def, _hide, _unop
-from .tree_util import tree_map
+from .lax_base import _ANY, _BOOL_OR_INT, _FLOAT, _binop, _def, _hide, _unop
+from .lax_base_rules import _zeros
+from .pytree import tree_map
 
 
 class RoundingMethod(enum.IntEnum):
@@ -191,13 +192,11 @@ defjvp(clamp_p,
                                         g, _zeros(x)),
        lambda g, ans, lo, x, hi: select(lax.lt(hi, x), g, _zeros(x)))
 
-for _p in (floor_p, ceil_p, round_p, is_finite_p, not_p, xor_p, lax.and_p, lax.or_p):
+for _p in (floor_p, ceil_p, round_p, is_finite_p, not_p, xor_p):
     defjvp_zero(_p)
 
 
 
-# lax.copy (what jnp.array of an array stages) is linear.
-deflinear(lax.copy_p, lambda ct, x: [lax.array_copy(ct)])
 
 
 def _stop_gradient_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
@@ -231,8 +230,8 @@ def _clamp_batcher(size: int, vals: list, dims: list) -> tuple[Any, Any]:
     return clamp(lo, x, hi), 0
 
 
-for _p in (lax.square_p, log1p_p, expm1_p, rsqrt_p, floor_p, ceil_p, round_p, is_finite_p,
-           erf_p, erfc_p, not_p, stop_gradient_p):
+for _p in (log1p_p, expm1_p, rsqrt_p, floor_p, ceil_p, round_p, is_finite_p, erf_p, erfc_p,
+           not_p, stop_gradient_p):
     batching.defvectorized(_p)
 for _p in (atan2_p, rem_p, xor_p):
     batching.defbroadcasting(_p)

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from .core import ShapedArray, get_aval
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 
 class ShapeDtypeStruct:

@@ -10,9 +10,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import lax, slicing
+from . import elementwise, slicing, structural
+from . import lax_base as lax
 from .core import ArrayOps, Tracer, get_aval
-from .numpy import (
+from .jnp_base import (
     _promote_dtypes,
     _traced_together,
     array,
@@ -147,7 +148,7 @@ def _reverse_squeeze_expand(out: Any, rev: list, squeeze: list, new: list) -> An
     """What a basic index does after slicing, static or dynamic: flip the negative-step axes,
     drop the integer-indexed ones, insert the `None` ones."""
     if rev:
-        out = lax.rev(out, rev)
+        out = structural.rev(out, rev)
     if squeeze:
         out = lax.squeeze(out, squeeze)
     if new:
@@ -198,7 +199,7 @@ def _normalize_index(index: Any, size: int) -> Any:
         return index
     # The size takes the index's type, weak type included (JAX's `_const`): a fori counter
     # stays weak here, and the cast to int32 that follows is an equation.
-    return lax.select(index < 0, lax.add(index, lax._const(index, size)), index)
+    return elementwise.select(index < 0, lax.add(index, lax._const(index, size)), index)
 
 
 def _index_to_gather(parsed: list[Parsed], shape: tuple) -> _GatherIndexer:
@@ -262,10 +263,10 @@ def _index_to_gather(parsed: list[Parsed], shape: tuple) -> _GatherIndexer:
                 offset_dims.append(collapsed_y_axis)
             else:
                 indices = array(start, dtype=np.int32) + array(step, dtype=np.int32) * \
-                    lax.iota(np.int32, size)
+                    structural.iota(np.int32, size)
                 if step < 0:
                     reversed_y_dims.append(collapsed_y_axis)
-                    indices = lax.rev(indices, (0,))
+                    indices = structural.rev(indices, (0,))
                 gather_slice_shape.append(1)
                 gather_indices.append((indices, len(gather_indices_shape)))
                 start_index_map.append(x_axis)
@@ -285,7 +286,7 @@ def _index_to_gather(parsed: list[Parsed], shape: tuple) -> _GatherIndexer:
         # Under eager constant folding, a constant index array beside a traced one is
         # broadcast in the trace, as JAX's is (see _traced_together).
         arrays = _traced_together(*(g for g, _ in gather_indices))
-        gather_array = lax.concatenate(
+        gather_array = structural.concatenate(
             [lax.broadcast_in_dim(g, gather_indices_shape,
                                   tuple(range(i, i + get_aval(g).ndim)))
              for g, (_, i) in zip(arrays, gather_indices)], last)
@@ -305,7 +306,7 @@ def _gather(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
                            unique_indices=ix.unique_indices,
                            indices_are_sorted=ix.indices_are_sorted)
     if ix.reversed_y_dims:
-        y = lax.rev(y, ix.reversed_y_dims)
+        y = structural.rev(y, ix.reversed_y_dims)
     return lax.expand_dims(y, ix.newaxis_dims)
 
 
@@ -326,7 +327,7 @@ def _scatter_update(x: Any, idx: Any, y: Any, op: Any) -> Any:
     y = broadcast_to(y, tuple(ix.slice_shape))
     y = squeeze(y, ix.newaxis_dims) if ix.newaxis_dims else y
     if ix.reversed_y_dims:
-        y = lax.rev(y, ix.reversed_y_dims)
+        y = structural.rev(y, ix.reversed_y_dims)
     d = ix.dnums
     dnums = slicing.ScatterDimensionNumbers(d.offset_dims, d.collapsed_slice_dims,
                                             d.start_index_map, d.operand_batching_dims,

@@ -8,12 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
-from . import numpy as jnp
+from . import jnp_arrays
+from . import jnp_base as jnp
+from . import lax_base as lax
 from .ad import jvp, vjp
 from .batching import vmap
 from .core import bind, get_aval
-from .tree_util import tree_flatten, tree_map, tree_structure, tree_unflatten
+from .pytree import tree_flatten, tree_map, tree_structure, tree_unflatten
 
 
 def _partial(fun: Callable, argnums: int | Sequence[int], args: tuple
@@ -46,7 +47,7 @@ def _std_basis(tree: Any) -> Any:
     leaves, _ = tree_flatten(tree)
     n = sum(int(np.size(np.zeros(get_aval(x).shape))) for x in leaves)
     dtype = jnp.weak_result_type(*leaves)[0]
-    return _unravel(tree, 1, None, jnp.eye(n, dtype=dtype), _BASIS_SHARDING)
+    return _unravel(tree, 1, None, jnp_arrays.eye(n, dtype=dtype), _BASIS_SHARDING)
 
 
 def _unravel(tree: Any, axis: int, example: Any, arr: Any, sharding: Any = None) -> Any:
@@ -56,7 +57,7 @@ def _unravel(tree: Any, axis: int, example: Any, arr: Any, sharding: Any = None)
     shape = get_aval(arr).shape
     shapes = [shape[:axis] + get_aval(x).shape + shape[axis + 1:] for x in leaves]
     sizes = [get_aval(x).size for x in leaves]
-    parts = jnp.split(arr, list(np.cumsum(sizes[:-1])), axis)
+    parts = jnp_arrays.split(arr, list(np.cumsum(sizes[:-1])), axis)
     out = []
     for part, s, leaf in zip(parts, shapes, leaves):
         ex = get_aval(leaf if example is None else example)

@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
+from . import structural
 from .api import jit
 from .core import ArrayOps, Tracer, get_aval
-from .numpy import (
+from .jnp_base import (
     _canonical_axes,
     _check_arraylike,
     _dtype,
@@ -70,21 +71,22 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
         start, stop = 0, start
     if step is not None:
         size = builtins.max(0, int(np.ceil((stop - start) / step)))
-        iota = lax.broadcasted_iota(dtype, (size,), 0)
+        iota = structural.broadcasted_iota(dtype, (size,), 0)
         return lax.convert_element_type(lax.add(
             lax.convert_element_type(start, dtype),
             lax.mul(lax.convert_element_type(step, dtype), iota)), dtype)
     if start == 0:
-        return lax.broadcasted_iota(dtype, (builtins.max(0, int(np.ceil(stop))),), 0)
+        return structural.broadcasted_iota(dtype, (builtins.max(0, int(np.ceil(stop))),), 0)
     size = builtins.max(0, int(np.ceil(stop - start)))
-    return lax.add(lax.convert_element_type(start, dtype), lax.broadcasted_iota(dtype, (size,), 0))
+    return lax.add(lax.convert_element_type(start, dtype),
+                   structural.broadcasted_iota(dtype, (size,), 0))
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:  # noqa: N803
     dtype = _dtype(np.float32 if dtype is None else dtype)
     m = N if M is None else M
-    i = lax.broadcasted_iota(np.int32, (N, m), 0)
-    j = lax.broadcasted_iota(np.int32, (N, m), 1)
+    i = structural.broadcasted_iota(np.int32, (N, m), 0)
+    j = structural.broadcasted_iota(np.int32, (N, m), 1)
     return (i + k == j).astype(dtype)
 
 
@@ -130,7 +132,7 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
     axis = _canonical_axes(axis, get_aval(arrays[0]).ndim)[0]
     arrays = (_promote_dtypes(*arrays) if dtype is None
               else [asarray(a, dtype) for a in arrays])
-    return lax.concatenate([asarray(a) for a in arrays], axis)
+    return structural.concatenate([asarray(a) for a in arrays], axis)
 
 
 def stack(arrays: Any, axis: int = 0, dtype: Any = None) -> Any:
@@ -157,7 +159,7 @@ def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
             raise ValueError(f"array split does not result in an equal division: rest is {r}")
         sizes = [part] * n
     # JAX passes numpy integers, which the equation prints as such.
-    return list(lax.split(ary, [np.int64(s) for s in sizes], axis=axis))
+    return list(structural.split(ary, [np.int64(s) for s in sizes], axis=axis))
 
 
 def tile(A: Any, reps: Any) -> Any:  # noqa: N803
@@ -199,9 +201,9 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
 def _flip(m: Any, axis: Any = None) -> Any:
     ndim = get_aval(m).ndim
     if axis is None:
-        return lax.rev(m, list(range(ndim)))
+        return structural.rev(m, list(range(ndim)))
     axis = (axis,) if isinstance(axis, int) else axis
-    return lax.rev(m, [_canonical_axes(a, ndim)[0] for a in axis])
+    return structural.rev(m, [_canonical_axes(a, ndim)[0] for a in axis])
 
 
 def flip(m: Any, axis: Any = None) -> Any:
@@ -225,8 +227,8 @@ def _roll_static(a: Any, shift: tuple, axis: tuple) -> Any:
         if n == 0:
             continue
         i = -s % n
-        a = lax.concatenate([_slice_in_dim(a, i, n, int(ax)), _slice_in_dim(a, 0, i, int(ax))],
-                            int(ax))
+        a = structural.concatenate(
+            [_slice_in_dim(a, i, n, int(ax)), _slice_in_dim(a, 0, i, int(ax))], int(ax))
     return a
 
 
@@ -279,7 +281,7 @@ def prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
     axes = _canonical_axes(axis, get_aval(a).ndim)
     out_dtype = _promote_integer(get_aval(a).dtype) if dtype is None else _dtype(dtype)
     a = lax.convert_element_type(a, out_dtype)
-    result = lax.reduce_prod(a, axes)
+    result = structural.reduce_prod(a, axes)
     if initial is not None:
         result = lax.mul(lax.convert_element_type(initial, out_dtype), result)
     return lax.convert_element_type(_keep(result, axes, keepdims), out_dtype)
@@ -296,7 +298,7 @@ def cumsum(a: Any, axis: int | None = None, dtype: Any = None) -> Any:
     result_type_ = (np.dtype("int32") if dtype is None and kind == "b"
                     else get_aval(a).dtype if dtype is None else _dtype(dtype))
     a = lax.convert_element_type(a, result_type_)
-    return lax.convert_element_type(lax.cumsum(a, axis), result_type_)
+    return lax.convert_element_type(structural.cumsum(a, axis), result_type_)
 
 
 def _var_types(a_dtype: np.dtype, dtype: Any) -> tuple[np.dtype, np.dtype]:
@@ -365,11 +367,13 @@ def _argminmax(prim_fn: Any, a: Any, axis: Any, keepdims: bool) -> Any:
 
 
 def argmax(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
-    return _argminmax(lax.argmax, a, None if axis is None else operator.index(axis), keepdims)
+    return _argminmax(structural.argmax, a, None if axis is None else operator.index(axis),
+                      keepdims)
 
 
 def argmin(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
-    return _argminmax(lax.argmin, a, None if axis is None else operator.index(axis), keepdims)
+    return _argminmax(structural.argmin, a, None if axis is None else operator.index(axis),
+                      keepdims)
 
 
 __all__ = ["arange", "argmax", "argmin", "concatenate", "cumsum", "empty", "eye", "flip",

@@ -7,13 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from . import lax, lax_math
+from . import elementwise, lax_math
+from . import lax_base as lax
 from .api import jit
 from .core import get_aval
-from .jnp_reductions import any as reduce_any
-from .jnp_ufuncs import floor_divide
-from .loops import while_loop
-from .numpy import (
+from .jnp_base import (
     _check_arraylike,
     _promote_dtypes,
     _to_numeric,
@@ -23,6 +21,9 @@ from .numpy import (
     promote_args,
     where,
 )
+from .jnp_reductions import any as reduce_any
+from .jnp_ufuncs import floor_divide
+from .loops import while_loop
 
 
 def _promote_numeric(*xs: Any) -> list[Any]:
@@ -51,7 +52,7 @@ def bitwise_right_shift(x1: Any, x2: Any) -> Any:
 
 
 def bitwise_invert(x: Any) -> Any:
-    return lax.bitwise_not(*promote_args(x))
+    return elementwise.bitwise_not(*promote_args(x))
 
 
 @jit
@@ -67,7 +68,7 @@ def _gcd_cond(xs: tuple[Any, Any]) -> Any:
 
 def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
     x1, x2 = xs
-    x1, x2 = (where(x2 != 0, x2, x1), where(x2 != 0, lax.rem(x1, x2), lax._const(x2, 0)))
+    x1, x2 = (where(x2 != 0, x2, x1), where(x2 != 0, elementwise.rem(x1, x2), lax._const(x2, 0)))
     return where(x1 < x2, x2, x1), where(x1 < x2, x1, x2)
 
 

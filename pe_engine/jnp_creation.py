@@ -11,14 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
-from .ad_rules import pad
+from . import elementwise
+from . import lax_base as lax
 from .api import jit
 from .core import get_aval
 from .jnp_arrays import eye, full_like, stack
-from .jnp_math import log10
-from .jnp_shape import moveaxis
-from .numpy import (
+from .jnp_base import (
     _check_arraylike,
     _dtype,
     _to_inexact,
@@ -33,6 +31,9 @@ from .numpy import (
     weak_result_type,
     zeros_like,
 )
+from .jnp_math import log10
+from .jnp_shape import moveaxis
+from .lax_base_rules import pad
 from .structural import broadcasted_iota, concatenate, iota
 
 # --------------------------------------------------------------------------- triangles
@@ -152,7 +153,7 @@ def _linspace(start: Any, stop: Any, num: int, endpoint: bool, retstep: bool, dt
     else:
         raise NotImplementedError("jnp.linspace with num=0")
     if dtype.kind in "iu":
-        out = lax.floor(out)
+        out = elementwise.floor(out)
     result = lax.convert_element_type(out, dtype)
     return (result, delta) if retstep else result
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .core import ArrayOps
-from .numpy import _canonical_axes
+from .jnp_base import _canonical_axes
 
 can_cast = np.can_cast  # JAX's is NumPy's
 iterable = np.iterable

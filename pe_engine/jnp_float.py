@@ -10,24 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from . import lax, lax_math
+from . import lax_base as lax
+from . import lax_math
 from .ad import jvp
 from .api import jit
 from .core import get_aval
 from .custom_derivatives import custom_jvp
-from .jnp_bits import right_shift
-from .jnp_math import copysign, exp2, isinf, isnan, isneginf, isposinf
-from .jnp_reductions import all
-from .jnp_ufuncs import (
-    _float_divmod,
-    _replace_inf,
-    floor_divide,
-    isfinite,
-    logical_and,
-    logical_or,
-    remainder,
-)
-from .numpy import (
+from .jnp_base import (
     _check_arraylike,
     _promote_args_inexact,
     _promote_dtypes,
@@ -38,6 +27,18 @@ from .numpy import (
     equal,
     promote_args,
     where,
+)
+from .jnp_bits import right_shift
+from .jnp_math import copysign, exp2, isinf, isnan, isneginf, isposinf
+from .jnp_reductions import all
+from .jnp_ufuncs import (
+    _float_divmod,
+    floor_divide,
+    isfinite,
+    log_add_exp,
+    logical_and,
+    logical_or,
+    remainder,
 )
 
 _INT_OF_WIDTH = {16: np.int16, 32: np.int32, 64: np.int64}
@@ -55,28 +56,7 @@ def divmod(x1: Any, x2: Any) -> tuple[Any, Any]:  # noqa: A001 - JAX's name
 # --------------------------------------------------------------------------- logaddexp2
 
 
-def _logaddexp2_primal(x1: Any, x2: Any) -> Any:
-    amax = lax.max(x1, x2)
-    invln2 = lax._const(amax, 1 / np.log(2))
-    delta = lax.sub(x1, x2)
-    return lax.select(lax.ne(delta, delta), lax.add(x1, x2),
-                      lax.add(amax, lax.mul(invln2, lax.log1p(lax_math.exp2(
-                          lax.neg(lax.abs(delta)))))))
-
-
-_logaddexp2_primal.__name__ = "logaddexp2"  # the name its custom_jvp_call prints
-_logaddexp2 = custom_jvp(_logaddexp2_primal)
-
-
-@_logaddexp2.defjvp
-def _logaddexp2_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
-    x1, x2 = primals
-    t1, t2 = tangents
-    out = _logaddexp2(x1, x2)
-    tangent = lax.add(
-        lax.mul(t1, lax_math.exp2(lax.sub(_replace_inf(x1), _replace_inf(out)))),
-        lax.mul(t2, lax_math.exp2(lax.sub(_replace_inf(x2), _replace_inf(out)))))
-    return out, tangent
+_logaddexp2 = log_add_exp("logaddexp2", lax_math.exp2, scale=1 / np.log(2))
 
 
 def logaddexp2(x1: Any, x2: Any) -> Any:

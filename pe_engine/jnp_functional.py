@@ -13,7 +13,7 @@ import numpy as np
 
 from .batching import vmap
 from .jnp_arrays import arange
-from .numpy import _canonical_axes, _check_arraylike, asarray, expand_dims
+from .jnp_base import _canonical_axes, _check_arraylike, asarray, expand_dims
 
 
 def fromfunction(function: Callable[..., Any], shape: Any, *, dtype: Any = float,

@@ -13,11 +13,7 @@ import numpy as np
 from .api import jit
 from .core import Tracer, get_aval, to_numpy
 from .jnp_arrays import arange, ravel, tile
-from .jnp_creation import diag_indices, tril, triu
-from .jnp_float import divmod
-from .jnp_selection import nonzero
-from .jnp_ufuncs import clip
-from .numpy import (
+from .jnp_base import (
     _check_arraylike,
     _dtype,
     array,
@@ -28,6 +24,10 @@ from .numpy import (
     where,
     zeros,
 )
+from .jnp_creation import diag_indices, tril, triu
+from .jnp_float import divmod
+from .jnp_selection import nonzero
+from .jnp_ufuncs import clip
 
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:

@@ -7,13 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import elementwise
+from . import lax_base as lax
 from .api import jit
 from .core import get_aval
+from .jnp_base import _canonical_axes, _check_arraylike, _where_jit, asarray, broadcast_shapes
+from .jnp_base import broadcast_to as _broadcast_to
 from .jnp_creation import indices as _indices
 from .jnp_ufuncs import mod
-from .numpy import _canonical_axes, _check_arraylike, _where_jit, asarray, broadcast_shapes
-from .numpy import broadcast_to as _broadcast_to
 from .slicing import GatherDimensionNumbers, GatherScatterMode, gather
 
 _MODES = {None: GatherScatterMode.FILL_OR_DROP, "fill": GatherScatterMode.FILL_OR_DROP,
@@ -78,7 +79,7 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None, mode: 
 def _normalize_index(index: Any, size: int) -> Any:
     if get_aval(index).dtype.kind == "u":
         return index
-    return lax.select(index < 0, lax.add(index, lax._const(index, size)), index)
+    return elementwise.select(index < 0, lax.add(index, lax._const(index, size)), index)
 
 
 @jit(static_argnames=("axis", "mode", "fill_value", "wrap_negative_indices"))

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .numpy import asarray
+from .jnp_base import asarray
 
 
 def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0) -> Any:

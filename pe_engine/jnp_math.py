@@ -10,13 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from . import lax, lax_math
+from . import elementwise, lax_math
+from . import lax_base as lax
 from .api import jit
 from .core import get_aval
 from .elementwise import RoundingMethod
-from .jnp_bits import right_shift
-from .jnp_ufuncs import arctan2, ceil, floor
-from .numpy import (
+from .jnp_base import (
     _check_arraylike,
     _promote_args_inexact,
     _promote_dtypes,
@@ -32,6 +31,8 @@ from .numpy import (
     weak_result_type,
     where,
 )
+from .jnp_bits import right_shift
+from .jnp_ufuncs import arctan2, ceil, floor
 
 
 def _inexact_unary(lax_fn: Any, name: str) -> Any:
@@ -186,7 +187,7 @@ def angle(z: Any, deg: bool = False) -> Any:
     if dtype.kind not in "fc" or (get_aval(z).dtype.kind == "f" and not get_aval(z).ndim):
         re = lax.convert_element_type(re, np.float32)
         im = lax.convert_element_type(im, np.float32)
-    result = lax.atan2(im, re)
+    result = elementwise.atan2(im, re)
     return degrees(result) if deg else result
 
 
@@ -249,7 +250,7 @@ def rint(x: Any) -> Any:
     _check_real("rint", x)
     if get_aval(x).dtype.kind in "biu":
         return lax.convert_element_type(x, np.float32)
-    return lax.round(x, RoundingMethod.TO_NEAREST_EVEN)
+    return elementwise.round(x, RoundingMethod.TO_NEAREST_EVEN)
 
 
 @jit
@@ -298,7 +299,7 @@ def fmod(x1: Any, x2: Any) -> Any:
     if weak_result_type(x1, x2)[0].kind in "iu":
         x2 = where(x2 == 0, lax.full_like(x2, 1), x2)
     x1, x2 = promote_args(*_promote_dtypes(x1, x2, to=_to_numeric))
-    return lax.rem(x1, x2)
+    return elementwise.rem(x1, x2)
 
 
 @jit

@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
+from . import lax_base_rules
 from .api import jit
 from .jnp_arrays import arange, ravel
+from .jnp_base import asarray, expand_dims
 from .jnp_shape import swapaxes
-from .numpy import asarray, expand_dims
 
 _ORDERS = ("little", "big")
 
@@ -35,7 +36,8 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
         arr, axis = ravel(arr), 0
     arr = swapaxes(arr, axis, -1)
     if rest := arr.shape[-1] % 8:  # a last byte short of 8 bits is padded with zeros
-        arr = lax.pad(arr, np.uint8(0), [(0, 0, 0)] * (arr.ndim - 1) + [(0, 8 - rest, 0)])
+        arr = lax_base_rules.pad(arr, np.uint8(0),
+                                 [(0, 0, 0)] * (arr.ndim - 1) + [(0, 8 - rest, 0)])
     arr = arr.reshape(arr.shape[:-1] + (arr.shape[-1] // 8, 8))
     bits = expand_dims(bits, tuple(range(arr.ndim - 1)))
     # JAX's sum of a narrow unsigned int accumulates in uint32

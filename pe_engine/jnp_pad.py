@@ -6,13 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
-from .ad_rules import pad as lax_pad
+from . import lax_base as lax
 from .api import jit
 from .core import Tracer, get_aval
 from .jnp_arrays import flip, repeat
+from .jnp_base import _check_arraylike, asarray, broadcast_to, squeeze
 from .jnp_creation import empty_like
-from .numpy import _check_arraylike, asarray, broadcast_to, squeeze
+from .lax_base_rules import pad as lax_pad
 from .slicing_in_dim import slice_in_dim
 from .structural import concatenate
 

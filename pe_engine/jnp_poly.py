@@ -12,15 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .api import jit
 from .control_flow import scan
 from .convolution import conv_general_dilated
 from .core import get_aval
 from .jnp_arrays import arange, concatenate, flip, full
-from .jnp_math import conjugate
-from .jnp_shape import atleast_1d
-from .numpy import (
+from .jnp_base import (
     _check_arraylike,
     _promote_dtypes,
     _to_inexact,
@@ -29,6 +27,8 @@ from .numpy import (
     true_divide,
     zeros,
 )
+from .jnp_math import conjugate
+from .jnp_shape import atleast_1d
 
 
 @functools.partial(jit, static_argnames=("unroll",))

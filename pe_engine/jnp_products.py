@@ -12,13 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .api import jit
 from .batching import vmap
 from .core import get_aval
 from .jnp_arrays import flip
-from .jnp_shape import moveaxis
-from .numpy import (
+from .jnp_base import (
     _canonical_axes,
     _check_arraylike,
     _promote_dtypes,
@@ -35,6 +34,7 @@ from .numpy import (
     weak_result_type,
     zeros_like,
 )
+from .jnp_shape import moveaxis
 from .structural import iota
 
 # --------------------------------------------------------------------------- vectorize

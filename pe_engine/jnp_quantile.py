@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import elementwise, structural
+from . import lax_base as lax
 from .api import jit
 from .core import get_aval
-from .jnp_reductions import any
-from .numpy import (
+from .jnp_base import (
     _canonical_axes,
     _check_arraylike,
     _promote_dtypes,
@@ -26,6 +26,7 @@ from .numpy import (
     sum,
     true_divide,
 )
+from .jnp_reductions import any
 from .slicing import GatherDimensionNumbers, gather
 from .sorting import sort
 
@@ -60,13 +61,13 @@ def _neighbours_squashed(a: Any, q: Any, axis: int, keepdims: bool) -> tuple[Any
     a = _where_jit(_isnan(a), np.nan, a)  # every NaN positive, so that they sort last
     a = sort(a, dimension=axis)
     q_ndim = get_aval(q).ndim
-    counts = sum(lax.bitwise_not(_isnan(a)), axis=axis, dtype=get_aval(q).dtype,
+    counts = sum(elementwise.bitwise_not(_isnan(a)), axis=axis, dtype=get_aval(q).dtype,
                  keepdims=keepdims)
     reduced_shape = get_aval(counts).shape
     q = lax.expand_dims(q, tuple(range(q_ndim, len(reduced_shape) + q_ndim)))
     counts = lax.expand_dims(counts, tuple(range(q_ndim)))
     q = lax.mul(q, lax.sub(counts, lax._const(q, 1)))
-    low, high = lax.floor(q), lax.ceil(q)
+    low, high = elementwise.floor(q), elementwise.ceil(q)
     high_weight = lax.sub(q, low)
     low_weight = lax.sub(lax._const(high_weight, 1), high_weight)
     low = lax.max(lax._const(low, 0), lax.min(low, counts - 1))
@@ -74,7 +75,7 @@ def _neighbours_squashed(a: Any, q: Any, axis: int, keepdims: bool) -> tuple[Any
     low = lax.convert_element_type(low, np.int32)
     high = lax.convert_element_type(high, np.int32)
     out_shape = get_aval(q).shape[:q_ndim] + reduced_shape
-    index = [lax.broadcasted_iota(np.int32, out_shape, dim + q_ndim)
+    index = [structural.broadcasted_iota(np.int32, out_shape, dim + q_ndim)
              for dim in range(len(reduced_shape))]
     if keepdims:
         index[axis] = low
@@ -94,11 +95,11 @@ def _neighbours(a: Any, q: Any, axis: int, keepdims: bool) -> tuple[Any, ...]:
     n = lax.convert_element_type(shape[axis], get_aval(q).dtype)
     # jnp arithmetic on the constant n: JAX stages it (an equation each time).
     q = lax.mul(q, subtract(n, 1))
-    low, high = lax.floor(q), lax.ceil(q)
+    low, high = elementwise.floor(q), elementwise.ceil(q)
     high_weight = lax.sub(q, low)
     low_weight = lax.sub(lax._const(high_weight, 1), high_weight)
-    low = lax.clamp(lax._const(low, 0), low, subtract(n, 1))
-    high = lax.clamp(lax._const(high, 0), high, subtract(n, 1))
+    low = elementwise.clamp(lax._const(low, 0), low, subtract(n, 1))
+    high = elementwise.clamp(lax._const(high, 0), high, subtract(n, 1))
     low = lax.convert_element_type(low, np.int32)
     high = lax.convert_element_type(high, np.int32)
     slice_sizes = list(shape)
@@ -173,22 +174,21 @@ def nanquantile(a: Any, q: Any, axis: Any = None, overwrite_input: bool = False,
     return _quantile(a, q, axis, method, keepdims, True)
 
 
-@functools.partial(jit, static_argnames=_STATIC)
-def percentile(a: Any, q: Any, axis: Any = None, overwrite_input: bool = False,
-               method: str = "linear", keepdims: bool = False) -> Any:
-    a, q = _check("percentile", a, q, overwrite_input)
-    q, = _promote_dtypes(q, to=_to_inexact)
-    return quantile(a, true_divide(q, 100), axis=axis, overwrite_input=overwrite_input,
-                    method=method, keepdims=keepdims)
+def _percentile(name: str, of_quantile: Any) -> Any:
+    """percentile or nanpercentile: `of_quantile` at q / 100, a jit named `name` as in JAX."""
+    def percentile(a: Any, q: Any, axis: Any = None, overwrite_input: bool = False,
+                   method: str = "linear", keepdims: bool = False) -> Any:
+        a, q = _check(name, a, q, overwrite_input)
+        q, = _promote_dtypes(q, to=_to_inexact)
+        return of_quantile(a, true_divide(q, 100), axis=axis, overwrite_input=overwrite_input,
+                           method=method, keepdims=keepdims)
+
+    percentile.__name__ = percentile.__qualname__ = name
+    return jit(percentile, static_argnames=_STATIC)
 
 
-@functools.partial(jit, static_argnames=_STATIC)
-def nanpercentile(a: Any, q: Any, axis: Any = None, overwrite_input: bool = False,
-                  method: str = "linear", keepdims: bool = False) -> Any:
-    a, q = _check("nanpercentile", a, q, overwrite_input)
-    q, = _promote_dtypes(q, to=_to_inexact)
-    return nanquantile(a, true_divide(q, 100), axis=axis, overwrite_input=overwrite_input,
-                       method=method, keepdims=keepdims)
+percentile = _percentile("percentile", quantile)
+nanpercentile = _percentile("nanpercentile", nanquantile)
 
 
 @functools.partial(jit, static_argnames=("axis", "overwrite_input", "keepdims"))

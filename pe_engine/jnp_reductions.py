@@ -11,11 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from . import lax, lax_math
+from . import elementwise, lax_math
+from . import lax_base as lax
 from .api import jit
 from .core import get_aval
 from .jnp_arrays import _axes_arg, _var_types, argmax, argmin, prod
-from .numpy import (
+from .jnp_base import (
     _canonical_axes,
     _check_arraylike,
     _dtype,
@@ -166,7 +167,7 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False)
             raise NotImplementedError("jnp.nanmean of integers with a dtype")
         return mean(a, axis, keepdims=keepdims)
     dtype = _to_inexact(get_aval(a).dtype) if dtype is None else _dtype(dtype)
-    normalizer = sum(lax.bitwise_not(_isnan(a)), axis=axis, dtype=dtype, keepdims=keepdims)
+    normalizer = sum(elementwise.bitwise_not(_isnan(a)), axis=axis, dtype=dtype, keepdims=keepdims)
     return lax.div(nansum(a, axis, dtype=dtype, keepdims=keepdims), normalizer)
 
 
@@ -179,7 +180,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: Any = 0,
     a_mean = nanmean(a, axis, dtype=computation, keepdims=True)
     # The double-where trick: a NaN's centred value is 0, so its gradient is too.
     centered = lax.square(where(_isnan(a), 0, lax.sub(a, a_mean)))
-    normalizer = sum(lax.bitwise_not(_isnan(a)), axis=axis, keepdims=keepdims) - ddof
+    normalizer = sum(elementwise.bitwise_not(_isnan(a)), axis=axis, keepdims=keepdims) - ddof
     normalizer_mask = lax.le(normalizer, lax.full_like(normalizer, 0, shape=()))
     result = sum(centered, axis, keepdims=keepdims)
     result = where(normalizer_mask, np.nan, result)

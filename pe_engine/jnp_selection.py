@@ -11,14 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .core import Tracer, get_aval, to_numpy
 from .jnp_arrays import arange, cumsum, ravel, stack
-from .jnp_creation import indices
-from .jnp_shape import atleast_1d, moveaxis, vstack
-from .jnp_sorting import argsort
-from .jnp_ufuncs import clip, floor_divide, remainder
-from .numpy import (
+from .jnp_base import (
     _check_arraylike,
     _promote_dtypes,
     _where_jit,
@@ -30,6 +26,10 @@ from .numpy import (
     where,
     zeros,
 )
+from .jnp_creation import indices
+from .jnp_shape import atleast_1d, moveaxis, vstack
+from .jnp_sorting import argsort
+from .jnp_ufuncs import clip, floor_divide, remainder
 
 
 def _concrete_size(value: Any, what: str) -> int:

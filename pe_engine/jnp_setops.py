@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .api import jit
-from .numpy import _check_arraylike, _promote_dtypes, asarray, ones, zeros
+from .jnp_base import _check_arraylike, _promote_dtypes, asarray, ones, zeros
 
 # JAX's other methods sort (binary_search, sort) or build unique's sized outputs.
 _COMPARE_ALL = ("auto", "compare_all")

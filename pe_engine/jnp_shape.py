@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .api import jit
 from .core import ArrayOps, get_aval
 from .jnp_arrays import concatenate, ravel, split
-from .numpy import _canonical_axes, _check_arraylike, asarray
+from .jnp_base import _canonical_axes, _check_arraylike, asarray
 from .structural import unstack_p
 
 # --------------------------------------------------------------------------- axes

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .api import jit
 from .core import get_aval
-from .numpy import _canonical_axes, _check_arraylike, _dtype, asarray
+from .jnp_base import _canonical_axes, _check_arraylike, _dtype, asarray
 from .sorting import sort as lax_sort
 from .sorting import sort_key_val
 from .structural import broadcasted_iota, rev

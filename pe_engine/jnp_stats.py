@@ -10,16 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import lax_base as lax
 from .api import jit
 from .core import get_aval
-from .jnp_arrays import cumsum
-from .jnp_creation import diag
-from .jnp_math import conjugate, real
-from .jnp_reductions import average
-from .jnp_shape import atleast_2d, moveaxis
-from .jnp_ufuncs import clip, floor_divide, mod
-from .numpy import (
+from .jnp_arrays import concatenate, cumsum, full
+from .jnp_base import (
     _canonical_axes,
     _check_arraylike,
     _promote_args_inexact,
@@ -29,15 +24,18 @@ from .numpy import (
     array,
     asarray,
     broadcast_to,
-    concatenate,
     dot,
-    full,
     negative,
     sqrt,
     true_divide,
     weak_result_type,
     where,
 )
+from .jnp_creation import diag
+from .jnp_math import conjugate, real
+from .jnp_reductions import average
+from .jnp_shape import atleast_2d, moveaxis
+from .jnp_ufuncs import clip, floor_divide, mod
 from .slicing_in_dim import slice_in_dim
 
 

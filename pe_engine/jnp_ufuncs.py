@@ -6,16 +6,18 @@ this engine's `jit` too, so they print as a `jit` equation of the same name; JAX
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import elementwise
+from . import lax_base as lax
 from .ad import zeros_like_aval
 from .api import jit
 from .core import get_aval
 from .custom_derivatives import custom_jvp
-from .numpy import (
+from .jnp_base import (
     _check_arraylike,
     _full_like,
     _promote_args_inexact,
@@ -42,15 +44,15 @@ def square(x: Any) -> Any:
 
 
 def log1p(x: Any) -> Any:
-    return lax.log1p(*_promote_args_inexact(x))
+    return elementwise.log1p(*_promote_args_inexact(x))
 
 
 def expm1(x: Any) -> Any:
-    return lax.expm1(*_promote_args_inexact(x))
+    return elementwise.expm1(*_promote_args_inexact(x))
 
 
 def arctan2(x1: Any, x2: Any) -> Any:
-    return lax.atan2(*_promote_args_inexact(x1, x2))
+    return elementwise.atan2(*_promote_args_inexact(x1, x2))
 
 
 @jit(inline=True)
@@ -58,7 +60,7 @@ def floor(x: Any) -> Any:
     _check_arraylike(x)
     if get_aval(x).dtype.kind in "biu":
         return x
-    return lax.floor(*_promote_args_inexact(x))
+    return elementwise.floor(*_promote_args_inexact(x))
 
 
 @jit(inline=True)
@@ -66,14 +68,14 @@ def ceil(x: Any) -> Any:
     _check_arraylike(x)
     if get_aval(x).dtype.kind in "biu":
         return asarray(x)
-    return lax.ceil(*_promote_args_inexact(x))
+    return elementwise.ceil(*_promote_args_inexact(x))
 
 
 def isfinite(x: Any) -> Any:
     _check_arraylike(x)
     aval = get_aval(x)
     if aval.dtype.kind == "f":
-        return lax.is_finite(x)
+        return elementwise.is_finite(x)
     return lax.full_like(x, True, dtype=np.bool_)
 
 
@@ -83,10 +85,11 @@ def round(a: Any, decimals: int = 0) -> Any:  # noqa: A001 - JAX's name
     dtype = get_aval(a).dtype
     if dtype.kind in "iub":
         return a
+    even = elementwise.RoundingMethod.TO_NEAREST_EVEN
     if decimals == 0:
-        return lax.round(a, lax.RoundingMethod.TO_NEAREST_EVEN)
+        return elementwise.round(a, even)
     factor = lax._const(a, 10 ** decimals)
-    return lax.div(lax.round(lax.mul(a, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
+    return lax.div(elementwise.round(lax.mul(a, factor), even), factor)
 
 
 @jit(static_argnames=("decimals",))  # a jit of its own in JAX, around round's
@@ -105,13 +108,13 @@ def clip(arr: Any, min: Any = None, max: Any = None) -> Any:  # noqa: A002 - JAX
 
 
 def _float_divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
-    mod = lax.rem(x1, x2)
+    mod = elementwise.rem(x1, x2)
     x1_corrected = _where_jit(x2 == 0, x1, lax.sub(x1, mod))
     div = lax.div(x1_corrected, x2)
     ind = lax.bitwise_and(mod != 0, lax.sign(x2) != lax.sign(mod))
-    mod = lax.select(ind, mod + x2, mod)
-    div = lax.select(ind, div - 1.0, div)
-    return lax.round(div), mod
+    mod = elementwise.select(ind, mod + x2, mod)
+    div = elementwise.select(ind, div - 1.0, div)
+    return elementwise.round(div), mod
 
 
 @jit
@@ -122,7 +125,7 @@ def floor_divide(x1: Any, x2: Any) -> Any:
         return lax.div(x1, x2)
     if kind in "ib":
         quotient = lax.div(x1, x2)
-        select = logical_and(lax.sign(x1) != lax.sign(x2), lax.rem(x1, x2) != 0)
+        select = logical_and(lax.sign(x1) != lax.sign(x2), elementwise.rem(x1, x2) != 0)
         return _where_jit(select, quotient - 1, quotient)
     return _float_divmod(x1, x2)[0]
 
@@ -135,11 +138,11 @@ def remainder(x1: Any, x2: Any) -> Any:
     zero = array(0, get_aval(x1).dtype)
     if get_aval(x2).dtype.kind in "iu":
         x2 = _where_jit(x2 == 0, _full_like(x2, 1, None), x2)
-    trunc_mod = lax.rem(x1, x2)
+    trunc_mod = elementwise.rem(x1, x2)
     trunc_mod_not_zero = lax.ne(trunc_mod, zero)
     do_plus = lax.bitwise_and(lax.ne(lax.lt(trunc_mod, zero), lax.lt(x2, zero)),
                               trunc_mod_not_zero)
-    return lax.select(do_plus, lax.add(trunc_mod, x2), trunc_mod)
+    return elementwise.select(do_plus, lax.add(trunc_mod, x2), trunc_mod)
 
 
 mod = remainder
@@ -158,11 +161,11 @@ def logical_or(x: Any, y: Any) -> Any:
 
 
 def logical_xor(x: Any, y: Any) -> Any:
-    return lax.bitwise_xor(*map(_to_bool, promote_args(x, y)))
+    return elementwise.bitwise_xor(*map(_to_bool, promote_args(x, y)))
 
 
 def logical_not(x: Any) -> Any:
-    return lax.bitwise_not(*map(_to_bool, promote_args(x)))
+    return elementwise.bitwise_not(*map(_to_bool, promote_args(x)))
 
 
 def bitwise_and(x: Any, y: Any) -> Any:
@@ -174,11 +177,11 @@ def bitwise_or(x: Any, y: Any) -> Any:
 
 
 def bitwise_xor(x: Any, y: Any) -> Any:
-    return lax.bitwise_xor(*promote_args(x, y))
+    return elementwise.bitwise_xor(*promote_args(x, y))
 
 
 def bitwise_not(x: Any) -> Any:
-    return lax.bitwise_not(*promote_args(x))
+    return elementwise.bitwise_not(*promote_args(x))
 
 
 invert = bitwise_not
@@ -190,29 +193,38 @@ invert = bitwise_not
 def _replace_inf(x: Any) -> Any:
     aval = get_aval(x)
     is_posinf = lax.eq(x, np.array(np.inf, aval.dtype))
-    return lax.select(is_posinf, zeros_like_aval(aval), x)
+    return elementwise.select(is_posinf, zeros_like_aval(aval), x)
 
 
-def _logaddexp_primal(x1: Any, x2: Any) -> Any:
-    amax = lax.max(x1, x2)
-    delta = lax.sub(x1, x2)
-    return lax.select(lax.ne(delta, delta), lax.add(x1, x2),
-                      lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))))
+def log_add_exp(name: str, exp: Callable[[Any], Any], scale: float | None = None) -> custom_jvp:
+    """logaddexp (`exp`) or logaddexp2 (`exp2`, its log1p scaled by 1/ln 2): a custom_jvp each,
+    as JAX defines them; the primal and the JVP print under `name` in custom_jvp_call."""
+    def primal(x1: Any, x2: Any) -> Any:
+        amax = lax.max(x1, x2)
+        delta = lax.sub(x1, x2)
+
+        def scaled(v: Any) -> Any:
+            return v if scale is None else lax.mul(lax._const(amax, scale), v)
+        return elementwise.select(lax.ne(delta, delta), lax.add(x1, x2),
+                                  lax.add(amax, scaled(elementwise.log1p(
+                                      exp(lax.neg(lax.abs(delta)))))))
+
+    def jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+        x1, x2 = primals
+        t1, t2 = tangents
+        out = fn(x1, x2)
+        tangent = lax.add(lax.mul(t1, exp(lax.sub(_replace_inf(x1), _replace_inf(out)))),
+                          lax.mul(t2, exp(lax.sub(_replace_inf(x2), _replace_inf(out)))))
+        return out, tangent
+
+    primal.__name__ = primal.__qualname__ = name
+    jvp.__name__ = jvp.__qualname__ = f"_{name}_jvp"
+    fn = custom_jvp(primal)
+    fn.defjvp(jvp)
+    return fn
 
 
-_logaddexp_primal.__name__ = "logaddexp"  # the name its custom_jvp_call prints
-_logaddexp = custom_jvp(_logaddexp_primal)
-
-
-@_logaddexp.defjvp
-def _logaddexp_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
-    x1, x2 = primals
-    t1, t2 = tangents
-    primal_out = _logaddexp(x1, x2)
-    tangent_out = lax.add(
-        lax.mul(t1, lax.exp(lax.sub(_replace_inf(x1), _replace_inf(primal_out)))),
-        lax.mul(t2, lax.exp(lax.sub(_replace_inf(x2), _replace_inf(primal_out)))))
-    return primal_out, tangent_out
+_logaddexp = log_add_exp("logaddexp", lax.exp)
 
 
 def logaddexp(x1: Any, x2: Any) -> Any:

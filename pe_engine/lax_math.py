@@ -1,8 +1,8 @@
 """More `lax` primitives, those jnp's math functions bind: the inverse and hyperbolic
 trigonometric functions, cbrt, exp2, nextafter, the shifts, population_count,
-bitcast_convert_type, the logical reductions reduce_and/reduce_or, cumprod, and the
-scaled Bessel functions bessel_i0e/bessel_i1e; each with its JVP and batching rule
-written as JAX's (cumprod's JVP is in jnp_cumulative.py, beside the scan it uses).
+bitcast_convert_type, the logical reductions reduce_and/reduce_or, and the scaled
+Bessel functions bessel_i0e/bessel_i1e; each with its JVP and batching rule written as
+JAX's.
 """
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, lax
-from .ad_rules import defjvp, defjvp_zero
+from . import batching
+from . import lax_base as lax
+from .ad import defjvp, defjvp_zero
 from .core import ShapedArray, bind, get_aval
 from .elementwise import rsqrt
-from .lax import _FLOAT, _binop, _def, _unop
+from .lax_base import _FLOAT, _binop, _def, _unop
 
 _INT = ("integer",)
 
@@ -172,33 +173,6 @@ for _p in (reduce_and_p, reduce_or_p):
     batching.defreducer(_p)
 
 
-def _cumred_abstract(x: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
-    if not 0 <= axis < x.ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
-    lax._check_unop_dtype("cumprod", x, ("integer", "floating", "complexfloating"))
-    return x
-
-
-def _cumprod_impl(x: np.ndarray, *, axis: int, reverse: bool) -> np.ndarray:
-    if reverse:
-        return np.flip(np.cumprod(np.flip(x, axis), axis=axis), axis)
-    return np.cumprod(x, axis=axis)
-
-
-cumprod_p = _def("cumprod", _cumred_abstract, _cumprod_impl)
-
-
-def cumprod(x: Any, axis: int = 0, reverse: bool = False) -> Any:
-    return bind(cumprod_p, x, axis=int(axis), reverse=bool(reverse))
-
-
-def _cumprod_batcher(size: int, vals: list, dims: list, *, axis: int, reverse: bool
-                     ) -> tuple[Any, Any]:
-    bdim = dims[0]
-    return cumprod(vals[0], axis + (axis >= bdim), reverse), bdim
-
-
-batching.primitive_batchers[cumprod_p] = _cumprod_batcher
 
 
 
@@ -251,5 +225,5 @@ batching.defvectorized(bessel_i1e_p)
 
 __all__ = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "bessel_i0e", "bessel_i1e",
            "bitcast_convert_type", "cbrt",
-           "cosh", "cumprod", "exp2", "nextafter", "population_count", "reduce_and",
+           "cosh", "exp2", "nextafter", "population_count", "reduce_and",
            "reduce_or", "shift_left", "shift_right_arithmetic", "shift_right_logical", "sinh"]

@@ -8,10 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, lax
-from .ad_rules import defjvp
+from . import batching
+from . import lax_base as lax
+from .ad import defjvp
 from .core import bind
-from .lax import _FLOAT, _unop
+from .lax_base import _FLOAT, _unop
 
 
 def _lgamma(x: np.ndarray) -> np.ndarray:

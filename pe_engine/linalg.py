@@ -8,7 +8,7 @@ import numpy as np
 
 from .api import jit
 from .core import get_aval
-from .numpy import (
+from .jnp_base import (
     _canonical_axes,
     _promote_args_inexact,
     abs,

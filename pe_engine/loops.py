@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from . import batching, lax
+from . import batching
+from . import lax_base as lax
 from .ad import (
     Zero,
     instantiate_tangent_side_zeros,
@@ -22,7 +23,7 @@ from .ad import (
     primitive_transposes,
 )
 from .api import closure_convert
-from .control_flow import scan, scan_p
+from .control_flow import scan
 from .core import (
     ClosedJaxpr,
     Primitive,
@@ -39,8 +40,8 @@ from .core import (
     to_numpy,
 )
 from .partial_eval import JaxprTrace, dce_jaxpr, partial_eval_jaxpr_nounits, partial_eval_rules
+from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
-from .tree_util import tree_flatten, tree_unflatten
 
 while_p = Primitive("while", multiple_results=True)
 
@@ -334,39 +335,3 @@ def _while_batcher(size: int, vals: list, dims: list, *, cond_nconsts: int,
 
 
 batching.primitive_batchers[while_p] = _while_batcher
-
-
-# `scan` (control_flow.py) batches here, with the other loops.
-
-
-def _scan_batcher(size: int, vals: list, dims: list, *, jaxpr: ClosedJaxpr, length: int,
-                  num_consts: int, num_carry: int, reverse: bool, unroll: int
-                  ) -> tuple[list, list]:
-    const_dims, init_dims, xs_dims = split_list(dims, [num_consts, num_carry])
-    const_in = [None if d is None else 0 for d in const_dims]
-    xs_in = [None if d is None else 0 for d in xs_dims]  # per-step slices batch at 0
-    carry_bat = [d is not None for d in init_dims]
-    for _ in range(1 + num_carry):
-        out_bat = batching.batched_out_dims(
-            jaxpr, size, [*const_in, *(0 if b else None for b in carry_bat), *xs_in])
-        carry_out, ys_bat = split_list(out_bat, [num_carry])
-        if [a or b for a, b in zip(carry_bat, carry_out)] == carry_bat:
-            break
-        carry_bat = [a or b for a, b in zip(carry_bat, carry_out)]
-    carry_dims = [0 if b else None for b in carry_bat]
-    body = batching.batch_jaxpr(jaxpr, size, [*const_in, *carry_dims, *xs_in],
-                                [*carry_dims, *(0 if b else None for b in ys_bat)])
-    consts, init, xs = split_list(vals, [num_consts, num_carry])
-    new_consts = [batching.moveaxis(x, d, 0) if d not in (None, 0) else x
-                  for x, d in zip(consts, const_dims)]
-    new_init = [batching.broadcast(x, size, 0) if b and d is None
-                else batching.moveaxis(x, d, 0) if b else x
-                for x, d, b in zip(init, init_dims, carry_bat)]
-    new_xs = [batching.moveaxis(x, d, 1) if d not in (None, 1) else x
-              for x, d in zip(xs, xs_dims)]
-    outs = bind(scan_p, *new_consts, *new_init, *new_xs, reverse=reverse, length=length,
-                jaxpr=body, num_consts=num_consts, num_carry=num_carry, unroll=unroll)
-    return outs, [*carry_dims, *(1 if b else None for b in ys_bat)]
-
-
-batching.primitive_batchers[scan_p] = _scan_batcher

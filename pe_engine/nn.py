@@ -18,8 +18,8 @@ from .api import jit
 from .core import get_aval
 from .custom_derivatives import custom_jvp
 from .jnp_arrays import full_like
+from .jnp_base import _canonical_axes, _promote_args_inexact, tanh
 from .jnp_ufuncs import clip, logaddexp
-from .numpy import _canonical_axes, _promote_args_inexact, tanh
 
 __all__ = ["gelu", "log_softmax", "logsumexp", "one_hot", "relu", "relu6", "sigmoid", "silu",
            "softmax", "softplus", "standardize", "swish", "tanh"]
@@ -130,8 +130,9 @@ def standardize(x: Any, axis: Any = -1, mean: Any = None, variance: Any = None,
 
 from .nn_activations import *  # noqa: E402, F403 - the rest of jax.nn, over the pieces above
 from .nn_activations import __all__ as _activations  # noqa: E402
+from .nn_attention import dot_product_attention  # noqa: E402, F401 - over softmax above
 
-__all__ += _activations
+__all__ += [*_activations, "dot_product_attention"]
 
 # A name JAX has and the engine lacks fails in one line ("jnp.fft is not in this engine").
 __getattr__ = _missing.module_getattr("jax.nn")

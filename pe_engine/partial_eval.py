@@ -467,6 +467,8 @@ def _partial_eval_jaxpr_nounits_uncached(
         jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...], instantiate: bool | tuple[bool, ...],
         fwd: bool | tuple[bool, ...], observer: PartialEvalObserver | None
         ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], list[ShapedArray], list[int | None]]:
+    # known_path runs the known program over this module's trace: imported when first used
+    from .known_path import partial_eval_fun
     fun = partial_eval_fun(jaxpr)
     in_avals = jaxpr.in_avals
     cell: dict[str, Any] = {}
@@ -712,5 +714,3 @@ def _dce_jaxpr(jaxpr: Jaxpr, used_outputs: tuple[bool, ...],
         check_jaxpr(dced)
     return dced, used_inputs
 
-
-from .known_path import partial_eval_fun  # noqa: E402 (it reads this module's names)

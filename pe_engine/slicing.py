@@ -14,7 +14,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import ad, batching, core, lax
+from . import ad, batching, core, structural
+from . import lax_base as lax
+from .elementwise import select
 from .staging import trace_to_jaxpr_dynamic
 
 
@@ -107,7 +109,7 @@ def _normalize(i: Any, d: int, allow_negative: bool = True) -> Any:
         return i
     # The size is cast as JAX casts it (an operation: under eager constant folding it runs
     # now, and the jaxpr holds an array constvar).
-    return lax.select(i < 0, i + lax.convert_element_type(d, core.get_aval(i).dtype), i)
+    return select(i < 0, i + lax.convert_element_type(d, core.get_aval(i).dtype), i)
 
 
 def _normalized(shape: tuple, start_indices: Any, allow_negative: Any) -> list[Any]:
@@ -433,7 +435,7 @@ def _scatter_jvp_masked(x: Any, idx: Any, updates: Any, tx: Any, tu: Any, *,
         ids_shape[d] = 1
     num_ids = int(np.prod(ids_shape))
     id_dtype = np.dtype("uint32") if num_ids < 2 ** 32 else np.dtype("uint64")
-    update_ids = lax.add(lax.reshape(lax.iota(id_dtype, num_ids), ids_shape),
+    update_ids = lax.add(lax.reshape(structural.iota(id_dtype, num_ids), ids_shape),
                          _ones_like_aval(u_aval.update(dtype=id_dtype, weak_type=False)))
     zero_ids = lax.broadcast_in_dim(np.zeros((), id_dtype), core.get_aval(x).shape, ())
     scattered_ids = scatter(zero_ids, idx, update_ids, dn, indices_are_sorted=indices_are_sorted,
@@ -441,12 +443,12 @@ def _scatter_jvp_masked(x: Any, idx: Any, updates: Any, tx: Any, tu: Any, *,
     sizes = _window_sizes(dn, len(core.get_aval(scattered_ids).shape), u_aval.shape)
     gathered_ids = gather(scattered_ids, idx, _to_gather_dnums(dn), sizes)
     x_aval = core.get_aval(x)
-    masked_x = lax.select(lax.eq(scattered_ids, ad.zeros_like_aval(core.get_aval(scattered_ids))),
-                          x, ad.zeros_like_aval(x_aval))
-    masked_u = lax.select(lax.eq(update_ids, gathered_ids), updates, ad.zeros_like_aval(u_aval))
-    masked_tx = lax.select(lax.eq(scattered_ids, ad.zeros_like_aval(core.get_aval(scattered_ids))),
-                           tx, ad.zeros_like_aval(core.get_aval(tx)))
-    masked_tu = lax.select(lax.eq(update_ids, gathered_ids), tu,
+    masked_x = select(lax.eq(scattered_ids, ad.zeros_like_aval(core.get_aval(scattered_ids))),
+                      x, ad.zeros_like_aval(x_aval))
+    masked_u = select(lax.eq(update_ids, gathered_ids), updates, ad.zeros_like_aval(u_aval))
+    masked_tx = select(lax.eq(scattered_ids, ad.zeros_like_aval(core.get_aval(scattered_ids))),
+                       tx, ad.zeros_like_aval(core.get_aval(tx)))
+    masked_tu = select(lax.eq(update_ids, gathered_ids), tu,
                            ad.zeros_like_aval(core.get_aval(tu)))
     kw = dict(indices_are_sorted=indices_are_sorted, unique_indices=False, mode=mode)
     return (scatter_add(masked_x, idx, masked_u, dn, **kw),
@@ -533,13 +535,13 @@ def _scatter_extremal_jvp(prim: core.Primitive, primals: list, tangents: list,
     target = gather(out, idx, gdn, sizes)
     successful = updates == target
     retained = initial == target
-    num_updates = gather(scatter_add(ad.zeros_like_aval(x_aval), idx, lax.select(
+    num_updates = gather(scatter_add(ad.zeros_like_aval(x_aval), idx, select(
         successful, _ones_like_aval(u_aval), ad.zeros_like_aval(u_aval)), dn), idx, gdn, sizes)
     num_refs = gather(scatter_add(ad.zeros_like_aval(x_aval), idx, _ones_like_aval(u_aval), dn),
                       idx, gdn, sizes)
-    updates_normalizer = lax.select(retained, 1.0 / (num_updates + 1), 1.0 / num_updates)
-    updates_coef = lax.select(successful, updates_normalizer, ad.zeros_like_aval(u_aval))
-    operand_normalizer = lax.select(retained, 1.0 / (num_updates + 1),
+    updates_normalizer = select(retained, 1.0 / (num_updates + 1), 1.0 / num_updates)
+    updates_coef = select(successful, updates_normalizer, ad.zeros_like_aval(u_aval))
+    operand_normalizer = select(retained, 1.0 / (num_updates + 1),
                                     ad.zeros_like_aval(core.get_aval(num_updates)))
     operand_coef = (-1.0 + operand_normalizer) / num_refs
     target_tangents = gather(tx, idx, gdn, sizes)
@@ -603,8 +605,8 @@ def _batch_dynamic_slice_indices(indices: list, dims: list) -> tuple[Any, int | 
         return np.array([], np.int32), None
     size = next((core.get_aval(x).shape[d] for x, d in zip(indices, dims) if d is not None), None)
     if size is None:
-        return lax.concatenate([lax.broadcast_in_dim(i, (1,), ()) for i in indices], 0), None
-    return lax.concatenate([lax.broadcast_in_dim(x, (size, 1), (0,) if d is not None else ())
+        return structural.concatenate([lax.broadcast_in_dim(i, (1,), ()) for i in indices], 0), None
+    return structural.concatenate([lax.broadcast_in_dim(x, (size, 1), (0,) if d is not None else ())
                             for x, d in zip(indices, dims)], 1), 0
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import core, lax
+from . import core
+from . import lax_base as lax
 from .api import jit
 from .slicing import dynamic_slice, dynamic_update_slice
 

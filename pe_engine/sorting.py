@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from . import ad, batching, core, lax
+from . import ad, batching, core, structural
+from . import lax_base as lax
 from .slicing import GatherDimensionNumbers, GatherScatterMode, gather
 
 # --------------------------------------------------------------------------- sort
@@ -53,7 +54,7 @@ def _index_dtype(shape: Sequence[int]) -> np.dtype:
 def _sort_jvp(primals: list, tangents: list, *, dimension: int, is_stable: bool,
               num_keys: int) -> tuple[list, list]:
     shape = core.get_aval(primals[0]).shape
-    iota = lax.broadcasted_iota(_index_dtype(shape), shape, dimension)
+    iota = structural.broadcasted_iota(_index_dtype(shape), shape, dimension)
     out = core.bind(sort_p, *primals, iota, dimension=dimension, is_stable=is_stable,
                     num_keys=num_keys)
     # NumPy integers, as JAX's np.delete makes them (the equation prints them so).

@@ -8,9 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from . import ad, batching, core, lax
-from .ad_rules import defjvp_zero, deflinear, pad, pad_p
-from .lax import _NUM, _def
+from . import ad, batching, core
+from . import lax_base as lax
+from .ad import defjvp_zero, deflinear
+from .lax_base import _NUM, _def
+from .lax_base_rules import pad
 
 
 def _multi(name: str, abstract: Any, np_impl: Any) -> core.Primitive:
@@ -289,29 +291,6 @@ batching.primitive_batchers[tile_p] = _tile_batcher
 batching.primitive_batchers[rev_p] = _rev_batcher
 
 
-# --------------------------------------------------------------------------- pad
-
-
-def _pad_batcher(size: int, vals: list, dims: list, *, padding_config: tuple
-                 ) -> tuple[Any, Any]:
-    x, value = vals
-    xd, vd = dims
-    if xd is None:
-        xd, x = 0, batching.broadcast(x, size, 0)
-    cfg = list(padding_config)
-    cfg.insert(xd, (0, 0, 0))
-    if vd is None:
-        return pad(x, value, cfg), xd
-    zero = np.zeros((), core.get_aval(x).dtype)
-    padded = pad(x, zero, cfg)
-    mask = pad(lax.broadcast_in_dim(np.bool_(True), core.get_aval(x).shape, ()), False, cfg)
-    return lax.select_n(mask, lax.broadcast_in_dim(value, core.get_aval(padded).shape, (xd,)),
-                        padded), xd
-
-
-batching.primitive_batchers[pad_p] = _pad_batcher
-
-
 # --------------------------------------------------------------------------- reductions
 
 
@@ -394,20 +373,23 @@ for _p in (argmax_p, argmin_p):
     batching.defreducer(_p)
 
 
-def _cumsum_abstract(x: core.ShapedArray, *, axis: int, reverse: bool) -> core.ShapedArray:
-    if not 0 <= axis < x.ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
-    lax._check_unop_dtype("cumsum", x, _NUM)
-    return x
+def cumulative_p(name: str, np_fn: Any, kinds: tuple[str, ...]) -> core.Primitive:
+    """A cumulative reduction along one axis (cumsum, cumprod): numpy's `np_fn`, reversed by
+    flipping before and after, of the dtype `kinds` allow; the shape unchanged."""
+    def abstract(x: core.ShapedArray, *, axis: int, reverse: bool) -> core.ShapedArray:
+        if not 0 <= axis < x.ndim:
+            raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
+        lax._check_unop_dtype(name, x, kinds)
+        return x
+
+    def impl(x: np.ndarray, *, axis: int, reverse: bool) -> np.ndarray:
+        if reverse:
+            return np.flip(np_fn(np.flip(x, axis), axis=axis), axis)
+        return np_fn(x, axis=axis)
+    return _def(name, abstract, impl)
 
 
-def _cumsum_impl(x: np.ndarray, *, axis: int, reverse: bool) -> np.ndarray:
-    if reverse:
-        return np.flip(np.cumsum(np.flip(x, axis), axis=axis), axis)
-    return np.cumsum(x, axis=axis)
-
-
-cumsum_p = _def("cumsum", _cumsum_abstract, _cumsum_impl)
+cumsum_p = cumulative_p("cumsum", np.cumsum, _NUM)
 
 
 def cumsum(x: Any, axis: int = 0, reverse: bool = False) -> Any:

@@ -9,7 +9,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .tree_util import IsLeaf, PyTreeDef, tree_flatten, tree_leaves, tree_map, tree_structure
+from .pytree import IsLeaf, PyTreeDef, tree_flatten, tree_leaves, tree_map, tree_structure
 
 __all__ = ["DictKey", "SequenceKey", "keystr", "tree_all", "tree_broadcast",
            "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path",

@@ -26,6 +26,11 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def cache_key(*parts: str) -> str:
+    """The name under .cache/ of something built from `parts`: a change to any part rebuilds."""
+    return sha256_bytes("\0".join(parts).encode())[:16]
+
+
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:

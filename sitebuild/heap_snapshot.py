@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .common import CACHE, BuildError, log, sha256_bytes
+from .common import CACHE, BuildError, cache_key, log, sha256_bytes
 from .pyodide import PYODIDE_VERSION
 
 HERE = Path(__file__).resolve().parent
@@ -81,8 +81,7 @@ def build_heap_snapshot(out: Path) -> dict:
     found = MEMORY_BASE.search((core / "pyodide.asm.js").read_text())
     if found is None:
         raise BuildError("pyodide.asm.js: __memory_base not found")
-    key = sha256_bytes("\0".join([PYODIDE_VERSION, sha256_bytes(wasm),
-                                  (HERE / "heap_snapshot.mjs").read_text()]).encode())[:16]
+    key = cache_key(PYODIDE_VERSION, sha256_bytes(wasm), (HERE / "heap_snapshot.mjs").read_text())
     raw = CACHE / f"pyodide-heap-{key}.bin"
     if not raw.exists():
         node = shutil.which("node")

@@ -13,7 +13,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from .common import CACHE, BuildError, log, sha256_bytes, sha256_file
+from .common import CACHE, BuildError, cache_key, log, sha256_file
 from .pyodide import PYODIDE_VERSION
 
 HERE = Path(__file__).resolve().parent
@@ -24,9 +24,8 @@ ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 def build_import_cache(out: Path, engine_wheel: Path, numpy_wheels: list[Path]) -> str | None:
     """Write out/wheels/import-cache.zip and return its path in dist/, or None without Node
     (the page then boots without it, compiling as it imports)."""
-    key = sha256_bytes("\0".join([PYODIDE_VERSION, sha256_file(engine_wheel),
-                                  *map(sha256_file, numpy_wheels),
-                                  (HERE / "import_cache_pyodide.py").read_text()]).encode())[:16]
+    key = cache_key(PYODIDE_VERSION, sha256_file(engine_wheel), *map(sha256_file, numpy_wheels),
+                    (HERE / "import_cache_pyodide.py").read_text())
     cached = CACHE / f"import-cache-{key}.json"
     if not cached.exists():
         node = shutil.which("node")

@@ -19,24 +19,22 @@ from jax._src.interpreters import partial_eval as jpe  # noqa: E402
 import pe_engine as pe  # noqa: E402
 from pe_engine.partial_eval import partial_eval_jaxpr_nounits  # noqa: E402
 
-ENGINE = types.SimpleNamespace(
-    name="engine", jnp=pe.numpy, lax=pe.lax, nn=pe.nn, jit=pe.jit, grad=pe.grad, vjp=pe.vjp,
-    jvp=pe.jvp, vmap=pe.vmap, jacfwd=pe.jacfwd, jacrev=pe.jacrev, hessian=pe.hessian,
-    checkpoint=pe.checkpoint, remat=pe.remat, policies=pe.checkpoint_policies,
-    make_jaxpr=pe.make_jaxpr, scipy=pe.scipy, tree=pe.tree, tree_util=pe.tree_util,
-    linearize=pe.linearize, value_and_grad=pe.value_and_grad, custom_jvp=pe.custom_jvp,
-    custom_vjp=pe.custom_vjp, eval_shape=pe.eval_shape, jacobian=pe.jacobian,
-    ensure_compile_time_eval=pe.ensure_compile_time_eval,
-    split=lambda closed, mask, inst=False: partial_eval_jaxpr_nounits(closed, mask, inst))
-JAX = types.SimpleNamespace(
-    name="jax", jnp=jax.numpy, lax=jax.lax, nn=jax.nn, jit=jax.jit, grad=jax.grad, vjp=jax.vjp,
-    jvp=jax.jvp, vmap=jax.vmap, jacfwd=jax.jacfwd, jacrev=jax.jacrev, hessian=jax.hessian,
-    checkpoint=jax.checkpoint, remat=jax.remat, policies=jax.checkpoint_policies,
-    make_jaxpr=jax.make_jaxpr, scipy=jax.scipy, tree=jax.tree, tree_util=jax.tree_util,
-    linearize=jax.linearize, value_and_grad=jax.value_and_grad, custom_jvp=jax.custom_jvp,
-    custom_vjp=jax.custom_vjp, eval_shape=jax.eval_shape, jacobian=jax.jacobian,
-    ensure_compile_time_eval=jax.ensure_compile_time_eval,
-    split=lambda closed, mask, inst=False: jpe.partial_eval_jaxpr_nounits(closed, mask, inst))
+# Every transform and namespace a workload may call, by the name both libraries give it.
+SHARED = ("jit", "grad", "vjp", "jvp", "vmap", "jacfwd", "jacrev", "hessian", "checkpoint",
+          "remat", "make_jaxpr", "scipy", "tree", "tree_util", "linearize", "value_and_grad",
+          "custom_jvp", "custom_vjp", "eval_shape", "jacobian", "ensure_compile_time_eval")
+
+
+def namespace(name: str, top, split_nounits) -> types.SimpleNamespace:
+    """`M` for a workload: the library `top` (the engine's package or jax) under one name."""
+    return types.SimpleNamespace(
+        name=name, jnp=top.numpy, lax=top.lax, nn=top.nn, policies=top.checkpoint_policies,
+        split=lambda closed, mask, inst=False: split_nounits(closed, mask, inst),
+        **{attr: getattr(top, attr) for attr in SHARED})
+
+
+ENGINE = namespace("engine", pe, partial_eval_jaxpr_nounits)
+JAX = namespace("jax", jax, jpe.partial_eval_jaxpr_nounits)
 
 PAIRS = [pytest.param(ENGINE, JAX, id="engine-vs-jax"), pytest.param(JAX, JAX, id="jax-vs-jax")]
 
@@ -88,6 +86,12 @@ def summed(M, f):
     return g
 
 
+# Each check of Workloads, with the workloads it runs on (a property of Workloads).
+CHECKS = {"make_jaxpr_text": "names", "folded_text": "names", "values": "names",
+          "gradients": "differentiable", "jvp_program_text": "jvp_names",
+          "split_under_masks": "names", "grad_mode_split": "jvp_names"}
+
+
 class Workloads:
     """A table of workloads, name -> (f(M, *args), args, differentiable), and the checks run on
     each one: make_jaxpr's text (plain and under eager constant folding), values, gradients,
@@ -113,6 +117,14 @@ class Workloads:
         input, and an integer input's tangent is float0, which the page does not show."""
         return [n for n in self.differentiable if len(float_argnums(self.table[n][1])) ==
                 len(self.table[n][1])]
+
+    def params(self) -> list:
+        """(check, workload) pairs for pytest, every check over the workloads it applies to."""
+        return [pytest.param(check, name, id=f"{check}-{name}")
+                for check, names in CHECKS.items() for name in getattr(self, names)]
+
+    def check(self, check: str, name: str, ours, theirs) -> None:
+        getattr(self, f"check_{check}")(name, ours, theirs)
 
     def run(self, M, name):
         f, args, _ = self.table[name]

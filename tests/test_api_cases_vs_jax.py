@@ -18,42 +18,6 @@ WL = Workloads(load_cases())
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_make_jaxpr_text(name, ours, theirs):
-    WL.check_make_jaxpr_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_folded_text(name, ours, theirs):
-    WL.check_folded_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_values(name, ours, theirs):
-    WL.check_values(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.differentiable)
-def test_gradients(name, ours, theirs):
-    WL.check_gradients(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.jvp_names)
-def test_jvp_program_text(name, ours, theirs):
-    WL.check_jvp_program_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_split_under_masks(name, ours, theirs):
-    WL.check_split_under_masks(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.jvp_names)
-def test_grad_mode_split(name, ours, theirs):
-    WL.check_grad_mode_split(name, ours, theirs)
+@pytest.mark.parametrize("check,name", WL.params())
+def test_case(check, name, ours, theirs):
+    WL.check(check, name, ours, theirs)

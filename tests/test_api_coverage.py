@@ -33,17 +33,8 @@ def test_every_engine_name_has_a_case(row):
     assert not untested, f"{row.ns.title}: exported by the engine with no case: {untested}"
 
 
-# Targets not yet met (strict: the marker goes when the target is). jax.nn lacks
-# dot_product_attention: JAX's XLA path is a vmap over its core, whose batched jaxpr the
-# engine does not yet print as JAX does.
-PENDING = {"jax.nn"}
-
-
-@pytest.mark.parametrize("row", [
-    pytest.param(r, marks=pytest.mark.xfail(
-        strict=True, reason="jax.nn.dot_product_attention is missing"))
-    if r.ns.title in PENDING else r for r in ROWS if r.ns.target is not None],
-    ids=lambda r: r.ns.title)
+@pytest.mark.parametrize("row", [r for r in ROWS if r.ns.target is not None],
+                         ids=lambda r: r.ns.title)
 def test_targets(row, capsys):
     missing = [n for n in row.names if n not in row.supported]
     with capsys.disabled():

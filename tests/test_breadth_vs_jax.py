@@ -80,22 +80,8 @@ W: dict[str, tuple] = {
     "einsum_bij_bjk": (lambda M, a, b: M.jnp.einsum("bij,bjk->bik", a, b), (BA, BB), True),
     "batched_matmul": (lambda M, a, b: a @ b, (BA, BB), True),
     "matmul_broadcast": (lambda M, a, b: a @ b, (BA, B), True),
-    # jax.nn
-    "relu": (lambda M, x: M.nn.relu(x), (V,), True),
-    "relu6": (lambda M, x: M.nn.relu6(x * 4.0), (V,), True),
-    "sigmoid": (lambda M, x: M.nn.sigmoid(x), (V,), True),
-    "softplus": (lambda M, x: M.nn.softplus(x), (V,), True),
+    # jax.nn (each function alone: tests/api_cases/nn_cases.py)
     "silu_swish": (lambda M, x: M.nn.silu(x) + M.nn.swish(x), (V,), True),
-    "gelu_tanh": (lambda M, x: M.nn.gelu(x), (V,), True),
-    "gelu_exact": (lambda M, x: M.nn.gelu(x, approximate=False), (V,), True),
-    "softmax": (lambda M, x: M.nn.softmax(x), (V,), True),
-    "softmax_axis0": (lambda M, a: M.nn.softmax(a, axis=0), (A,), True),
-    "log_softmax": (lambda M, x: M.nn.log_softmax(x), (V,), True),
-    "logsumexp": (lambda M, x: M.nn.logsumexp(x), (V,), True),
-    "logsumexp_axis": (lambda M, a: M.nn.logsumexp(a, axis=1), (A,), True),
-    "one_hot": (lambda M, x: M.nn.one_hot((x * 2).astype(M.jnp.int32) % 4, 4) * x[:, None],
-                (V,), True),
-    "standardize": (lambda M, x: M.nn.standardize(x), (V,), True),
     "relu_twice": (lambda M, x: M.nn.relu(x) + M.nn.relu(x * 2.0), (V,), True),
     "mlp_nn": (lambda M, w, x: M.nn.log_softmax(M.nn.relu(x @ w) @ w.T), (B, A), True),
     "lax_stop_gradient": (lambda M, x: x * M.lax.stop_gradient(x), (V,), True),
@@ -139,55 +125,16 @@ ALL = {**W, **W_INT}
 # JAX derives a jit's JVP afresh when that jit is called inside another jit (jnp.std calls
 # jnp.var's jit): it prints `_var` and `_var1`, where the engine shares one JVP. Strict, so
 # the marker goes once the engine caches as JAX does.
-def _jvp_shared_unlike_jax(request, name, ours):
-    if ours.name == "engine" and name == "var_std":
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="JAX re-derives the JVP of a jit called inside another jit "
-                                "(jnp.std's jnp.var); the engine shares one"))
-
+JVP_SHARED_UNLIKE_JAX = {("jvp_program_text", "var_std"), ("grad_mode_split", "var_std")}
 
 WL = Workloads(ALL)
 
 
 @pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_make_jaxpr_text(name, ours, theirs):
-    WL.check_make_jaxpr_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_folded_text(name, ours, theirs):
-    WL.check_folded_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_values(name, ours, theirs):
-    WL.check_values(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.differentiable)
-def test_gradients(name, ours, theirs):
-    WL.check_gradients(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.jvp_names)
-def test_jvp_program_text(name, ours, theirs, request):
-    _jvp_shared_unlike_jax(request, name, ours)
-    WL.check_jvp_program_text(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.names)
-def test_split_under_masks(name, ours, theirs):
-    WL.check_split_under_masks(name, ours, theirs)
-
-
-@pytest.mark.parametrize("ours,theirs", PAIRS)
-@pytest.mark.parametrize("name", WL.jvp_names)
-def test_grad_mode_split(name, ours, theirs, request):
-    _jvp_shared_unlike_jax(request, name, ours)
-    WL.check_grad_mode_split(name, ours, theirs)
+@pytest.mark.parametrize("check,name", WL.params())
+def test_workload(check, name, ours, theirs, request):
+    if ours.name == "engine" and (check, name) in JVP_SHARED_UNLIKE_JAX:
+        request.applymarker(pytest.mark.xfail(
+            strict=True, reason="JAX re-derives the JVP of a jit called inside another jit "
+                                "(jnp.std's jnp.var); the engine shares one"))
+    WL.check(check, name, ours, theirs)

@@ -307,7 +307,7 @@ def test_xla_folds_sin_when_compiling():
 
 
 def test_convert_element_type_rule_folds_scalar_to_literal():
-    from pe_engine import lax as plax
+    from pe_engine import lax_base as plax
     closed = make_jaxpr(lambda x: x + plax.convert_element_type_p.bind(
         2, new_dtype=np.dtype("float32"), weak_type=False, sharding=None))(1.0)
     assert "add a 2.0:f32[]" in str(closed) or "2.0:f32[]" in str(closed)

@@ -6,15 +6,7 @@ import json
 import pytest
 
 from pe_engine import explain
-
-SEED = """import jax.numpy as jnp
-
-def f(x, y):
-    a = jnp.sin(x)
-    b = a * y
-    c = jnp.cos(x) + 1.0
-    return b + c
-"""
+from tests.fixtures.make_records import SIN_COS as SEED
 
 
 def split(known_x=True, known_y=False, source=SEED, **kw):
@@ -32,15 +24,23 @@ def test_events_follow_trace_order_with_decisions_and_reasons():
     assert [e["short"] for e in rec["events"]] == [
         "c = sin a", "d = mul c b", "e = cos a", "f = add e 1.0:f32[]", "g = add d f"]
     assert [e["side"] for e in rec["events"]] == ["known", "unknown", "known", "known", "unknown"]
-    assert [e["line"] for e in rec["events"]] == [4, 5, 6, 6, 7]
+    assert [e["line"] for e in rec["events"]] == [3, 4, 5, 5, 6]
     mul = rec["events"][1]
     assert [(i["name"], i["known"], i["origin"]) for i in mul["inputs"]] == [
         ("c", True, "equation 0"), ("b", False, "argument y")]
+    # issue 44: said in the names of the pane that holds the equation (the unknown program's
+    # `d = mul a c`, not the traced `d = mul c b`), its inputs named as the user wrote them
+    assert mul["unknown_short"] == ["d = mul a c"] and mul["known_short"] == []
     assert mul["narration"] == (
-        "`d = mul c b` is staged because `b` is unknown; `c` becomes a residual.")
+        "`d = mul a c` is staged in the unknown program: `c` is the unknown input y; the known "
+        "program's `b` becomes residual r0, `a` here.")
     assert rec["events"][0]["value"] == ["0.9093"]
     assert rec["events"][0]["narration"] == (
-        "`c = sin a` runs now: every input is known; c = 0.9093.")
+        "`b = sin a` runs now: every input is known (`a` is x); b = 0.9093.")
+    # each event carries its source line as the user wrote it
+    assert [e["source"] for e in rec["events"]] == [
+        "a = jnp.sin(x)", "b = a * y", "c = jnp.cos(x) + 1.0", "c = jnp.cos(x) + 1.0",
+        "return b + c"]
 
 
 def test_both_programs_print_as_jax_prints_them_and_map_back_to_events():

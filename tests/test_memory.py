@@ -42,7 +42,10 @@ def test_every_line_keeps_its_invariants(records):
             assert phases == sorted(phases, key=["forward", "backward"].index), (ex, mode)
             assert line["peak_bytes"] == max(p["bytes"] for p in points)
             assert all(p["bytes"] >= 0 for p in points)
-            assert points[-1]["phase"] == "backward" and points[-1]["bytes"] == 0, (ex, mode)
+            # the inputs kept live throughout; every activation is freed by the end
+            assert points[-1]["phase"] == "backward", (ex, mode)
+            assert points[-1]["bytes"] == line["account"]["input_bytes"], (ex, mode)
+            assert min(p["bytes"] for p in points) == line["account"]["input_bytes"]
             forward = [p["bytes"] for p in points if p["phase"] == "forward"]
             assert forward == sorted(forward)  # the forward pass only makes residuals
             backward = [p["bytes"] for p in points if p["phase"] == "backward"]
@@ -53,7 +56,9 @@ def test_grad_line_is_the_records_residuals(records):
     rec = records[("grad-mlp", "grad")]
     (line,) = rec["memory"]
     computed = sum(r["bytes"] for r in rec["residuals"] if r["known_eqn"] is not None)
-    assert max(p["bytes"] for p in line["points"] if p["phase"] == "forward") == computed
+    kept = sum(r["bytes"] for r in rec["residuals"] if r["known_eqn"] is None)
+    assert kept and computed  # the MLP keeps W2 and x beside its activations
+    assert max(p["bytes"] for p in line["points"] if p["phase"] == "forward") == computed + kept
     assert line["recomputed"] == rec["recomputed"] == 0
     n_fwd = len(rec["panes"][0]["program"]["eqns"])
     assert [p["eqn"] for p in line["points"] if p["phase"] == "forward"] == list(range(n_fwd))
@@ -63,10 +68,32 @@ def test_grad_line_is_the_records_residuals(records):
 def test_saving_nothing_costs_less_memory_and_more_recompute(records, example):
     lines = {line["policy"]: line for line in records[(example, "checkpoint")]["memory"]}
     nothing, everything = lines["nothing_saveable"], lines["everything_saveable"]
-    assert nothing["peak_bytes"] < everything["peak_bytes"]
+    # fewer activations; the inputs kept may grow (the MLP's nothing_saveable keeps W1 too)
+    assert nothing["account"]["activation_bytes"] < everything["account"]["activation_bytes"]
     assert nothing["recomputed"] > everything["recomputed"]
     policies = records[(example, "checkpoint")]["policies"]
     assert [line["policy"] for line in records[(example, "checkpoint")]["memory"]] == [
         p["name"] for p in policies]
     assert all(line["recomputed"] == p["recomputed"] for line, p in
                zip(records[(example, "checkpoint")]["memory"], policies))
+
+
+def test_one_account_everywhere(records):
+    """Issue 44: the residual list, the policy cards and the memory chart show one total for
+    one split, activations + inputs kept (tests/browser/test_memory_account.py: the page)."""
+    for (ex, mode), rec in records.items():
+        acct = rec["memory_account"]
+        assert acct["total_bytes"] == acct["activation_bytes"] + acct["input_bytes"]
+        listed = sum(r["bytes"] for r in rec["residuals"])
+        assert acct["total_bytes"] == rec["residual_bytes"] == listed
+        assert acct["activations"] + acct["inputs_kept"] == len(rec["residuals"])
+        lines = rec["memory"]
+        if mode == "grad":
+            assert lines[0]["account"] == acct and lines[0]["peak_bytes"] == acct["total_bytes"]
+            continue
+        for line, card in zip(lines, rec["policies"], strict=True):
+            assert line["account"] == card["account"], (ex, card["name"])
+            assert line["peak_bytes"] == card["residual_bytes"] == card["account"]["total_bytes"]
+            assert card["residual_count"] == len(card["saved_residuals"]), (ex, card["name"])
+            if card["name"] == rec["selected"]:
+                assert card["account"] == acct

@@ -111,7 +111,7 @@ KEPT_ACROSS_REQUESTS = {
     # the engine's own constants: its code objects' ids, the facades, the scalar combiner
     # of a scatter per (engine function, dtype), the dtype kinds per rule
     "pe_engine.core._engine_code", "pe_engine.explain.sandbox.facades",
-    "pe_engine.slicing._reduction_jaxpr", "pe_engine.lax._accepted_kinds",
+    "pe_engine.slicing._reduction_jaxpr", "pe_engine.lax_base._accepted_kinds",
 }
 _SIZED = (dict, list, set, weakref.WeakKeyDictionary, weakref.WeakValueDictionary)
 

@@ -32,7 +32,20 @@ def _const(name: str, value: object, doc: str) -> str:
     text = json.dumps(value, separators=(", ", ": "))
     if len(text) > 80:
         text = json.dumps(value, indent=2)
+    return _declare(name, text, doc)
+
+
+def _declare(name: str, text: str, doc: str) -> str:
     return f"/** {doc} */\nexport const {name} = {text};\n"
+
+
+def _policy_rows(record) -> str:
+    """POLICY_ROWS spelled from POLICY_NAMES, so the list is written once."""
+    first, *rest = record.POLICY_ROWS
+    if rest != list(record.POLICY_NAMES):
+        raise ValueError("record.POLICY_ROWS is no longer one row before POLICY_NAMES")
+    return _declare("POLICY_ROWS", f"[{json.dumps(first)}, ...POLICY_NAMES]",
+                    "The policies a checkpoint record compares, in the page's order.")
 
 
 def _data(value: object) -> str:
@@ -63,8 +76,7 @@ def contract_files() -> dict[Path, str]:
                       source="record.py and page_state.py"),
         _const("POLICY_NAMES", record.POLICY_NAMES, "checkpoint_policies by name, as offered."),
         _const("DEFAULT_POLICY", record.DEFAULT_POLICY, "The policy a new state starts with."),
-        _const("POLICY_ROWS", record.POLICY_ROWS,
-               "The policies a checkpoint record compares, in the page's order."),
+        _policy_rows(record),
         _const("RECORD_DEFINITIONS", {m: td.__name__ for m, td in record.RECORDS.items()},
                "The definition of record-schema.json each mode's record keeps."),
         _const("REQUEST_DEFINITIONS",

@@ -18,6 +18,7 @@
  * @property {Array<boolean>} [instantiate]
  * @property {Array<Residual>} residuals
  * @property {number} residual_bytes
+ * @property {MemoryAccount} memory_account
  * @property {Array<Event>} events
  * @property {Array<number>} [unopened_calls]
  * @property {Array<Pane>} panes
@@ -32,13 +33,28 @@
  * @property {string} value
  */
 /**
- * One policy's residual memory over the forward and backward pass.
+ * One policy's residual memory over the forward and backward pass: the inputs kept throughout, the
+ * activations from the equation that makes each to its last reader; peak_bytes is the account's
+ * total.
  * @typedef {object} MemoryLine
  * @property {string} policy
  * @property {string} label
  * @property {number} peak_bytes
  * @property {number} recomputed
+ * @property {MemoryAccount} account
  * @property {Array<MemoryPoint>} points
+ */
+/**
+ * The one accounting of a split's residual memory, which the residual list, the policy cards and
+ * the memory chart all show: activations (residuals an equation of the forward pass computes) plus
+ * inputs kept (residuals that are an input or a constant, read by the backward pass as they are).
+ * total_bytes = activation_bytes + input_bytes.
+ * @typedef {object} MemoryAccount
+ * @property {number} activations
+ * @property {number} activation_bytes
+ * @property {number} inputs_kept
+ * @property {number} input_bytes
+ * @property {number} total_bytes
  */
 /**
  * Live residual bytes after one step of the forward, then the backward pass; `eqn` is the step's
@@ -115,6 +131,9 @@
  * @property {Array<EventInput>} [inputs]
  * @property {Array<number>} [known_eqns]
  * @property {Array<number>} [unknown_eqns]
+ * @property {Array<string>} [known_short]
+ * @property {Array<string>} [unknown_short]
+ * @property {(string | null)} [source]
  * @property {(Array<(string | null)> | null)} [value]
  * @property {Array<number>} [residuals]
  * @property {boolean} [all_constant]
@@ -134,6 +153,9 @@
  * @property {string} primitive
  * @property {string} title
  * @property {Array<boolean>} inputs_known
+ * @property {Array<string>} inputs
+ * @property {Program} program
+ * @property {Array<string>} carries
  * @property {Array<Event>} events
  * @property {Array<Pane>} panes
  * @property {Array<Residual>} residuals
@@ -205,6 +227,7 @@
  * @property {Array<boolean>} [instantiate]
  * @property {Array<Residual>} residuals
  * @property {number} residual_bytes
+ * @property {MemoryAccount} memory_account
  * @property {Array<Event>} events
  * @property {Array<number>} [unopened_calls]
  * @property {Array<Pane>} panes
@@ -238,6 +261,7 @@
  * @property {Array<boolean>} [instantiate]
  * @property {Array<Residual>} residuals
  * @property {number} residual_bytes
+ * @property {MemoryAccount} memory_account
  * @property {Array<Event>} events
  * @property {Array<number>} [unopened_calls]
  * @property {Array<Pane>} panes
@@ -256,6 +280,7 @@
  * @property {string} label
  * @property {number} residual_count
  * @property {number} residual_bytes
+ * @property {MemoryAccount} account
  * @property {number} recomputed
  * @property {Array<SavedResidual>} saved_residuals
  * @property {Array<Pane>} panes

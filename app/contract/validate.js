@@ -11,6 +11,20 @@ import { RECORD_DEFINITIONS, REQUEST_DEFINITIONS } from "./values.js";
 
 const MAX_ERRORS = 5;
 
+/**
+ * A node of the generated schemas: only the keywords the generator writes.
+ * @typedef {object} Schema
+ * @property {string} [$ref]
+ * @property {Schema[]} [anyOf]
+ * @property {unknown[]} [enum]
+ * @property {string} [type]
+ * @property {Schema} [items]
+ * @property {Record<string, Schema>} [properties]
+ * @property {string[]} [required]
+ * @property {boolean} [additionalProperties]
+ */
+/** @typedef {Record<string, string | undefined>} Definitions a mode's definition, if any */
+
 /** @param {unknown} value @param {string} type */
 function hasType(value, type) {
   switch (type) {
@@ -35,7 +49,7 @@ function hasType(value, type) {
 
 /**
  * Problems of `value` against `schema`, as "path: what" strings (at most MAX_ERRORS).
- * @param {Record<string, any>} defs the schema's $defs @param {any} schema
+ * @param {Record<string, Schema>} defs the schema's $defs @param {Schema} schema
  * @param {unknown} value @param {string} path @param {string[]} out
  */
 function check(defs, schema, value, path, out) {
@@ -46,6 +60,7 @@ function check(defs, schema, value, path, out) {
   }
   if (schema.anyOf) {
     const keeps = schema.anyOf.some((s) => {
+      /** @type {string[]} */
       const sub = [];
       check(defs, s, value, path, sub);
       return sub.length === 0;
@@ -67,7 +82,8 @@ function check(defs, schema, value, path, out) {
   }
   if (schema.type === "array") {
     const items = /** @type {unknown[]} */ (value);
-    items.forEach((v, i) => check(defs, schema.items, v, `${path}[${i}]`, out));
+    const item = /** @type {Schema} */ (schema.items);
+    items.forEach((v, i) => check(defs, item, v, `${path}[${i}]`, out));
   } else if (schema.type === "object") {
     const obj = /** @type {Record<string, unknown>} */ (value);
     for (const key of schema.required ?? []) {
@@ -91,7 +107,7 @@ export function answerProblems(answer) {
   if (!hasType(answer, "object")) return ["the answer is not an object"];
   const obj = /** @type {Record<string, unknown>} */ (answer);
   const mode = /** @type {string} */ (obj.mode);
-  const name = Object.hasOwn(obj, "error") ? "ErrorRecord" : RECORD_DEFINITIONS[mode];
+  const name = Object.hasOwn(obj, "error") ? "ErrorRecord" : /** @type {Definitions} */ (RECORD_DEFINITIONS)[mode];
   if (!name) return [`unknown mode ${JSON.stringify(obj.mode)}`];
   return problemsAgainst(RECORD_SCHEMA, name, answer, "record");
 }
@@ -127,14 +143,19 @@ export function signatureProblems(answer) {
  * @returns {string[]}
  */
 export function requestProblems({ mode, kwargs }) {
-  const name = { policy: "PolicyRequest", signature: "SignatureRequest" }[mode] ?? REQUEST_DEFINITIONS[mode];
+  const name =
+    { policy: "PolicyRequest", signature: "SignatureRequest" }[mode] ??
+    /** @type {Definitions} */ (REQUEST_DEFINITIONS)[mode];
   if (!name) return [`unknown mode ${JSON.stringify(mode)}`];
   return problemsAgainst(REQUEST_SCHEMA, name, kwargs, "request");
 }
 
-/** @param {any} schema @param {string} name @param {unknown} value @param {string} path */
+/** @param {{$defs: object}} schema @param {string} name @param {unknown} value @param {string} path */
 function problemsAgainst(schema, name, value, path) {
+  /** @type {string[]} */
   const out = [];
-  check(schema.$defs, schema.$defs[name], value, path, out);
+  // the imported JSON's literal type is far narrower than Schema's optional keywords
+  const defs = /** @type {Record<string, Schema>} */ (schema.$defs);
+  check(defs, defs[name], value, path, out);
   return out;
 }

@@ -16,15 +16,7 @@ export const POLICY_NAMES = [
 export const DEFAULT_POLICY = "nothing_saveable";
 
 /** The policies a checkpoint record compares, in the page's order. */
-export const POLICY_ROWS = [
-  "no checkpoint",
-  "everything_saveable",
-  "nothing_saveable",
-  "dots_saveable",
-  "dots_with_no_batch_dims_saveable",
-  "save_only_these_names",
-  "save_any_names_but_these"
-];
+export const POLICY_ROWS = ["no checkpoint", ...POLICY_NAMES];
 
 /** The definition of record-schema.json each mode's record keeps. */
 export const RECORD_DEFINITIONS = {

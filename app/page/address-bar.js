@@ -7,7 +7,7 @@ import { PermalinkError, decodePermalink, encodePermalink, saveLocal as saveToSt
 
 /**
  * @param {{getState: () => import("./update.js").PageState,
- *          onLink: (doc: object) => void, notice: (text: string, opts?: object) => void,
+ *          onLink: (doc: import("./update.js").Doc) => void, notice: import("./views/notice.js").Notice,
  *          local?: boolean}} deps
  *   onLink: a link the reader went to (a changed hash) decoded to a state; local: keep the
  *   state in localStorage too (not in an embed, which shows its link's state and no other)
@@ -63,7 +63,9 @@ export function createAddressBar({ getState, onLink, notice, local = true }) {
     try {
       onLink(await decodePermalink(location.hash));
     } catch (err) {
-      notice(`This link could not be opened (${err.message}); the page kept what it showed.`, {
+      // decodePermalink rejects with a PermalinkError, nothing else
+      const { message } = /** @type {import("../state.js").PermalinkError} */ (err);
+      notice(`This link could not be opened (${message}); the page kept what it showed.`, {
         kind: "warning",
         sticky: true,
       });

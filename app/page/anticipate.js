@@ -21,7 +21,7 @@ export function flippedInput(prev, next) {
 }
 
 /** A doc's request as the runner keys it, and as it is sent first (a checkpoint request asks
- *  for its selected policy alone). */
+ *  for its selected policy alone). @param {Doc} doc */
 function asked(doc) {
   const req = requestFor(doc);
   return { key: requestKey(req), req: firstRequest(req) };
@@ -35,7 +35,7 @@ function asked(doc) {
  */
 export function nextRequests(doc, first) {
   const params = paramsOf(doc.code);
-  const order = params.includes(first ?? "") ? [first, ...params.filter((p) => p !== first)] : params;
+  const order = first !== null && params.includes(first) ? [first, ...params.filter((p) => p !== first)] : params;
   const flips = order.map((name) =>
     asked({ ...doc, known: Object.assign(Object.create(null), doc.known, { [name]: !isKnown(doc, name) }) }),
   );

@@ -8,10 +8,16 @@ import { DEFAULT_VALUE, isKnown, stateFromExample } from "../state.js";
 import { programsOf } from "./views/stage-panel.js";
 
 /**
+ * The stage panel as the API sees it (null: no stage to ask).
+ * @typedef {{step: () => number | null, stepCount: () => number | null, setStep: (n: number) => void,
+ *            drawn: () => void}} StagePanelApi
+ */
+
+/**
  * @param {{recordWatchers: Set<(record: object) => void>,
  *          getState: () => import("./update.js").PageState, dispatch: (c: object) => void,
- *          whenIdle: () => Promise<void>, stagePanel: any, permalink: () => Promise<string>,
- *          examples: any, openedFrom: string}} deps
+ *          whenIdle: () => Promise<void>, stagePanel: StagePanelApi, permalink: () => Promise<string>,
+ *          examples: import("../examples.js").Examples, openedFrom: string}} deps
  *   recordWatchers: told of each record the stage shows (onRecord adds to it)
  */
 export function createApi({
@@ -58,38 +64,48 @@ export function createApi({
     return state();
   }
 
-  /** Dispatch a change that asks the engine again, and wait for its answer to be drawn. */
+  /** Dispatch a change that asks the engine again, and wait for its answer to be drawn.
+   *  @param {{type: string} & Record<string, unknown>} c */
   function change(c) {
     dispatch({ ...c, run: "now" });
     return settled();
   }
 
+  // the arguments come from the console or an embedding page (app/embed.js): any JSON, so each
+  // is made the type it must be (String, Boolean) or checked before use
   return {
     /** cb(record) for each record the stage shows, once shown (its parts merged in too);
-     *  returns a function that stops it. */
+     *  returns a function that stops it.
+     *  @param {(record: object) => void} cb @returns {() => boolean} */
     onRecord(cb) {
       recordWatchers.add(cb);
       return () => recordWatchers.delete(cb);
     },
-    setSource: (code) => change({ type: "code", code: String(code) }),
-    setKnown: (name, known) => change({ type: "known", name, known: Boolean(known) }),
-    setValue: (name, text) => change({ type: "value", name, text: String(text) }),
+    setSource: (/** @type {unknown} */ code) => change({ type: "code", code: String(code) }),
+    setKnown: (/** @type {string} */ name, /** @type {unknown} */ known) =>
+      change({ type: "known", name, known: Boolean(known) }),
+    setValue: (/** @type {string} */ name, /** @type {unknown} */ text) =>
+      change({ type: "value", name, text: String(text) }),
+    /** @param {string} name */
     async setMode(name) {
       if (!MODES.includes(name)) throw new Error(`unknown mode ${JSON.stringify(name)}; modes: ${MODES.join(", ")}`);
       return change({ type: "mode", mode: name });
     },
-    setPolicy: (name) => change({ type: "policy", policy: String(name) }),
-    setFolding: (on) => change({ type: "folding", on: Boolean(on) }),
+    setPolicy: (/** @type {unknown} */ name) => change({ type: "policy", policy: String(name) }),
+    setFolding: (/** @type {unknown} */ on) => change({ type: "folding", on: Boolean(on) }),
+    /** @param {unknown} flags */
     setInstantiate(flags) {
       if (!Array.isArray(flags)) throw new Error("setInstantiate takes a list of true/false, one per output");
       return change({ type: "instantiate", instantiate: flags.map(Boolean) });
     },
+    /** @param {number} n */
     async setStep(n) {
       stagePanel.setStep(n);
       dispatch({ type: "step", step: stagePanel.step() ?? n, byUser: true });
       stagePanel.drawn();
       return state();
     },
+    /** @param {string} id */
     async loadExample(id) {
       const ex = examples.examples.find((e) => e.id === id);
       if (!ex) throw new Error(`no example ${JSON.stringify(id)}`);

@@ -5,7 +5,11 @@ import { PermalinkError, decodePermalink, loadLocal, stateFromExample } from "..
 import { defaultExample } from "../examples.js";
 import { modeOf } from "../modes.js";
 
-/** The example a doc is, by its code and mode ("" for none). */
+/** @typedef {import("../examples.js").Examples} Examples */
+/** @typedef {import("./update.js").Doc} Doc */
+
+/** The example a doc is, by its code and mode ("" for none).
+ *  @param {Examples} examples @param {Doc} doc @returns {string} */
 export function matchExample(examples, doc) {
   const ex = examples.examples.find(
     (e) =>
@@ -17,15 +21,20 @@ export function matchExample(examples, doc) {
 }
 
 /**
- * @param {any} examples
+ * @param {Examples} examples
  * @param {{local?: boolean}} [options] local: what was saved in localStorage may open (not in
  *   an embed: it opens its link's state)
- * @returns {Promise<{doc: object, exampleId: string, openedFrom: string, problem: string | null}>}
+ * @returns {Promise<{doc: Doc, exampleId: string, openedFrom: string, problem: string | null}>}
  *   problem: why the link in the address bar could not be opened
  */
 export async function openingState(examples, { local: useLocal = true } = {}) {
   const hash = location.hash;
-  const local = (doc) => ({ doc, exampleId: matchExample(examples, doc), openedFrom: "local", problem: null });
+  const local = (/** @type {Doc} */ doc) => ({
+    doc,
+    exampleId: matchExample(examples, doc),
+    openedFrom: "local",
+    problem: null,
+  });
   if (hash && hash !== "#") {
     // a reload right after an edit: what was saved ahead of this very hash is newer
     const reloaded = useLocal ? loadLocal(hash) : null;

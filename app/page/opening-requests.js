@@ -17,18 +17,22 @@ import {
 import { MODES } from "../modes.js";
 import { masksRequest, requestFor, requestKey, stateFromExample } from "../state.js";
 
-/** [{mode, kwargs, key}]: each request once, in order. */
+/** @typedef {import("../examples.js").Examples} Examples */
+
+/** [{mode, kwargs, key}]: each request once, in order.
+ *  @param {{mode: string, kwargs: object}[]} requests */
 const unique = (requests) => {
   const byKey = new Map(requests.map((r) => [requestKey(r), r]));
   return [...byKey].map(([key, r]) => ({ mode: r.mode, kwargs: r.kwargs, key }));
 };
 
-/** Every source the page opens with, each once: the examples' and the demos'. */
+/** Every source the page opens with, each once: the examples' and the demos'.
+ *  @param {Examples} examples */
 export function openingSources(examples) {
   return [...new Set([...examples.examples.map((ex) => ex.code), CHECKPOINT_CODE, FOLDING_CODE])];
 }
 
-/** [{mode, kwargs, key}], the main view's first; each request once. */
+/** [{mode, kwargs, key}], the main view's first; each request once. @param {Examples} examples */
 export function openingRequests(examples) {
   const opening = stateFromExample(defaultExample(examples));
   const main = requestFor(opening);
@@ -45,11 +49,12 @@ export function openingRequests(examples) {
 }
 
 /** [{mode, kwargs, key, example}]: what the page asks when a reader picks any example, then
- *  any mode, by example (the build answers them too, so switching never waits for Python). */
+ *  any mode, by example (the build answers them too, so switching never waits for Python).
+ *  @param {Examples} examples */
 export function exampleRequests(examples) {
   return examples.examples.flatMap((ex) => {
     const state = stateFromExample(ex);
-    const masks = MODES.map((mode) => masksRequest({ ...state, mode })).filter(Boolean);
+    const masks = MODES.flatMap((mode) => masksRequest({ ...state, mode }) ?? []);
     const asks = unique([...MODES.map((mode) => requestFor({ ...state, mode })), ...masks]);
     return asks.map((r) => ({ ...r, example: ex.id }));
   });

@@ -12,11 +12,13 @@
 //   {type: "load", doc, exampleId, byUser}    an example, a link, a restored state
 //   {type: "answer", answer, key}             the engine's answer for a request key
 //   {type: "signature", signature}            the engine read the function of doc.code
-//   {type: "waiting", on}                     a first answer is being waited for
+//   {type: "waiting", on}                     a first answer is being waited for (an answer
+//                                             ends the wait, the build's as well as Python's)
 //   {type: "masks", key, answer}              the mask explorer's record (null: no function)
 //   {type: "touch"}                           the reader asked for the link: save from now on
 
 import { MODES } from "../modes.js";
+import { effectiveKnown } from "../state.js";
 
 /**
  * @typedef {{code: string, known: Record<string, boolean>, values: Record<string, string>,
@@ -75,7 +77,12 @@ export function update(s, change, sameExample) {
       return edited(s, { ...doc, code, instantiate }, sameExample);
     }
     case "known":
-      return edited(s, { ...doc, known: withEntry(doc.known, change.name, Boolean(change.known)) }, sameExample);
+      // from the flags in force: grad's default input stays differentiated beside a new one
+      return edited(
+        s,
+        { ...doc, known: withEntry(effectiveKnown(doc), change.name, Boolean(change.known)) },
+        sameExample,
+      );
     case "value":
       return edited(s, { ...doc, values: withEntry(doc.values, change.name, String(change.text)) }, sameExample);
     case "mode":
@@ -112,9 +119,13 @@ function answered(s, answer, key) {
   if (answer.error) {
     const e = answer.error;
     const line = Number.isInteger(e.lineno) ? e.lineno : null;
-    return { ...s, error: { type: e.type, message: e.message || "error", line, input: e.input ?? null } };
+    return {
+      ...s,
+      error: { type: e.type, message: e.message || "error", line, input: e.input ?? null },
+      waiting: false,
+    };
   }
-  return { ...s, error: null, record: answer, recordKey: key };
+  return { ...s, error: null, record: answer, recordKey: key, waiting: false };
 }
 
 /** Whether a change alters what the engine is asked (and so calls for a run). */

@@ -5,6 +5,7 @@ import { h, formatBytes, programPre, drawFrame } from "./util.js";
 import { createLoader } from "./loader.js";
 import { createMiniEditor } from "./mini-editor.js";
 import { CHECKPOINT_CODE, CHECKPOINT_VALUES, checkpointRequest } from "./requests.js";
+import { accountData, accountParts } from "../stage/memory-account.js";
 
 const PREDICATE = {
   "no checkpoint": "no policy: every value the linear program reads is saved",
@@ -67,20 +68,18 @@ export function createCheckpointDemo(el, ctx) {
   function draw() {
     if (!drawFrame(body, { error, ready: Boolean(record), engine: ctx.engine })) return;
     const pols = record.policies;
-    const maxBytes = Math.max(1, ...pols.map((p) => p.residual_bytes));
+    const maxBytes = Math.max(1, ...pols.map((p) => p.account.total_bytes));
     const maxRe = Math.max(1, ...pols.map((p) => p.recomputed));
     const cards = h("ul", { class: "ckpt-cards", "data-testid": "policy-cards" });
     for (const p of pols) {
-      const args = p.saved_residuals.filter((s) => s.description.startsWith("from the argument"));
-      const acts = p.saved_residuals.filter((s) => !s.description.startsWith("from the argument"));
-      const actBytes = acts.reduce((s, r) => s + r.bytes, 0);
       cards.append(
         h(
           "li",
           {
             class: `ckpt-card${p.name === "no checkpoint" ? " is-baseline" : ""}`,
             "data-testid": `policy-card-${p.name.replaceAll(" ", "-")}`,
-            "data-bytes": String(p.residual_bytes),
+            "data-bytes": String(p.account.total_bytes),
+            ...accountData(p.account),
             "data-recomputed": String(p.recomputed),
             "data-count": String(p.residual_count),
           },
@@ -89,25 +88,21 @@ export function createCheckpointDemo(el, ctx) {
           metric(
             "saved",
             "bytes",
-            p.residual_bytes / maxBytes,
-            `${formatBytes(p.residual_bytes)} · ${p.residual_count} res.`,
+            p.account.total_bytes / maxBytes,
+            `${formatBytes(p.account.total_bytes)} · ${p.residual_count} res.`,
           ),
           metric("recomputed", "re", p.recomputed / maxRe, `${p.recomputed} equation${p.recomputed === 1 ? "" : "s"}`),
           h(
             "details",
             { class: "ckpt-saved" },
-            h(
-              "summary",
-              null,
-              `${acts.length} activation${acts.length === 1 ? "" : "s"} (${formatBytes(actBytes)}) + ${args.length} input${args.length === 1 ? "" : "s"} kept`,
-            ),
+            h("summary", null, accountParts(p.account)),
             h(
               "ul",
               null,
               p.saved_residuals.map((s) =>
                 h(
                   "li",
-                  { class: s.description.startsWith("from the argument") ? "is-input" : "" },
+                  { class: /^from (the argument|a constant)/.test(s.description) ? "is-input" : "" },
                   h("code", null, s.aval),
                   " ",
                   s.description,

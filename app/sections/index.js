@@ -11,6 +11,7 @@
 import { SECTION_LANDING_MS } from "../limits.js";
 import { waitsForPart } from "../page/answers.js";
 import { requestKey } from "../state.js";
+import { followStage } from "./intro.js";
 
 // Each demo's module is imported when its section first comes near the viewport: none of
 // them is needed for the first frame, and together they are most of the page's own JS.
@@ -123,6 +124,7 @@ function createContext(engine, explainer, session) {
  */
 export function initSections({ engine, explainer, session, root = document }) {
   const ctx = createContext(engine, explainer, session);
+  followStage(root.querySelector("[data-testid=intro-stage]"), explainer);
   /** @type {Array<{el: HTMLElement, load: () => Promise<Function>, demo: any, starting?: Promise<void>, visible: boolean, dirty: boolean}>} */
   const demos = [];
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-demo]"))) {

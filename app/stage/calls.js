@@ -6,7 +6,7 @@
 // recomputed equations, the call's own residuals, every branch of a cond. Built when first
 // opened, then kept.
 
-import { h, richText } from "./dom.js";
+import { add, h, richText, sourceAnchor } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").CallSplit} CallSplit */
 
@@ -33,39 +33,116 @@ export function callToggle(row, call, depth) {
     "open",
   );
   let split = null;
+  const set = (open) => {
+    if (open && !split) {
+      split = renderCallSplit(call, depth, sourceOf(row));
+      split.addEventListener("keydown", (e) => closeOnEscape(e, btn));
+      split.querySelector("[data-testid=call-close]")?.addEventListener("click", () => {
+        set(false);
+        btn.focus();
+      });
+    }
+    if (open) placeSplit(row, split);
+    else split?.remove();
+    btn.setAttribute("aria-expanded", String(open));
+    // written only when it changes: a call the build's first frame opened is taken over as is
+    retext(btn.firstElementChild, open ? "▾ " : "▸ ");
+    retext(btn.lastChild, open ? "close" : "open");
+    btn.setAttribute("aria-label", `${open ? "Close" : "Open"} ${call.title}: the split of its inner program`);
+  };
   btn.addEventListener("click", (e) => {
     e.stopPropagation(); // the row's own click (a step) is not this
     const open = btn.getAttribute("aria-expanded") !== "true";
-    if (open && !split) split = renderCallSplit(call, depth);
-    if (open) row.after(split);
-    else split?.remove();
-    btn.setAttribute("aria-expanded", String(open));
-    btn.firstElementChild.textContent = open ? "▾ " : "▸ ";
-    btn.lastChild.textContent = open ? "close" : "open";
-    btn.setAttribute("aria-label", `${open ? "Close" : "Open"} ${call.title}: the split of its inner program`);
+    set(open);
+    // it opens below the programs: brought into view (the panes' scroller, then the page)
+    if (open) split.scrollIntoView({ block: "nearest" });
   });
+  openers.set(btn, () => set(true));
+  // Escape on the call's row (or its toggle) closes what it opened
+  row.addEventListener("keydown", (e) => closeOnEscape(e, btn));
   return btn;
 }
 
-/** The split of one call, as an <li> that sits in its parent's list of equations. */
-export function renderCallSplit(call, depth) {
+const openers = new WeakMap();
+
+function retext(node, text) {
+  if (node && node.textContent !== text) node.textContent = text;
+}
+
+/** Open a call from its toggle without moving the page (a call the stage opens itself).
+ *  @returns {boolean} whether `btn` is a call's toggle */
+export function openCall(btn) {
+  openers.get(btn)?.();
+  return openers.has(btn);
+}
+
+/** Escape closes the innermost opened call the key was pressed in, focus back on its toggle. */
+function closeOnEscape(e, btn) {
+  if (e.key !== "Escape" || e.defaultPrevented || btn.getAttribute("aria-expanded") !== "true") return;
+  e.preventDefault();
+  btn.click();
+  btn.focus();
+}
+
+/** Where a call was opened from: "opened from Forward (known), line 9". */
+function sourceOf(row) {
+  const pane = row.closest("[data-role]")?.querySelector("h3, h4")?.textContent ?? "";
+  const line = row.dataset.line;
+  return `opened from ${pane || "its row"}${line ? `, line ${line}` : ""}`;
+}
+
+/**
+ * An opened call takes the whole width below the programs it opens from (the outer panes'
+ * region, view.js, or the call it sits in), not the one column its row is in. Outside the
+ * panes (a card), it opens under its row.
+ */
+function placeSplit(row, split) {
+  const parent = row.parentElement?.closest("[data-testid=call-split]");
+  const region = parent
+    ? parent.querySelector(":scope > [role=group] > .st-call-opened")
+    : row.closest(".st-panes")?.querySelector(":scope > .st-opened");
+  if (region) add(region, split);
+  else row.after(split);
+}
+
+/** The split of one call: a section of its own (an <li> when it opens under its row in a
+ *  list of equations). `from` says where it was opened from. */
+export function renderCallSplit(call, depth, from = "") {
+  // each operand named as the reader knows it: the argument W1, a literal, "from line 6"
   const inputs = call.inputs_known.map((k, i) =>
-    h("span", { class: `st-call-in st-call-in--${k ? "known" : "unknown"}` }, `in${i} ${k ? "known" : "unknown"}`),
+    h(
+      "span",
+      { class: `st-call-in st-call-in--${k ? "known" : "unknown"}`, "data-testid": "call-input" },
+      `${call.inputs?.[i] ?? `operand ${i + 1}`} ${k ? "known" : "unknown"}`,
+    ),
   );
+  const close = from
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "st-btn st-btn--small",
+          "data-testid": "call-close",
+          "aria-label": `Close ${call.title}`,
+        },
+        "Close",
+      )
+    : null;
   const head = h(
     "div",
     { class: "st-call-head" },
     h("strong", null, call.title),
-    h("span", { class: "st-muted" }, ": its own split, by the same rule. Its inputs as the rule saw them:"),
-    inputs,
+    from ? h("span", { class: "st-muted" }, from) : null,
+    close,
+    close ? h("span", { class: "st-muted" }, "or press Esc") : null,
+    h("span", { class: "st-call-ins" }, "Its own split, by the same rule. Its inputs as the rule saw them: ", inputs),
   );
   const places = placesOf(call);
   const panes = call.panes
     .filter((p) => p.role === "known" || p.role === "unknown")
     .map((p) => innerPane(call, p, places, depth));
-  // an <li> of its parent's list of equations, holding a group (a list holds list items only)
   return h(
-    "li",
+    "section",
     {
       class: "st-call",
       "data-testid": "call-split",
@@ -79,15 +156,18 @@ export function renderCallSplit(call, depth) {
       call.rounds.length ? renderRounds(call) : null,
       call.saved.length || call.recomputed.length ? rematNote(call) : null,
       h("div", { class: "st-call-panes" }, panes),
+      reducePrecisionNote(call),
       call.residuals.length ? residualLine(call) : null,
       // a cond: its other branches, split under the same unknowns, at the same depth
       call.branches?.length
         ? h(
             "ol",
             { class: "st-call-branches" },
-            call.branches.map((b) => renderCallSplit(b, depth)),
+            call.branches.map((b) => h("li", null, renderCallSplit(b, depth))),
           )
         : null,
+      // the calls opened inside this one, at its full width
+      h("div", { class: "st-call-opened" }),
     ),
   );
 }
@@ -128,10 +208,15 @@ function innerPane(call, pane, places, depth) {
       "data-side": role,
       "data-pane": `${pane.id}@${depth}`,
       "data-inner-event": evi ?? null,
+      "data-line": ev?.line ?? null,
       "data-remat": remat,
       tabindex: "-1",
     });
-    li.append(
+    const line = ev?.line ?? null;
+    const prevEv = j > 0 ? call.events[places[role].get(j - 1)] : null;
+    if (line != null && prevEv?.line !== line) add(li, sourceAnchor(line, ev.source));
+    add(
+      li,
       h(
         "span",
         { class: "st-eqn-main" },
@@ -140,9 +225,9 @@ function innerPane(call, pane, places, depth) {
       ),
     );
     const tags = h("span", { class: "st-eqn-tags" });
-    if (remat) tags.append(h("span", { class: `st-remat st-remat--${remat}` }, remat));
-    if (ev?.call) tags.append(callToggle(li, ev.call, depth + 1));
-    if (tags.childNodes.length) li.append(tags);
+    if (remat) add(tags, h("span", { class: `st-remat st-remat--${remat}` }, remat));
+    if (ev?.call) add(tags, callToggle(li, ev.call, depth + 1));
+    if (remat || ev?.call) add(li, tags);
     li.setAttribute(
       "aria-label",
       `${text.replace(/\s+/g, " ")} (${role}, inside ${call.title}${remat ? `, ${remat}` : ""})`,
@@ -157,19 +242,20 @@ function innerPane(call, pane, places, depth) {
   );
 }
 
-/** scan / while: the carries' fixpoint, one round after another. */
+/** scan / while: the carries' fixpoint, one round after another, beside the body the rounds
+ *  speak of (the inner program as traced, whose names they use). */
 function renderRounds(call) {
+  const carryName = (c) => call.carries?.[c] ?? `carry ${c}`;
   const carries = (flags) =>
     flags.map((u, c) =>
-      // short chips (c0 K, c1 U) keep a round on one line in a narrow pane; the name is said
       h(
         "span",
         {
           class: `st-call-in st-call-in--${u ? "unknown" : "known"}`,
           role: "img",
-          "aria-label": `carry ${c} ${u ? "unknown" : "known"}`,
+          "aria-label": `carry ${carryName(c)} ${u ? "unknown" : "known"}`,
         },
-        `c${c} ${u ? "U" : "K"}`,
+        `${carryName(c)} ${u ? "U" : "K"}`,
       ),
     );
   const last = call.rounds.length - 1;
@@ -194,6 +280,7 @@ function renderRounds(call) {
         : h("p", { class: "st-round-why" }, n === last ? "no carry turns: the fixpoint" : "no carry turns"),
     ),
   );
+  const carried = (call.carries ?? []).map((c) => `\`${c}\``).join(", ");
   return h(
     "section",
     { class: "st-rounds", "data-testid": "call-rounds" },
@@ -201,26 +288,53 @@ function renderRounds(call) {
     h(
       "p",
       { class: "st-muted" },
-      "Each round: the carries going into the body → coming out (K known, U unknown). A carry " +
-        "the body makes unknown is unknown on the next round too: the rule runs again until no carry turns.",
+      richText(
+        `Each round: the carries (${carried || "none"}) going into the body → coming out (K known, U unknown). ` +
+          "A carry the body makes unknown is unknown on the next round too: the rule runs again until no carry turns. " +
+          "The rounds name the body's variables as it was traced:",
+      ),
     ),
-    h("ol", null, items),
+    h(
+      "div",
+      { class: "st-rounds-grid" },
+      h("pre", { class: "st-pre st-call-body", "data-testid": "call-body", tabindex: "0" }, call.program?.text ?? ""),
+      h("ol", null, items),
+    ),
   );
 }
 
-/** What the inner split keeps (saved: outputs that become residuals) and, for a checkpoint,
- *  what the unknown program runs again instead of keeping. */
+/** What the inner split keeps and, for a checkpoint, what the unknown program runs again:
+ *  counted as the residuals are (one traced equation, one saved output), so the numbers
+ *  agree with the residuals listed under it. */
 function rematNote(call) {
-  const n = (k, one) => `${k} equation${k === 1 ? "" : "s"} ${one}`;
-  // counted as printed: one traced operation may print as several equations
-  const rows = (events, key) => events.reduce((sum, i) => sum + (call.events[i]?.[key]?.length ?? 0), 0);
-  const saved = `${n(rows(call.saved, "known_eqns"), "saved")} (their outputs are residuals)`;
-  const text =
-    call.primitive === "remat2"
-      ? `checkpoint: ${saved}; ${n(rows(call.recomputed, "unknown_eqns"), "recomputed")} in the unknown program ` +
-        "(the backward pass runs them again instead of keeping their outputs)."
-      : `${saved}.`;
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  const saved = call.residuals.filter((r) => r.producer != null).length;
+  const forwarded = call.residuals.length - saved;
+  const remat = call.primitive === "remat2";
+  const kept =
+    `${n(call.residuals.length, "residual", "residuals")} kept: ` +
+    `${n(saved, "output", "outputs")} of the equations marked saved${remat ? " (what the policy saves)" : ""}` +
+    (forwarded ? ` and ${n(forwarded, "input", "inputs")} passed on as they are` : "");
+  const text = remat
+    ? `checkpoint: ${kept}; ${n(call.recomputed.length, "equation", "equations")} recomputed in the unknown ` +
+      "program (the backward pass runs them again instead of keeping their outputs)."
+    : `${kept}.`;
   return h("p", { class: "st-call-note", "data-testid": "call-remat" }, text);
+}
+
+// jax/_src/ad_checkpoint.py (remat_partial_eval, _insert_reduce_precision), said once where
+// the equation appears
+export const REDUCE_PRECISION_WHY =
+  "reduce_precision rounds each residual a checkpoint saves to its own dtype, so that XLA's " +
+  "excess precision cannot give the forward pass and the recomputation in the backward pass " +
+  "different values (JAX inserts it on every saved residual's producer).";
+
+const hasReducePrecision = (texts) => texts.some((t) => /= reduce_precision\[/.test(t));
+
+/** The sentence on reduce_precision, under the inner programs that hold one (else null). */
+function reducePrecisionNote(call) {
+  if (!hasReducePrecision(call.panes.flatMap((p) => p.program.eqns))) return null;
+  return h("p", { class: "st-call-note st-why", "data-testid": "reduce-precision-why" }, REDUCE_PRECISION_WHY);
 }
 
 function residualLine(call) {

@@ -1,5 +1,5 @@
 // Checkpoint (remat) records: policies side by side, what each saves and what it recomputes.
-// Schema: {mode:'checkpoint', policies:[{name, label?, residual_count, residual_bytes,
+// Schema: {mode:'checkpoint', policies:[{name, label?, residual_count, residual_bytes, account,
 // recomputed, panes:[{id,title,program}], saved_residuals|residuals:[{aval, description}]}],
 // selected: name or index, pending_policies?: [name]}. When the record also carries the
 // selected policy's split (panes/events/residuals), the stage animates it below these cards
@@ -8,6 +8,7 @@
 
 import { POLICY_ROWS } from "../contract/values.js";
 import { add, copyText, formatBytes, h, lazyDetails, openDetails } from "./dom.js";
+import { accountData, accountText } from "./memory-account.js";
 
 /**
  * @param {import("../contract/record.js").CheckpointRecord} record
@@ -22,10 +23,10 @@ export function renderCheckpoint(record, { onLink, animated = false } = {}) {
           0,
           policies.findIndex((p) => p.name === record.selected),
         );
-  const maxBytes = Math.max(1, ...policies.map((p) => p.residual_bytes || 0));
+  const maxBytes = Math.max(1, ...policies.map((p) => p.account.total_bytes));
   const cards = policies.map((p, i) => {
     const isSel = i === selected;
-    const bytes = p.residual_bytes || 0;
+    const bytes = p.account.total_bytes;
     const fill = h("span", { class: "st-bar-fill" });
     fill.style.width = `${Math.max(bytes ? 2 : 0, (100 * bytes) / maxBytes).toFixed(1)}%`;
     const bar = h(
@@ -98,7 +99,12 @@ export function renderCheckpoint(record, { onLink, animated = false } = {}) {
           h("dt", null, "Saved"),
           h("dd", null, `${p.residual_count} residual${p.residual_count === 1 ? "" : "s"}`),
         ),
-        h("div", null, h("dt", null, "Memory"), h("dd", null, formatBytes(bytes))),
+        h(
+          "div",
+          null,
+          h("dt", null, "Memory"),
+          h("dd", { "data-testid": "policy-total", ...accountData(p.account) }, accountText(p.account)),
+        ),
         h(
           "div",
           null,

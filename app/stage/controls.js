@@ -6,6 +6,7 @@ import { h, richText, s } from "./dom.js";
 
 export const SPEEDS = [0.5, 1, 2];
 
+/** @type {Record<string, string>} */
 const ICONS = {
   first: "M5 4h2v12H5z M16 4 8 10l8 6z",
   prev: "M14 4 6 10l8 6z",
@@ -15,6 +16,7 @@ const ICONS = {
   pause: "M5 4h3.5v12H5z M11.5 4H15v12h-3.5z",
 };
 
+/** @param {string} name one of ICONS */
 function icon(name) {
   return s(
     "svg",
@@ -23,6 +25,7 @@ function icon(name) {
   );
 }
 
+/** @param {string} name @param {string} testid @param {string} label */
 function iconButton(name, testid, label) {
   return h(
     "button",
@@ -37,6 +40,7 @@ export function createControls() {
   const next = iconButton("next", "step-next", "Next step (→)");
   const last = iconButton("last", "step-last", "Last step (End)");
   const playIcon = h("span", { class: "st-play-icon" }, icon("play"));
+  const playLabel = h("span", { class: "st-play-label" }, "Play");
   let iconPlaying = false;
   const play = h(
     "button",
@@ -48,7 +52,7 @@ export function createControls() {
       title: "Play / pause (Space)",
     },
     playIcon,
-    h("span", { class: "st-play-label" }, "Play"),
+    playLabel,
   );
   const timeline = h("input", {
     type: "range",
@@ -66,6 +70,7 @@ export function createControls() {
     { class: "st-speed", "data-testid": "speed", "aria-label": "Speed" },
     SPEEDS.map((v) => h("option", { value: v, selected: v === 1 }, `${v}×`)),
   );
+  /** @param {string} testid @param {string} text @param {string} label @param {string} keys */
   const textButton = (testid, text, label, keys) =>
     h(
       "button",
@@ -98,7 +103,7 @@ export function createControls() {
     "aria-atomic": "true",
     "data-testid": "narration",
   });
-  const kbd = (key) => h("kbd", null, key);
+  const kbd = (/** @type {string} */ key) => h("kbd", null, key);
   const keysHint = h("p", { class: "st-keys st-muted" }, [
     ["Keys: ", kbd("←"), " ", kbd("→"), " step · "],
     [kbd("Home"), " ", kbd("End"), " · ", kbd("Space"), " play · "],
@@ -118,7 +123,9 @@ export function createControls() {
     ],
   ]);
 
-  /** Show step `step` of `total` (`event`: the one just judged, or null). */
+  /** Show step `step` of `total` (`event`: the one just judged, or null).
+   *  @param {{step: number, total: number, playing: boolean, event: {short: string} | null,
+   *           residuals?: number, unknowns?: boolean}} state */
   function sync({ step, total, playing, event, residuals = 0, unknowns = false }) {
     for (const b of [resPrev, resNext]) setAttr(b, "aria-disabled", String(!residuals));
     setAttr(unknownNext, "aria-disabled", String(!unknowns));
@@ -132,11 +139,13 @@ export function createControls() {
     setAttr(play, "aria-pressed", String(playing));
     // the icon is drawn again only when it changes (the build's first frame shows "play")
     if (playing !== iconPlaying) playIcon.replaceChildren(icon(playing ? "pause" : "play"));
+    setText(playLabel, playing ? "Pause" : "Play"); // what a press does now
     iconPlaying = playing;
   }
 
   /** The narration line: text with `code` spans, or plain text. Written only when it changes
-   *  (a live region: the same words are not said again, nor the build's first frame redrawn). */
+   *  (a live region: the same words are not said again, nor the build's first frame redrawn).
+   *  @param {string} text @param {{step?: number | null, plain?: boolean}} [options] */
   function narrate(text, { step = null, plain = false } = {}) {
     const said = `${plain}:${text}`;
     if (said !== narration.dataset.said) {

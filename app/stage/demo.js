@@ -7,12 +7,14 @@ const FIXTURES = "../../tests/fixtures/records/";
 const params = new URLSearchParams(location.search);
 const name = params.get("fixture") || "sin_cos";
 const select = /** @type {HTMLSelectElement} */ (document.getElementById("fixture"));
-const sourceList = document.getElementById("source");
-const log = document.getElementById("demo-log");
+// demo.html's own elements: always there
+const sourceList = /** @type {HTMLElement} */ (document.getElementById("source"));
+const log = /** @type {HTMLElement} */ (document.getElementById("demo-log"));
 
 window.stageLinks = [];
 window.stageSteps = [];
 
+/** @param {import("./model.js").Link | null} link */
 function showLink(link) {
   window.stageLinks.push(link);
   log.textContent = link ? `onLink ${JSON.stringify(link)}` : "onLink null";
@@ -21,7 +23,7 @@ function showLink(link) {
   }
 }
 
-const stage = createStage(document.getElementById("stage"), { onLink: showLink });
+const stage = createStage(/** @type {HTMLElement} */ (document.getElementById("stage")), { onLink: showLink });
 window.stage = stage;
 let urlTimer = 0;
 stage.onStepChange((step, info) => {
@@ -34,6 +36,7 @@ stage.onStepChange((step, info) => {
   }, 300);
 });
 
+/** @param {string | undefined} src the fixture's source */
 function showSource(src) {
   sourceList.replaceChildren();
   (src || "")
@@ -54,6 +57,7 @@ function showSource(src) {
     });
 }
 
+/** @param {string} fixture */
 async function load(fixture) {
   const resp = await fetch(`${FIXTURES}${encodeURIComponent(fixture)}.json`);
   if (!resp.ok) throw new Error(`fixture ${fixture}: HTTP ${resp.status}`);

@@ -8,7 +8,17 @@ import { badgeRole } from "./panes.js";
 
 const DIFF_MS = 4000; // how long what changed since the last split stays marked
 
+/** @typedef {import("./model.js").Model} Model */
+/** @typedef {import("./model.js").ModelResidual} ModelResidual */
+/** @typedef {ReturnType<typeof import("./view.js").buildView>} View */
+/**
+ * @typedef {{flipped: Map<number, string>, added: Set<number>, newResiduals: Set<number>,
+ *            gone: ModelResidual[], summary: string}} Diff
+ */
+
+/** @param {Model} model */
 const eventKeys = (model) => {
+  /** @type {Map<string, number>} */
   const seen = new Map();
   return model.events.map((ev) => {
     const base = `${ev.primitive}@${ev.line ?? "-"}`;
@@ -18,10 +28,13 @@ const eventKeys = (model) => {
   });
 };
 
+/** @param {Model} model @param {string[]} keys */
 function residualKeys(model, keys) {
+  /** @type {Map<string, number>} */
   const seen = new Map();
   return model.residuals.map((r) => {
-    const base = r.from_input != null ? `in:${r.from_input}` : `${keys[r.producer] ?? "-"}:${r.aval}`;
+    // (a residual with no producer: keys[-1] is undefined too)
+    const base = r.from_input != null ? `in:${r.from_input}` : `${keys[r.producer ?? -1] ?? "-"}:${r.aval}`;
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     return `${base}#${n}`;
@@ -29,8 +42,8 @@ function residualKeys(model, keys) {
 }
 
 /**
- * @returns {null | {flipped: Map<number, string>, added: Set<number>, newResiduals: Set<number>,
- *           gone: any[], summary: string}} null when the two are not comparable (another
+ * @param {Model | null} prev @param {Model} next
+ * @returns {Diff | null} null when the two are not comparable (another
  *           function, another mode) or nothing changed
  */
 function diffModels(prev, next) {
@@ -39,7 +52,9 @@ function diffModels(prev, next) {
   const pk = eventKeys(prev);
   const nk = eventKeys(next);
   const before = new Map(pk.map((k, i) => [k, prev.events[i]]));
+  /** @type {Map<number, string>} */
   const flipped = new Map(); // event -> the side it had before
+  /** @type {Set<number>} */
   const added = new Set();
   nk.forEach((k, i) => {
     const old = before.get(k);
@@ -52,8 +67,10 @@ function diffModels(prev, next) {
   const gone = prev.residuals.filter((_, i) => !nrk.includes(prk[i]));
   const removed = pk.filter((k) => !nk.includes(k)).length;
   if (!flipped.size && !added.size && !newResiduals.size && !gone.length && !removed) return null;
-  const n = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+  const n = (/** @type {number} */ count, /** @type {string} */ one, many = `${one}s`) =>
+    `${count} ${count === 1 ? one : many}`;
   const toKnown = [...flipped.keys()].filter((i) => badgeRole(next.events[i].side) === "known").length;
+  /** @type {string[]} */
   const parts = [];
   if (toKnown) parts.push(`${n(toKnown, "equation")} moved to the known program`);
   if (flipped.size - toKnown) parts.push(`${n(flipped.size - toKnown, "equation")} moved to the unknown program`);
@@ -65,9 +82,13 @@ function diffModels(prev, next) {
   return { flipped, added, newResiduals, gone, summary: `Since the last split: ${parts.join("; ")}.` };
 }
 
-/** Mark what changed on the view for a moment; returns a function that clears the marks. */
+/** Mark what changed on the view for a moment; returns a function that clears the marks.
+ *  @param {View} view @param {Model} model @param {Diff} diff
+ *  @param {{onGone: (r: ModelResidual) => Element}} handlers */
 function markDiff(view, model, diff, { onGone }) {
+  /** @type {HTMLElement[]} */
   const marked = [];
+  /** @param {HTMLElement | null | undefined} el @param {string} kind */
   const mark = (el, kind) => {
     if (!el) return;
     el.dataset.diff = kind;
@@ -94,7 +115,8 @@ function markDiff(view, model, diff, { onGone }) {
   };
 }
 
-/** The chip of a residual the last split had and this one does not, for the residual list. */
+/** The chip of a residual the last split had and this one does not, for the residual list.
+ *  @param {ModelResidual} r */
 function goneChip(r) {
   return h(
     "li",
@@ -117,13 +139,14 @@ export function createDiffMarks() {
   };
   return {
     note,
-    /** The new split `model` drawn in `view`, after `prev` (null: nothing to compare). */
+    /** The new split `model` drawn in `view`, after `prev` (null: nothing to compare).
+     *  @param {Model | null} prev @param {Model} model @param {View | null} view */
     show(prev, model, view) {
       stop();
       const diff = diffModels(prev, model);
       note.hidden = !diff;
       note.textContent = diff?.summary ?? "";
-      if (!diff) return;
+      if (!diff || !view) return; // a diff is of two splits drawn: there is a view
       clear = markDiff(view, model, diff, {
         onGone: (r) => {
           const gone = goneChip(r);

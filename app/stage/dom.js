@@ -137,6 +137,16 @@ export function richText(text) {
   return frag;
 }
 
+/** "line 5 · h = jnp.tanh(...)": where an equation came from in the user's code. */
+export function sourceAnchor(line, source) {
+  return h(
+    "span",
+    { class: "st-src", "data-testid": "eqn-source", "aria-hidden": "true" },
+    h("span", { class: "st-src-n" }, `line ${line}`),
+    source ? h("span", { class: "st-src-text" }, source) : null,
+  );
+}
+
 export function stripTicks(text) {
   return String(text ?? "").replaceAll("`", "");
 }

@@ -6,7 +6,14 @@
 
 import { makingWith } from "./dom.js";
 
-/** The build's elements in the order they were made, or null when the root has no frame. */
+/**
+ * What makingWith takes: the build's elements to adopt in turn, or the list the build records into.
+ * @typedef {{els: (Element | null)[], i: number, ok: boolean, made?: undefined}} Adopting
+ * @typedef {{made: Element[], els?: undefined, i?: undefined, ok?: undefined}} Recording
+ */
+
+/** The build's elements in the order they were made, or null when the root has no frame.
+ *  @param {HTMLElement} root @returns {Adopting | null} */
 function queueOf(root) {
   const order = root.dataset.made;
   if (root.dataset.prerendered == null || !order) return null;
@@ -19,11 +26,12 @@ function queueOf(root) {
  * @param {Element[] | null} recordInto the build: the list to record the elements made into
  */
 export function createFirstFrame(root, recordInto) {
+  /** @type {Adopting | Recording | null} */
   let queue = recordInto ? { made: recordInto } : queueOf(root);
   const whole = () => queue?.ok === true && queue.i === queue.els.length;
   return {
     /** `fn()`, its elements taken from the frame (or recorded, at the build). */
-    run: (fn) => (queue ? makingWith(queue, fn) : fn()),
+    run: /** @type {<T>(fn: () => T) => T} */ ((fn) => (queue ? makingWith(queue, fn) : fn())),
     /** Whether an element made was not the one the build made there, or (`all`: after the
      *  last of them) one the build made was not made: drawn anew, and the frame given up. */
     broken(all = false) {
@@ -34,6 +42,7 @@ export function createFirstFrame(root, recordInto) {
     },
     /** The step the frame's elements show if they are the record `key`'s of `total` steps;
      *  else 0, and the frame is given up. */
+    /** @param {string | null} key @param {number} total */
     startStep(key, total) {
       if (!queue?.els) return 0;
       const at = Number(root.dataset.step);

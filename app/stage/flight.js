@@ -4,14 +4,19 @@
 
 const FLIGHT_MS = 560;
 
+/** @typedef {ReturnType<typeof import("./view.js").buildView>} View */
+
 export function createFlights() {
   const layer = document.createElement("div");
   layer.className = "st-fly";
   layer.setAttribute("aria-hidden", "true");
   document.body.append(layer); // outside any containment, so fixed positions are the viewport's
+  /** @type {Array<{anim: Animation, done: boolean, land: () => void}>} */
   let flights = [];
 
-  /** Fly event i's chip into each of its places; `view`, `model` as the stage holds them. */
+  /** Fly event i's chip into each of its places; `view`, `model` as the stage holds them.
+   *  @param {View | null} view @param {import("./model.js").Model} model @param {number} i
+   *  @param {number} speed */
   function fly(view, model, i, speed) {
     const chip = view?.trace?.chips[i];
     if (!chip) return;
@@ -19,7 +24,10 @@ export function createFlights() {
     const from = chip.getBoundingClientRect();
     if (!from.width) return;
     const waiting = [
-      ...(view.edges?.items.filter((it) => it.e.consumers.includes(i)).map((it) => it.g) || []),
+      // edges.js's items (untyped: {e, g})
+      ...(view.edges?.items
+        .filter((/** @type {any} */ it) => it.e.consumers.includes(i))
+        .map((/** @type {any} */ it) => it.g) || []),
       ...(ev.residuals || []).map((k) => view.resChips?.[k]).filter(Boolean),
     ];
     for (const el of waiting) el.classList.add("st-landing");
@@ -44,6 +52,8 @@ export function createFlights() {
     }
   }
 
+  /** @param {Element} chip @param {DOMRect} from @param {Element} el @param {DOMRect} to
+   *  @param {number} duration @param {() => void} landRest */
   function launch(chip, from, el, to, duration, landRest) {
     const ghost = /** @type {HTMLElement} */ (chip.cloneNode(true));
     ghost.classList.add("st-ghost");

@@ -4,10 +4,18 @@
 
 import { resolveLink } from "./model.js";
 
-export function createHighlighter(root) {
-  let lit = []; // elements marked is-hl
-  let litEdges = []; // edge items lit through the edge layer
+/** @typedef {import("./model.js").Model} Model */
+/** @typedef {import("./model.js").Link} Link */
+/** @typedef {ReturnType<typeof import("./view.js").buildView>} View */
 
+/** @param {HTMLElement} root the stage */
+export function createHighlighter(root) {
+  /** @type {Element[]} */
+  let lit = []; // elements marked is-hl
+  /** @type {unknown[]} */
+  let litEdges = []; // edge items lit through the edge layer (edges.js's)
+
+  /** @param {View | null} view */
   function clear(view) {
     for (const el of lit) el.classList.remove("is-hl");
     for (const it of litEdges) view?.edges?.highlight(it, false);
@@ -16,13 +24,14 @@ export function createHighlighter(root) {
     delete root.dataset.hl;
   }
 
-  /** Light what `link` refers to; returns the first event lit (or null). */
+  /** Light what `link` refers to; returns the first event lit (or null).
+   *  @param {Model} model @param {View | null} view @param {Link | null} link @returns {number | null} */
   function apply(model, view, link) {
     clear(view);
     if (!link || !view) return null;
     const { events, residuals } = resolveLink(model, link);
     if (!events.size && !residuals.size) return null;
-    const add = (el) => {
+    const add = (/** @type {Element | null | undefined} */ el) => {
       if (!el) return;
       el.classList.add("is-hl");
       lit.push(el);
@@ -40,7 +49,8 @@ export function createHighlighter(root) {
       const e = it.e;
       const producer = model.residuals[e.k].producer;
       const byEvent =
-        link.residual == null && (e.consumers.some((c) => events.has(c)) || (producer != null && events.has(producer)));
+        link.residual == null &&
+        (e.consumers.some((/** @type {number} */ c) => events.has(c)) || (producer != null && events.has(producer)));
       if (residuals.has(e.k) && (link.residual != null || byEvent || link.line != null)) {
         view.edges.highlight(it, true);
         litEdges.push(it);
@@ -54,9 +64,14 @@ export function createHighlighter(root) {
   return { apply, clear };
 }
 
-/** The link an element of the stage's content stands for (an event or a residual), or null. */
+/** The link an element of the stage's content stands for (an event or a residual), or null.
+ *  @param {Model} model @param {Element} content
+ *  @param {EventTarget | null} el what the pointer or focus is on (an element, or the document)
+ *  @returns {Link | null} */
 export function linkOf(model, content, el) {
-  const t = el?.closest?.("[data-residual], [data-event]");
+  const t = /** @type {HTMLElement | null | undefined} */ (
+    /** @type {Element | null} */ (el)?.closest?.("[data-residual], [data-event]")
+  );
   if (!t || !content.contains(t)) return null;
   if (t.dataset.residual != null) {
     const k = Number(t.dataset.residual);

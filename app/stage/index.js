@@ -4,17 +4,16 @@
 //   stage.setRecord(record, {step, key}); // step defaults to the end (the finished split)
 //   stage.setPolicies(record); stage.setRest(record);  // the same split: more policies; calls opened, saved residuals
 //   stage.setStep(n); stage.getStep(); stage.stepCount(); stage.play(); stage.pause();
+//   stage.reveal(n); stage.top  // predict mode: opts.gate(model, source) is the step others may reach
 //   stage.highlight({line} | {event} | {residual} | null);   // from the shell (editor cursor)
 //   stage.drawn();                     // lay out what is pending (the edges) now
 //   const off = stage.onStepChange((step, {source, line, hue}) => ...);  // permalink, editor
 //   stage.destroy();
 //
-// onLink(link|null) is called when the user hovers or focuses an equation or a residual:
-// link = {event, line} or {residual, event, line}; null when the hover/focus leaves.
+// onLink(link|null): the user hovers/focuses an equation ({event, line}) or a residual ({residual, event, line}).
 //
-// This module orchestrates: the model (model.js) is a pure function of the record, the DOM of a
-// record is built once (view.js), a step only toggles what changed (timeline.js), and the controls,
-// play, the flight, the highlighting, the keys and the diff each live in their own module.
+// This module orchestrates: the model (model.js) is a pure function of the record, the DOM of a record
+// is built once (view.js), a step only toggles what changed (timeline.js), and the rest has a module each.
 
 import { renderCheckpoint } from "./checkpoint.js";
 import { createControls } from "./controls.js";
@@ -24,40 +23,40 @@ import { createFirstFrame } from "./first-frame.js";
 import { createFlights } from "./flight.js";
 import { createHighlighter, linkOf } from "./highlight.js";
 import { bindStageKeys } from "./keys.js";
-import { buildModel, narrationText } from "./model.js";
+import { enterInside, showInside } from "./inside.js";
+import { buildModel, insideCall, narrationText } from "./model.js";
 import { residualAfter, residualText, unknownStep } from "./nav.js";
 import { badgeRole } from "./panes.js";
 import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
-import { buildView, completeView, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
-
+import { buildView, completeView, frameScroller, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
 const SCRUB_DEBOUNCE_MS = 450;
-
+const EQNS = '[data-testid="eqn"]'; // every pane's equations (HTML elements)
+/** @typedef {(step: number, info: {source: string, line: number | null, hue: number | null}) => void} StepListener */
 /**
  * @param {HTMLElement} root
- * @param {{onLink?: Function | null, keyboard?: boolean, recordFirstFrame?: Element[] | null}} [opts]
+ * @param {{onLink?: Function | null, keyboard?: boolean, recordFirstFrame?: Element[] | null, gate?: Function | null}} [opts]
  *   recordFirstFrame: the build's list of the elements made for the chrome and the first
  *   record's view, in order (tools/prerender.mjs writes their places into `data-made`)
  */
-export function createStage(root, { onLink = null, keyboard = true, recordFirstFrame = null } = {}) {
+export function createStage(root, { onLink = null, keyboard = true, recordFirstFrame = null, gate = null } = {}) {
   const reducedQuery = matchMedia("(prefers-reduced-motion: reduce)");
   let reduced = reducedQuery.matches;
-  const onReducedChange = (e) => {
+  const onReducedChange = (/** @type {MediaQueryListEvent} */ e) => {
     reduced = e.matches;
   };
   reducedQuery.addEventListener("change", onReducedChange);
-
   // the build's first frame: taken over as the chrome and the first view are made
   const firstFrame = createFirstFrame(root, recordFirstFrame);
 
   let model = buildModel(null);
   let step = 0;
-  let view = null; // the record's DOM (view.js)
+  let view = /** @type {ReturnType<typeof buildView> | null} */ (null); // the record's DOM (view.js)
   let narrTimer = 0;
-  let hoverKey = null;
-  let selectedResidual = null;
-  const stepListeners = new Set();
+  let hoverKey = /** @type {string | null} */ (null);
+  let selectedResidual = /** @type {number | null} */ (null);
+  const stepListeners = /** @type {Set<StepListener>} */ (new Set());
   const timeline = createTimeline();
   const flights = createFlights();
   const highlighter = createHighlighter(root);
@@ -100,7 +99,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
 
   // the equations of every pane are one tab stop; the residual chips another
   const paneKeys = createRoving(content, {
-    items: () => (view ? [...view.wrap.querySelectorAll('[data-testid="eqn"]')] : []),
+    items: () => (view ? [.../** @type {NodeListOf<HTMLElement>} */ (view.wrap.querySelectorAll(EQNS))] : []),
     lane: (el) => el.dataset.pane ?? null,
     onActivate(el) {
       const toggle = el.querySelector(':scope > .st-eqn-tags > [data-testid="call-toggle"]');
@@ -110,24 +109,24 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   });
 
   // ---------------------------------------------------------------- steps
-  function applyStep(want, { source = "api", animate = false } = {}) {
-    const next = Math.max(0, Math.min(model.total, Math.round(Number(want) || 0)));
+  function applyStep(/** @type {number} */ want, { source = "api", animate = false } = {}) {
+    const next = Math.max(0, Math.min(gate?.(model, source) ?? model.total, Math.round(Number(want) || 0)));
     const prev = step;
     flights.finish();
     const anim = animate && next === prev + 1 && !reduced;
-    if (anim) root.dataset.anim = "";
-    else delete root.dataset.anim;
+    root.toggleAttribute("data-anim", anim);
     timeline.move(prev, next);
     step = next;
-    for (const pv of view?.panes ?? []) pv.showStep(step);
+    if (!model.inside) for (const pv of view?.panes ?? []) pv.showStep(step);
+    const insideRow = model.inside ? showInside(model, step) : null;
     syncControls();
     announce(source === "scrub" ? SCRUB_DEBOUNCE_MS : 0);
     // the reader is watching (play, buttons, keys): the page follows the equation too
-    const page = source === "play" || source === "user" || source === "key";
-    // a new split shown whole stays at its first lines: its scroller is new, at the top (and
-    // reading its layout now would only lay the page out twice)
+    const page = ["play", "user", "key", "predict"].includes(source);
+    // a new split shown whole stays at its first lines (its scroller is new, at the top; no layout read)
     const wholeNew = source === "record" && next === model.total;
-    if (!wholeNew && next > 0 && next !== prev) {
+    if (insideRow && !wholeNew && next !== prev) scrollRowIntoView(view, insideRow, page);
+    else if (!wholeNew && next > 0 && next !== prev) {
       if (anim) {
         keepInView(view, model, next - 1, page); // the flight needs the target on screen now
         flights.fly(view, model, next - 1, player.speed);
@@ -136,7 +135,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       }
     }
     // scheduled after the scroll's frame callback: it reads layout before the edges write it
-    view?.edges?.setStep(step);
+    if (!model.inside) view?.edges?.setStep(step);
     if (view && source !== "user" && source !== "key") paneKeys.refresh(currentEqn());
     if (next !== prev || source === "record") {
       const ev = step > 0 ? model.events[step - 1] : null;
@@ -149,7 +148,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   /** The element of the event just judged (its last place), for the roving tab stop. */
   function currentEqn() {
     const place = step > 0 ? model.events[step - 1].places.at(-1) : null;
-    return place ? view.panes[place[0]]?.eqnEls[place[1]] : null;
+    return place ? view?.panes[place[0]]?.eqnEls[place[1]] : null;
   }
 
   function syncControls() {
@@ -165,35 +164,22 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     root.dataset.step = String(step);
   }
 
-  function announce(delay) {
+  function announce(/** @type {number} */ delay) {
     clearTimeout(narrTimer);
     const write = () => controls.narrate(narrationText(model, step), { step });
     if (delay) narrTimer = setTimeout(write, delay);
     else write();
   }
 
-  // Scrubbing: scroll once per frame, for the latest step only, inside the frame's own layout.
-  let viewFrame = 0;
-  let viewTarget = -1;
-  let viewPage = false;
-  function scheduleKeepInView(i, page) {
-    viewTarget = i;
-    viewPage = page;
-    if (viewFrame) return;
-    viewFrame = requestAnimationFrame(() => {
-      viewFrame = 0;
-      if (viewTarget >= 0 && viewTarget < model.total) keepInView(view, model, viewTarget, viewPage);
-    });
-  }
-
+  const scheduleKeepInView = frameScroller(() => ({ view, model }));
   // ---------------------------------------------------------------- controls and keys
-  function userStep(n, source = "user") {
+  function userStep(/** @type {number} */ n, source = "user") {
     player.pause();
     applyStep(n, { source, animate: n === step + 1 });
   }
 
   /** Select residual k: shown, lit, its ends scrolled into view, and said. */
-  function selectResidual(k) {
+  function selectResidual(/** @type {number | null} */ k) {
     if (k == null) return;
     selectedResidual = k;
     const r = model.residuals[k];
@@ -202,8 +188,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     highlighter.apply(model, view, { residual: k });
     const ends = [r.producer, r.consumers[0]].filter((i) => i != null);
     for (const i of ends) {
-      const [pi, j] = model.events[i].places.at(0) ?? [];
-      if (pi != null) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
+      const [pi, j] = model.events[i].places.at(0) ?? /** @type {number[]} */ ([]);
+      if (pi != null && view) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
     }
     controls.narrate(residualText(model, k));
   }
@@ -213,10 +199,10 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     current: () => step,
     total: () => model.total,
     toggle: () => player.toggle(),
-    residual: (dir) => {
+    residual: (/** @type {number} */ dir) => {
       if (model.kind === "panes") selectResidual(residualAfter(model, selectedResidual, dir));
     },
-    unknown: (dir) => {
+    unknown: (/** @type {number} */ dir) => {
       const s = model.kind === "panes" ? unknownStep(model, step, dir) : null;
       if (s != null) userStep(s, "key");
     },
@@ -239,7 +225,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   const unbindKeys = keyboard ? bindStageKeys(root, () => model, nav) : () => {};
 
   // ---------------------------------------------------------------- linked highlighting
-  function userLink(link) {
+  function userLink(/** @type {import("./model.js").Link | null} */ link) {
     const key = link ? JSON.stringify(link) : null;
     if (key === hoverKey) return;
     hoverKey = key;
@@ -250,16 +236,16 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       console.error(err);
     }
   }
-  const linkAt = (el) => linkOf(model, content, el);
-  content.addEventListener("mouseover", (e) => userLink(linkAt(e.target)));
+  const linkAt = (/** @type {EventTarget | null} */ el) => linkOf(model, content, el);
+  content.addEventListener("mouseover", (/** @type {Event} */ e) => userLink(linkAt(e.target)));
   content.addEventListener("mouseleave", () => {
     userLink(content.contains(document.activeElement) ? linkAt(document.activeElement) : null);
   });
-  content.addEventListener("focusin", (e) => userLink(linkAt(e.target)));
-  content.addEventListener("focusout", (e) => {
+  content.addEventListener("focusin", (/** @type {Event} */ e) => userLink(linkAt(e.target)));
+  content.addEventListener("focusout", (/** @type {FocusEvent} */ e) => {
     if (!content.contains(/** @type {Node} */ (e.relatedTarget))) userLink(null);
   });
-  content.addEventListener("click", (e) => {
+  content.addEventListener("click", (/** @type {Event} */ e) => {
     const chip = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.(".st-chip"));
     if (chip && content.contains(chip)) userStep(Number(chip.dataset.event) + 1);
   });
@@ -276,6 +262,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     selectedResidual = null;
   }
 
+  /** @param {any} record an engine answer of any mode, or an error: buildModel finds out which @param {{step?: number | string | null, key?: string | null}} [opts] */
   function setRecord(record, { step: want = null, key = null } = {}) {
     if (record && record.error && model.kind !== "empty") {
       // keep the last good split on screen, marked stale
@@ -293,15 +280,21 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     root.dataset.mode = model.mode || model.kind;
     root.dataset.kind = model.kind; // panes | checkpoint (cards only) | error | empty
     // the build's elements show the step it drew (its classes too): the step moves from there
-    step = firstFrame.startStep(key, model.total);
+    const inside = insideCall(record); // checkpoint: it steps inside its remat (inside.js)
+    step = firstFrame.startStep(key, inside ? inside.events.length : model.total);
     timeline.reset(model.total, step);
-    const viewOf = () => buildView(model, timeline, (l) => onLink?.(l));
+    const outer = model;
+    const viewOf = () => {
+      const v = buildView(outer, timeline, (/** @type {any} */ l) => onLink?.(l)); // (untyped in view.js)
+      if (inside) model = enterInside(v, outer, timeline, step);
+      return v;
+    };
     if (model.kind === "panes") {
       view = firstFrame.run(viewOf);
       if (firstFrame.broken(true)) {
         view.edges?.destroy();
         step = 0;
-        timeline.reset(model.total);
+        timeline.reset(outer.total);
         view = viewOf();
       }
       if (!leaveFirstFrame()) content.replaceChildren(...view.nodes);
@@ -344,17 +337,22 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   /** The record drawn with more of its policies answered (the caller knows its split is the
    *  one drawn: app/page/pending-policies.js sameSplit): the cards and the memory chart are
    *  drawn again; the split, its step, its marks and its diff stay as they are. */
-  function setPolicies(record) {
+  function setPolicies(/** @type {any} */ record) {
     model = { ...model, record };
-    renewPolicies(view, record, (l) => onLink?.(l));
+    renewPolicies(view, record, (/** @type {any} */ l) => onLink?.(l));
   }
 
   // ---------------------------------------------------------------- API
   return {
     setRecord,
     setPolicies,
-    setRest: (record) => (model = completeView(view, model, record)),
-    setStep(n) {
+    setRest(/** @type {any} */ record) {
+      model = completeView(view, model, record);
+      if (!view || model.inside || !insideCall(record)) return;
+      model = enterInside(view, model, timeline, (step = 0)); // its remat opened now: step inside
+      applyStep(model.total, { source: "record" });
+    },
+    setStep(/** @type {number} */ n) {
       player.pause();
       applyStep(n, { source: "api" });
     },
@@ -369,15 +367,17 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     },
     play: () => player.play(),
     pause: () => player.pause(),
-    highlight(link) {
+    reveal: (/** @type {number} */ n) => applyStep(n, { source: "predict", animate: n === step + 1 }),
+    top: controls.top, // the sticky controls: a mode of stepping (app/stage/predict-view.js) shows there
+    highlight(/** @type {import("./model.js").Link | null} */ link) {
       hoverKey = null;
       const first = highlighter.apply(model, view, link);
       if (first != null) {
-        const [pi, j] = model.events[first].places.at(0) ?? [];
-        if (pi != null) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
+        const [pi, j] = model.events[first].places.at(0) ?? /** @type {number[]} */ ([]);
+        if (pi != null && view) scrollRowIntoView(view, view.panes[pi].eqnEls[j], false);
       }
     },
-    onStepChange(cb) {
+    onStepChange(/** @type {StepListener} */ cb) {
       stepListeners.add(cb);
       return () => stepListeners.delete(cb);
     },

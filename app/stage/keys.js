@@ -7,18 +7,20 @@ import { isActivatable, isTypingTarget, ownsArrowKeys } from "./dom.js";
 
 /**
  * @param {HTMLElement} root the stage
- * @param {() => any} getModel
+ * @param {() => import("./model.js").Model} getModel
  * @param {{step: (n: number, source: string) => void, current: () => number, total: () => number,
  *          toggle: () => void, residual: (dir: number) => void, unknown: (dir: number) => void}} nav
  * @returns {() => void} unbinds
  */
 export function bindStageKeys(root, getModel, nav) {
+  /** @type {Record<string, () => number>} */
   const STEPS = {
     ArrowLeft: () => nav.current() - 1,
     ArrowRight: () => nav.current() + 1,
     Home: () => 0,
     End: () => nav.total(),
   };
+  /** @param {KeyboardEvent} e */
   function onKey(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const model = getModel();

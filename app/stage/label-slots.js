@@ -14,7 +14,7 @@
 export function placeLabels(items, { x0, x1, height, gap, fromRight = false }) {
   const colW = Math.max(20, ...items.map((it) => it.width)) + 2;
   const columns = Math.max(1, Math.floor((x1 - x0) / colW));
-  const centre = (c) => (fromRight ? x1 - colW / 2 - c * colW : x0 + colW / 2 + c * colW);
+  const centre = (/** @type {number} */ c) => (fromRight ? x1 - colW / 2 - c * colW : x0 + colW / 2 + c * colW);
   const half = height / 2;
   const free = new Array(columns).fill(0); // free[c]: the lowest height column c has free
   const order = items.map((_, i) => i).sort((a, b) => items[a].want - items[b].want);

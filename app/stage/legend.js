@@ -3,6 +3,7 @@
 import { h, s } from "./dom.js";
 import { modeOf } from "../modes.js";
 
+/** @param {string} cls @param {string | null} badgeText @param {string} name @param {string} text */
 function item(cls, badgeText, name, text) {
   return h(
     "li",
@@ -15,6 +16,7 @@ function item(cls, badgeText, name, text) {
   );
 }
 
+/** @param {string | null} mode */
 export function renderLegend(mode) {
   if (modeOf(mode)?.staged) {
     return h(

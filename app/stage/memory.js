@@ -1,10 +1,11 @@
-// The residual memory view (grad and checkpoint): live residual bytes over the forward then
-// the backward pass, one line per policy on shared axes, so a reader sees what a policy buys
+// The residual memory view (grad and checkpoint): residual bytes kept (activations + inputs
+// kept, memory-account.js) over the forward then the backward pass, one line per policy on shared axes, so a reader sees what a policy buys
 // (a lower peak) and what it costs (equations recomputed). SVG, coloured by CSS custom
 // properties (both themes), with an accessible name and the numbers as a table beside it.
 
 import { POLICY_ROWS } from "../contract/values.js";
 import { add, formatBytes, h, lazyDetails, s } from "./dom.js";
+import { accountData, accountText } from "./memory-account.js";
 
 /** @typedef {import("../contract/record.js").MemoryLine} MemoryLine */
 
@@ -31,9 +32,7 @@ export function renderMemory(memory, selected = "", pending = []) {
   const x = (i) => M.left + (i / steps) * (W - M.left - M.right);
   const y = (b) => H - M.bottom - (b / peak) * (H - M.top - M.bottom);
   const titleId = `st-mem-${Math.random().toString(36).slice(2, 8)}`;
-  const summary = lines
-    .map((l) => `${l.label}: peak ${formatBytes(l.peak_bytes)}, ${l.recomputed} recomputed`)
-    .join("; ");
+  const summary = lines.map((l) => `${l.label}: peak ${accountText(l.account)}, ${l.recomputed} recomputed`).join("; ");
 
   const svg = s("svg", {
     class: "st-mem-chart",
@@ -42,7 +41,14 @@ export function renderMemory(memory, selected = "", pending = []) {
     "aria-labelledby": titleId,
     "data-testid": "memory-chart",
   });
-  add(svg, s("title", { id: titleId }, `Live residual bytes over the forward and backward pass. ${summary}.`));
+  add(
+    svg,
+    s(
+      "title",
+      { id: titleId },
+      `Residual bytes kept over the forward and backward pass, activations + inputs kept. ${summary}.`,
+    ),
+  );
   // axes: bytes (0, half, peak) and the turn from forward to backward
   for (const b of [0, peak / 2, peak]) {
     add(
@@ -95,9 +101,15 @@ export function renderMemory(memory, selected = "", pending = []) {
     lines.map((l) =>
       h(
         "li",
-        { style: `--mem: var(--mem-${l.hue})`, class: l.policy === selected ? "is-selected" : null },
+        {
+          style: `--mem: var(--mem-${l.hue})`,
+          class: l.policy === selected ? "is-selected" : null,
+          "data-testid": "memory-total",
+          "data-policy": l.policy,
+          ...accountData(l.account),
+        },
         h("span", { class: "st-mem-swatch", "aria-hidden": "true" }),
-        `${l.label}: peak ${formatBytes(l.peak_bytes)}, ${l.recomputed} equation${l.recomputed === 1 ? "" : "s"} recomputed`,
+        `${l.label}: peak ${accountText(l.account)}, ${l.recomputed} equation${l.recomputed === 1 ? "" : "s"} recomputed`,
       ),
     ),
     pending.map((name) =>
@@ -111,7 +123,7 @@ export function renderMemory(memory, selected = "", pending = []) {
     h(
       "p",
       { class: "st-muted" },
-      "Bytes of residuals alive after each step: they pile up on the forward pass and are freed as the backward pass reads them.",
+      "Residual bytes kept after each step, activations + inputs kept: the inputs kept are held throughout; the activations pile up on the forward pass and are freed as the backward pass reads them.",
     ),
     svg,
     legend,
@@ -134,7 +146,7 @@ function memoryTable(lines) {
     const table = h(
       "table",
       { class: "st-table", "data-testid": "memory-table" },
-      h("caption", null, "Live residual bytes after each step"),
+      h("caption", null, "Residual bytes kept after each step (activations + inputs kept)"),
       h(
         "thead",
         null,

@@ -13,8 +13,37 @@ import { modeOf } from "../modes.js";
 
 /** @typedef {import("../contract/record.js").EngineRecord} EngineRecord */
 /** @typedef {import("../contract/record.js").Pane} Pane */
+/** @typedef {import("../contract/record.js").Event} Event */
+/** @typedef {import("../contract/record.js").Residual} Residual */
+/**
+ * @typedef {Event & {i: number, places: Array<[number, number]>, produces: number[], reads: number[]}} ModelEvent
+ *   places: [paneIndex, eqnIndex] of each equation the event made
+ * @typedef {Residual & {label: string, reveal: number}} ModelResidual
+ * @typedef {Pane & {index: number, sub: string, testid: string, eqnEvent: number[], eqnReveal: number[],
+ *            inLabels: Array<ModelResidual | null>, outLabels: Array<ModelResidual | null>,
+ *            argNames: Array<string | null>}} ModelPane
+ * @typedef {{pane: number, eqn?: number, invar?: string}} EdgeFrom an equation or an input
+ * @typedef {{id: number, k: number, label: string, from: EdgeFrom | null,
+ *            to: Array<{pane: number, eqn: number, consumer: number}>, consumers: number[],
+ *            reveal: number}} Edge
+ * @typedef {object} Model
+ * @property {string} kind panes | checkpoint | error | empty
+ * @property {string | null} mode
+ * @property {any} record the engine's answer, of any mode or an error: kind says which
+ * @property {ModelPane[]} panes
+ * @property {ModelEvent[]} events
+ * @property {ModelResidual[]} residuals
+ * @property {Edge[]} edges
+ * @property {Map<number, number[]>} lineEvents source line -> the events on it
+ * @property {Map<number, number>} lineHue source line -> its hue
+ * @property {number} total
+ * @property {{call: any, outerTotal: number, split: Element | null}} [inside] stepping inside a
+ *   checkpoint's remat (insideModel): its call, the outer steps, the opened call's element
+ * @typedef {{event?: number | null, line?: number | null, residual?: number | null}} Link
+ */
 
 // What each role's pane is for (the titles come with the record).
+/** @type {Record<string, string>} */
 const PANE_SUB = {
   known: "runs now, while tracing: every input is known",
   unknown: "staged for later: reads residuals and unknown inputs",
@@ -30,6 +59,7 @@ export function panesOf(record) {
   return Array.isArray(record?.panes) ? record.panes : [];
 }
 
+/** @param {any} record an engine answer (or null): this finds out which @returns {string} */
 export function kindOf(record) {
   if (!record) return "empty";
   if (record.error) return "error";
@@ -60,7 +90,8 @@ export const SIDE_BADGE = {
 
 /**
  * Build the view model. Pure; safe to call in tests.
- * @param {any} record an engine answer (or null)
+ * @param {any} record an engine answer (or null): any mode's, or an error
+ * @returns {Model}
  */
 export function buildModel(record) {
   const kind = kindOf(record);
@@ -78,13 +109,16 @@ export function buildModel(record) {
       record,
     };
   }
+  /** @type {Event[]} */
   const events = record.events || [];
   const total = events.length;
+  /** @type {Residual[]} */
   const residualsIn = record.residuals || [];
   const panes = panesOf(record).map((p, index) => {
     const prog = p.program;
     const n = prog.eqns.length;
-    return {
+    /** @type {ModelPane} */
+    const pane = {
       ...p,
       index,
       program: prog,
@@ -98,12 +132,14 @@ export function buildModel(record) {
       outLabels: [],
       argNames: [],
     };
+    return pane;
   });
   const known = panes.find((p) => p.role === "known");
   const unknown = panes.find((p) => p.role === "unknown");
   const staged = panes.find((p) => p.role === "staged");
 
   const evs = events.map((ev, i) => {
+    /** @type {Array<[number, number]>} */
     const places = []; // [paneIndex, eqnIndex]
     if (staged) places.push([staged.index, i]);
     if (known) for (const j of ev.known_eqns || []) places.push([known.index, j]);
@@ -115,7 +151,9 @@ export function buildModel(record) {
         pane.eqnReveal[j] = i + 1;
       }
     }
-    return { ...ev, i, places, side: ev.side || "staged", produces: [], reads: [] };
+    /** @type {ModelEvent} */
+    const modelEvent = { ...ev, i, places, side: ev.side || "staged", produces: [], reads: [] };
+    return modelEvent;
   });
 
   const residuals = residualsIn.map((r, k) => {
@@ -138,6 +176,7 @@ export function buildModel(record) {
   // residual edges: one per residual, from where the known program has it (the equation
   // that made it, or the input it forwards) to every unknown equation that reads it
   const edges = residuals.map((r) => {
+    /** @type {EdgeFrom | null} */
     let from = null;
     if (known) {
       if (r.known_eqn != null && r.known_eqn < known.eqnEvent.length) {
@@ -146,6 +185,7 @@ export function buildModel(record) {
         from = { pane: known.index, invar: r.known_name };
       }
     }
+    /** @type {Edge["to"]} */
     const to = [];
     for (const c of r.consumers) {
       const place = unknown ? evs[c].places.find(([pi]) => pi === unknown.index) : null;
@@ -161,11 +201,13 @@ export function buildModel(record) {
     pane.argNames = pane.inputs.map((v) => v.arg);
   }
 
+  /** @type {Map<number, number[]>} */
   const lineEvents = new Map();
   for (const ev of evs) {
     if (ev.line == null) continue;
-    if (!lineEvents.has(ev.line)) lineEvents.set(ev.line, []);
-    lineEvents.get(ev.line).push(ev.i);
+    const onLine = lineEvents.get(ev.line) ?? [];
+    if (!lineEvents.has(ev.line)) lineEvents.set(ev.line, onLine);
+    onLine.push(ev.i);
   }
   const lineHue = lineHues([...lineEvents.keys(), ...panes.flatMap((p) => p.program.lines ?? [])]);
   return { kind, mode: record.mode, record, panes, events: evs, residuals, edges, lineEvents, lineHue, total };
@@ -174,16 +216,21 @@ export function buildModel(record) {
 export const LINE_HUES = 8;
 
 /** One colour per source line (an index into LINE_HUES), in order of first appearance: the
- *  line in the editor and its equations in every pane share it. */
+ *  line in the editor and its equations in every pane share it.
+ *  @param {Array<number | null>} lines @returns {Map<number, number>} */
 export function lineHues(lines) {
+  /** @type {Map<number, number>} */
   const hue = new Map();
   for (const line of lines) if (line != null && !hue.has(line)) hue.set(line, hue.size % LINE_HUES);
   return hue;
 }
 
-/** Events, residuals and edges a link refers to (for linked highlighting). */
+/** Events, residuals and edges a link refers to (for linked highlighting).
+ *  @param {Model} model @param {Link | null} link */
 export function resolveLink(model, link) {
+  /** @type {Set<number>} */
   const events = new Set();
+  /** @type {Set<number>} */
   const residuals = new Set();
   if (!link) return { events, residuals };
   if (link.event != null && model.events[link.event]) events.add(link.event);
@@ -204,7 +251,63 @@ export function resolveLink(model, link) {
   return { events, residuals };
 }
 
-/** Plain text of a narration sentence (backticks removed), with the step prefix. */
+/** The known program's equation that computes residual r, in that program's names (not the
+ *  traced program's), and the user's line it came from; null when no equation computes it.
+ *  @param {Model} model @param {ModelResidual} r
+ *  @returns {{short: string, line: number | null} | null} */
+export function madeBy(model, r) {
+  const producer = r.producer != null ? model.events[r.producer] : null;
+  if (!producer) return null;
+  const at = r.known_eqn == null ? -1 : (producer.known_eqns ?? []).indexOf(r.known_eqn);
+  const short = producer.known_short?.[at] ?? producer.known_short?.at(-1) ?? producer.short;
+  return { short, line: producer.line ?? null };
+}
+
+/** The remat call a checkpoint record steps inside: its one event, when that is a remat2
+ *  opened (null otherwise, or while its calls are not opened yet).
+ *  @param {any} record a record of any mode */
+export function insideCall(record) {
+  // (a mode with a policy is checkpoint: its function is inside a remat)
+  const events = modeOf(record?.mode)?.option === "policy" ? (record.events ?? []) : [];
+  return events.length === 1 && events[0].call?.primitive === "remat2" ? events[0].call : null;
+}
+
+/** The model stepped inside its remat call: the steps are the call's inner events (which no
+ *  outer pane holds), the outer programs and residuals shown whole.
+ *  @param {Model} model @returns {Model} */
+export function insideModel(model) {
+  const call = insideCall(model.record);
+  if (!call) return model;
+  const events = call.events.map((/** @type {any} */ ev, /** @type {number} */ i) => ({
+    ...ev,
+    i,
+    places: [],
+    side: ev.side || "staged",
+    produces: [],
+    reads: [],
+  }));
+  const lineEvents = new Map();
+  for (const ev of events) {
+    if (ev.line == null) continue;
+    if (!lineEvents.has(ev.line)) lineEvents.set(ev.line, []);
+    lineEvents.get(ev.line).push(ev.i);
+  }
+  return {
+    ...model,
+    // the outer programs stay whole while the steps go through the remat (inside.js)
+    inside: { call, outerTotal: model.total, split: /** @type {Element | null} */ (null) },
+    events,
+    total: events.length,
+    lineEvents,
+    lineHue: lineHues([...model.lineHue.keys(), ...lineEvents.keys()]),
+    // the outer residuals belong to the outer call equation, no inner step
+    residuals: model.residuals.map((r) => ({ ...r, producer: null, consumers: [] })),
+  };
+}
+
+/** Plain text of a narration sentence (backticks removed), with the step prefix and the
+ *  user's line the equation came from.
+ *  @param {Model} model @param {number} step */
 export function narrationText(model, step) {
   if (!model.total) return "";
   if (step <= 0) {
@@ -214,5 +317,8 @@ export function narrationText(model, step) {
           "equation to the known or the unknown program.";
   }
   const ev = model.events[step - 1];
-  return `Step ${step} of ${model.total}: ${ev.narration || ev.short || ev.eqn}`;
+  const where =
+    ev.line != null ? `, line ${ev.line}${ev.source ? ` (\`${ev.source.replaceAll("`", "'")}\`)` : ""}` : "";
+  const inside = model.inside ? ` inside ${model.inside.call.title}` : "";
+  return `Step ${step} of ${model.total}${inside}${where}: ${ev.narration || ev.short || ev.eqn}`;
 }

@@ -1,8 +1,8 @@
 // Program panes, printed as JAX prints them, one element per equation, plus the traced strip.
 // Built once per record; the step only toggles classes (see index.js `reveal`).
 
-import { callToggle } from "./calls.js";
-import { add, copyText, h, selectContents } from "./dom.js";
+import { callToggle, REDUCE_PRECISION_WHY } from "./calls.js";
+import { add, copyText, h, selectContents, sourceAnchor } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 import { modeOf } from "../modes.js";
 
@@ -99,10 +99,15 @@ export function renderPane(model, pane, reveal) {
   const headLine = h("div", { class: "st-line st-line--head" }, parts);
 
   const eqnEls = [];
+  const lineAt = (j) => {
+    const evi = pane.eqnEvent[j];
+    return (evi >= 0 ? model.events[evi]?.line : null) ?? pane.program.lines?.[j] ?? null;
+  };
+  let whySaid = false;
   for (let j = 0; j < n; j++) {
     const evi = pane.eqnEvent[j];
     const ev = evi >= 0 ? model.events[evi] : null;
-    const line = ev?.line ?? pane.program.lines?.[j] ?? null;
+    const line = lineAt(j);
     // badge and text never part: a long equation scrolls its pane instead of wrapping
     // the Element Timing API says when the stage's first equation is painted (bench_page.py)
     const timed = pane.index === 0 && j === 0 ? { elementtiming: "first-eqn" } : {};
@@ -145,6 +150,15 @@ export function renderPane(model, pane, reveal) {
         tags.push(resTag(model.residuals[k], "st-rtag--in", h("span", { class: "st-sr" }, "reads ")));
       }
     }
+    // the source line it came from, shown (not only on hover) where a new line starts
+    const anchor =
+      line != null && (j === 0 || lineAt(j - 1) !== line) ? sourceAnchor(line, sourceOf(model, line)) : null;
+    // JAX's checkpoint inserts reduce_precision: why, said once per pane
+    const why = !whySaid && /= reduce_precision\[/.test(prog.eqns[j]);
+    if (why) {
+      whySaid = true;
+      tags.push(h("span", { class: "st-why", "data-testid": "reduce-precision-why" }, REDUCE_PRECISION_WHY));
+    }
     const sideText = ev ? SIDE_LABEL[pane.role] || pane.role : pane.role;
     const li = h(
       "li",
@@ -161,8 +175,10 @@ export function renderPane(model, pane, reveal) {
         "data-hue": line != null ? String(model.lineHue.get(line) ?? 0) : null,
         "aria-label":
           `${prog.eqns[j].replace(/\s+/g, " ")}${ev ? ` (${sideText}; traced step ${ev.i + 1}` : ""}` +
-          `${ev?.value && pane.role === "known" ? `, value ${ev.value.join(", ")}` : ""}${ev ? ")" : ""}`,
+          `${ev?.value && pane.role === "known" ? `, value ${ev.value.join(", ")}` : ""}${ev ? ")" : ""}` +
+          `${line != null ? `, from line ${line}` : ""}`,
       },
+      anchor,
       main,
     );
     // a call (jit, remat2, scan, ...) opens in place on its own split
@@ -216,6 +232,12 @@ export function renderPane(model, pane, reveal) {
   return { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, pane, showStep };
 }
 
+/** The user's line `line` as an event of the record has it (null: none says). */
+function sourceOf(model, line) {
+  const i = model.lineEvents.get(line)?.[0];
+  return i != null ? (model.events[i].source ?? null) : null;
+}
+
 function countText(shown, n) {
   const all = `${n} equation${n === 1 ? "" : "s"}`;
   return shown === n ? all : `${shown} of ${all}`;
@@ -237,6 +259,7 @@ export function renderTrace(model, reveal) {
       },
       h("span", { class: "st-chip-n", "aria-hidden": "true" }, ev.i + 1),
       h("code", { class: "st-chip-text" }, ev.short || ev.eqn),
+      ev.line != null ? h("span", { class: "st-chip-line" }, `line ${ev.line}`) : null,
       h(
         "span",
         { class: `st-badge st-badge--${badgeRole(ev.side)}`, "aria-hidden": "true" },

@@ -50,6 +50,7 @@ export function createPlayer(stage) {
     get speed() {
       return speed;
     },
+    /** @param {number} v steps per BASE_INTERVAL_MS (0 or NaN: 1) */
     setSpeed(v) {
       speed = v || 1;
       if (playing) {

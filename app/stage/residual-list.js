@@ -2,16 +2,21 @@
 // bytes, value, where it came from), and what JAX's print_saved_residuals would print.
 
 import { formatBytes, h } from "./dom.js";
+import { accountData, accountText } from "./memory-account.js";
+import { madeBy } from "./model.js";
 
 function origin(model, r) {
-  const producer = r.producer != null ? model.events[r.producer] : null;
   if (r.from_input != null) return `the known input ${r.from_input}, forwarded as is`;
-  return producer ? `computed by ${producer.short}` : "a known value";
+  const made = madeBy(model, r);
+  return made ? `computed by ${madeText(made)}` : "a known value";
 }
 
+/** "b = sin a, line 5" */
+const madeText = (m) => `${m.short}${m.line != null ? `, line ${m.line}` : ""}`;
+
 function chip(model, r, reveal) {
-  const producer = r.producer != null ? model.events[r.producer] : null;
-  const readers = r.consumers.map((c) => model.events[c].short).join("; ");
+  const made = madeBy(model, r);
+  const readers = r.consumers.map((c) => model.events[c].unknown_short?.[0] ?? model.events[c].short).join("; ");
   const li = h(
     "li",
     {
@@ -43,7 +48,7 @@ function chip(model, r, reveal) {
     h(
       "span",
       { class: "st-rorigin st-muted" },
-      r.from_input != null ? `input ${r.from_input}` : producer ? `from ${producer.short}` : "",
+      r.from_input != null ? `input ${r.from_input}` : made ? `from ${madeText(made)}` : "",
     ),
   );
   reveal(li, r.reveal);
@@ -78,18 +83,22 @@ export function fillSaved(el, saved) {
  *  print_saved_residuals block, or null). */
 export function renderResidualList(model, reveal) {
   const rs = model.residuals;
-  const total = rs.reduce((a, r) => a + (r.bytes || 0), 0);
+  const account = model.record.memory_account;
   const chips = rs.map((r) => chip(model, r, reveal));
   const summary = rs.length
-    ? `${rs.length} known value${rs.length === 1 ? "" : "s"} handed to the unknown program · ` +
-      `${formatBytes(total)} · shown as known name → unknown name`
-    : "none: the unknown program reads no known values";
+    ? h(
+        "span",
+        { class: "st-muted", "data-testid": "residual-total", ...accountData(account) },
+        `${rs.length} known value${rs.length === 1 ? "" : "s"} handed to the unknown program · ` +
+          `${accountText(account)} · shown as known name → unknown name`,
+      )
+    : h("span", { class: "st-muted" }, "none: the unknown program reads no known values");
   const saved = savedResiduals(model.record.saved_residuals);
   const list = h("ul", { class: "st-res-list", "aria-label": "Residuals: arrow keys move between them" }, chips);
   const el = h(
     "section",
     { class: "st-res", "data-testid": "residuals" },
-    h("div", { class: "st-res-head" }, h("h3", null, "Residuals"), h("span", { class: "st-muted" }, summary)),
+    h("div", { class: "st-res-head" }, h("h3", null, "Residuals"), summary),
     list,
     saved,
   );

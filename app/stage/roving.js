@@ -12,20 +12,22 @@ import { setAttr } from "../dom-writes.js";
 /**
  * @param {HTMLElement} container holds the items; gets data-stage-keys="off" (the group owns
  *   its arrow keys, the stage's step keys stay out)
- * @param {{items: () => HTMLElement[], lane?: (el: HTMLElement) => string | null,
- *          onActivate?: (el: HTMLElement, e: KeyboardEvent) => void}} opts
+ * @param {{items: () => HTMLElement[], lane?: ((el: HTMLElement) => string | null) | null,
+ *          onActivate?: ((el: HTMLElement, e: KeyboardEvent) => void) | null}} opts
  *   items: every item in reading order; lane: which column an item is in (pane id), for
  *   Left/Right; onActivate: Enter or Space on an item
  */
 export function createRoving(container, { items, lane = null, onActivate = null }) {
   container.dataset.stageKeys = "off";
+  /** @type {HTMLElement | null} */
   let current = null;
   const revealed = () => items().filter((el) => el.classList.contains("is-on"));
   // what arrow keys move between: revealed and rendered (checkVisibility needs the style only)
-  const rendered = (el) => (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+  const rendered = (/** @type {HTMLElement} */ el) =>
+    el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0;
   const shown = () => revealed().filter(rendered);
 
-  /** Make `el` the group's tab stop (without moving focus). */
+  /** Make `el` the group's tab stop (without moving focus). @param {HTMLElement | null | undefined} el */
   function point(el) {
     if (!el || el === current) return;
     if (current) current.tabIndex = -1;
@@ -36,12 +38,14 @@ export function createRoving(container, { items, lane = null, onActivate = null 
   /** After the items changed (a new step, a new record): keep one tab stop, a revealed one.
    *  Revealed, not rendered: asking for the style in the middle of a redraw cost a grad
    *  split's edit 13 ms of its 21, the style computed twice; an item of a revealed equation
-   *  that is not rendered has its whole stage hidden with it. */
+   *  that is not rendered has its whole stage hidden with it.
+   *  @param {HTMLElement | null} [prefer] */
   function refresh(prefer = null) {
     const all = items();
     const visible = revealed();
     const keep =
-      (prefer && visible.includes(prefer) ? prefer : visible.includes(current) ? current : visible[0]) ?? all[0];
+      (prefer && visible.includes(prefer) ? prefer : current && visible.includes(current) ? current : visible[0]) ??
+      all[0];
     // only what changes is written: the build's first frame already holds these tab stops
     for (const el of all) if (el !== keep) setAttr(el, "tabindex", "-1");
     if (!keep) return;
@@ -49,7 +53,9 @@ export function createRoving(container, { items, lane = null, onActivate = null 
     setAttr(keep, "tabindex", "0");
   }
 
+  /** @param {HTMLElement[]} list @param {number} y */
   function nearestIn(list, y) {
+    /** @type {HTMLElement | null} */
     let best = null;
     let dist = Infinity;
     for (const el of list) {
@@ -63,6 +69,7 @@ export function createRoving(container, { items, lane = null, onActivate = null 
     return best;
   }
 
+  /** @param {HTMLElement} from @param {string} key @returns {HTMLElement | null | undefined} */
   function target(from, key) {
     const list = shown();
     const i = list.indexOf(from);

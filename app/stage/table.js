@@ -5,8 +5,13 @@ import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 import { badgeRole } from "./panes.js";
 import { modeOf } from "../modes.js";
 
+/** @typedef {import("./model.js").Model} Model */
+
+/** @param {Model} model @param {import("./model.js").ModelEvent} ev */
 function residualCell(model, ev) {
+  /** @type {Element[]} */
   const parts = [];
+  /** @param {number} k @param {string} verb */
   const mk = (k, verb) => {
     const r = model.residuals[k];
     return h(
@@ -25,8 +30,10 @@ function residualCell(model, ev) {
 
 /** Returns {el, rows[]}: the table view, its body built when it first opens (lazyDetails);
  *  until then rows is empty. `onRows(rows)` is told when they are made; rows[i] is event i's
- *  <tr>. */
+ *  <tr>.
+ *  @param {Model} model @param {(rows: Element[]) => void} onRows */
 export function renderTable(model, onRows) {
+  /** @type {{el: Element | null, rows: Element[]}} */
   const view = { el: null, rows: [] };
   view.el = lazyDetails({ class: "st-table-wrap" }, "Table view", () => {
     view.rows = tableRows(model);
@@ -36,6 +43,7 @@ export function renderTable(model, onRows) {
   return view;
 }
 
+/** @param {Model} model @returns {Element[]} */
 function tableRows(model) {
   const isJit = Boolean(modeOf(model.mode)?.staged);
   return model.events.map((ev) =>
@@ -62,6 +70,7 @@ function tableRows(model) {
   );
 }
 
+/** @param {Model} model @param {Element[]} rows */
 function tableBody(model, rows) {
   const isJit = Boolean(modeOf(model.mode)?.staged);
   const caption = isJit

@@ -4,31 +4,40 @@
 // stays cheap.
 
 export function createTimeline() {
+  /** @type {Element[][]} */
   let groups = [[]]; // groups[t]: elements that appear at step t
+  /** @type {Element[][]} */
   let current = []; // current[i]: elements marked is-current while event i is the last judged
   let shown = 0; // the step the elements show
 
   return {
     /** Forget the last record's elements; a record of `total` events comes next, its
      *  elements showing step `at` (0 when they are new; the step the build drew when they are
-     *  the build's first frame). */
+     *  the build's first frame). @param {number} total @param {number} [at] */
     reset(total, at = 0) {
       groups = Array.from({ length: total + 1 }, () => []);
       current = Array.from({ length: total }, () => []);
       shown = at;
     },
-    /** `el` appears at step `at` (at once when at <= 0). */
+    /** `el` appears at step `at` (at once when at <= 0). @param {Element} el @param {number} at */
     reveal(el, at) {
       if (at <= 0) el.classList.add("is-on");
       else groups[Math.min(at, groups.length - 1)].push(el);
     },
     /** `el` stands for event i: marked while i is the event just judged (at once if it is:
-     *  the table view's rows are made when it opens). */
+     *  the table view's rows are made when it opens). @param {Element} el @param {number} i */
     belongsTo(el, i) {
       current[i].push(el);
       if (i === shown - 1) el.classList.add("is-current");
     },
-    /** The elements that change between step `prev` and step `next`. */
+    /** Every element shown, as at the last step (a checkpoint's outer programs, whole while
+     *  the steps go inside its remat). */
+    showAll() {
+      for (const g of groups) for (const el of g) el.classList.add("is-on");
+      shown = groups.length - 1;
+    },
+    /** The elements that change between step `prev` and step `next`.
+     *  @param {number} prev @param {number} next */
     move(prev, next) {
       if (next > prev) {
         for (let t = prev + 1; t <= next; t++) for (const el of groups[t]) el.classList.add("is-on");

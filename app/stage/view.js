@@ -59,6 +59,7 @@ export function buildView(model, timeline, onLink) {
   const known = model.panes.find((p) => p.role === "known");
   const unknown = model.panes.find((p) => p.role === "unknown");
   const split = Boolean(known && unknown);
+  const lastSplitPane = Math.max(...model.panes.map((p, i) => (p.role !== "other" ? i : -1)));
   // the residual edges run in a gutter before the unknown program
   const paneWrap = h(
     "div",
@@ -66,6 +67,8 @@ export function buildView(model, timeline, onLink) {
     panes.map((pv) => [
       split && pv === panes[unknown.index] ? h("div", { class: "st-gutter", "aria-hidden": "true" }) : null,
       pv.el,
+      // the calls opened from these programs, at their whole width, before a backward program
+      pv.pane.index === lastSplitPane ? h("div", { class: "st-opened", "data-testid": "opened-calls" }) : null,
     ]),
   );
   // one scroller for every pane: the programs scroll together, and the edges with them
@@ -186,4 +189,22 @@ export function keepInView(view, model, i, page = false) {
   }
   const [pi, j] = model.events[i].places.at(-1) ?? [];
   if (pi != null) scrollRowIntoView(view, view.panes[pi]?.eqnEls[j], page);
+}
+
+/** Scrubbing: scroll once per frame, for the latest step only, inside the frame's own layout.
+ *  `current()` gives the view and model drawn. @returns {(i: number, page: boolean) => void} */
+export function frameScroller(current) {
+  let frame = 0;
+  let target = -1;
+  let onPage = false;
+  return (i, page) => {
+    target = i;
+    onPage = page;
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      const { view, model } = current();
+      if (target >= 0 && target < model.total) keepInView(view, model, target, onPage);
+    });
+  };
 }

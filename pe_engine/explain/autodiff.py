@@ -8,6 +8,7 @@ function under every policy, each a predicate handed to the same splitter.
 """
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -17,7 +18,7 @@ import numpy as np
 from .. import ad, ad_checkpoint, core, lax
 from ..core import ClosedJaxpr, Jaxpr, Var
 from ..pretty import jaxprs_in_params
-from ..tree_util import LEAF, PyTreeDef, tree_flatten, tree_leaves
+from ..pytree import LEAF, PyTreeDef, tree_flatten, tree_leaves
 from .memory import memory_line
 from .panes import pane, split_panes
 from .programs import program_record
@@ -137,7 +138,7 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
     # third trace of the function: left out (None) when not asked for.
     fixed = [core.as_array(v) for v in values]
     listed = [_saved_residual(a, d) for a, d in ad_checkpoint.saved_residuals_at(
-        fun if len(argnums) == n else lambda *d: fun(*_with(fixed, argnums, d)),
+        fun if len(argnums) == n else _of_differentiated(fun, fixed, argnums, params),
         tuple(values[i] for i in argnums), held=True)] if saved else None
     recomputed = _count_recomputed(linear.jaxpr, num_res)
     panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
@@ -162,6 +163,18 @@ def _gradient(rev: _Reverse) -> list:
     seed = lax.full_like(outs[0], 1, shape=())
     return core.eval_jaxpr(rev.backward.jaxpr, rev.backward.consts,
                            *outs[len(outs) - rev.num_res:], *[seed] * rev.num_cts)
+
+
+def _of_differentiated(fun: Callable, fixed: Sequence[Any], argnums: Sequence[int],
+                       params: Sequence[str]) -> Callable:
+    """`fun` of the differentiated arguments only, the others fixed, its parameters named
+    as the user named them: print_saved_residuals says "from the argument W1", not d[0]."""
+    def of_differentiated(*d: Any) -> Any:
+        return fun(*_with(fixed, argnums, d))
+    positional = inspect.Parameter.POSITIONAL_ONLY
+    of_differentiated.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(params[i], positional) for i in argnums])
+    return of_differentiated
 
 
 def _with(primals: Sequence[Any], argnums: Sequence[int], d: Sequence[Any]) -> list:
@@ -264,8 +277,9 @@ def _policy_record(ld: _Loaded, name: str, open_calls: bool) -> tuple[Policy, di
     rec = _autodiff_record(fun, ld.params, ld.values, ld.argnums, name, label,
                            open_calls=open_calls).record
     card: Policy = {"name": name, "label": label,
-                    "residual_count": len(rec["saved_residuals"]),
-                    "residual_bytes": rec["saved_bytes"], "recomputed": rec["recomputed"],
+                    "residual_count": len(rec["residuals"]),
+                    "residual_bytes": rec["memory_account"]["total_bytes"],
+                    "account": rec["memory_account"], "recomputed": rec["recomputed"],
                     "saved_residuals": rec["saved_residuals"], "panes": rec["panes"]}
     return card, rec
 

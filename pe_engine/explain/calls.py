@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 
 from ..ad_checkpoint import remat_split
 from ..core import ClosedJaxpr, JaxprEqn, SourceInfo, Var, merge_lists
-from ..jit_rules import jit_split
 from ..partial_eval import close_jaxpr, partial_eval_jaxpr_nounits
+from ..pjit import jit_split
 from .observe import Round
 
 
@@ -51,6 +51,7 @@ class Inner(NamedTuple):
     instantiate: bool | list[bool]
     shown: Shown | None = None  # None: the halves partial_eval_jaxpr_nounits makes
     carry_offset: int = 0  # a loop: where its carries start among the body's inputs
+    operand_offset: int = 0  # where the operands the inner inputs bind start (cond: 1)
     others: tuple[Inner, ...] = ()  # a cond: its other branches, split the same way
 
 
@@ -96,7 +97,7 @@ def _while(eqn: JaxprEqn, unknowns: list[bool], rounds: list[Round]) -> Inner:
     # The rule splits the body (its consts, then the carries); the cond's consts come first.
     body_uk = _fixpoint_unknowns(unknowns[p["cond_nconsts"]:], rounds)
     return Inner("while (body)", _distinct(p["body_jaxpr"]), body_uk, body_uk[p["body_nconsts"]:],
-                 carry_offset=p["body_nconsts"])
+                 carry_offset=p["body_nconsts"], operand_offset=p["cond_nconsts"])
 
 
 def _cond(eqn: JaxprEqn, unknowns: list[bool], rounds: list[Round]) -> Inner:
@@ -108,7 +109,7 @@ def _cond(eqn: JaxprEqn, unknowns: list[bool], rounds: list[Round]) -> Inner:
                                          for b in branches))]
     # The rule splits every branch alike: each is shown, branch 0 first, the others beside it.
     first, *others = [Inner(f"cond (branch {i} of {len(branches)})", _distinct(b), ops_uk,
-                            out_uks) for i, b in enumerate(branches)]
+                            out_uks, operand_offset=1) for i, b in enumerate(branches)]
     return first._replace(others=tuple(others))
 
 

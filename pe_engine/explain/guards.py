@@ -23,7 +23,8 @@ from ..custom_derivatives import custom_jvp
 from ..custom_vjp import custom_vjp
 from ..eval_shape import ShapeDtypeStruct
 from ..indexing import IndexUpdateRef
-from ..tree_util import DictKey, PyTreeDef, SequenceKey
+from ..pytree import PyTreeDef
+from ..tree_paths import DictKey, SequenceKey
 from . import hashguard, interrupts, operators, stepping
 from .budget import LimitError, NestingError, check_printable
 from .facades import ConfigView, Facade

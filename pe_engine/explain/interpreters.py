@@ -16,8 +16,8 @@ from typing import Any
 from .. import core
 from ..core import DropVar, Jaxpr, Literal
 from ..partial_eval import PartialEvalObserver, PartialVal, trace_to_jaxpr_nounits
+from ..pytree import tree_leaves
 from ..staging import trace_to_jaxpr_dynamic
-from ..tree_util import tree_leaves
 from .budget import exception_text
 from .programs import program_record, short_eqn
 from .record import RECORD_VERSION, InterpretersRecord

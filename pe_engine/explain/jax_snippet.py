@@ -130,18 +130,30 @@ _TRANSPOSE = '''def transposed(*rc):
     return [ad.instantiate_zeros(c) for c in cts[num_res:]]
 
 
-backward = jax.make_jaxpr(transposed)(*(
-    jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
-    for a in [*linear.in_avals[:num_res], *linear.out_avals]))
+try:
+    backward = jax.make_jaxpr(transposed)(*(
+        jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+        for a in [*linear.in_avals[:num_res], *linear.out_avals]))
+except Exception as e:
+    # JAX cannot transpose every linear program (a scan whose ys include a carry): the panes
+    # above printed, and the page's {pane} pane is the engine's own transpose
+    why = next((line for line in str(e).splitlines() if line.strip()), "")
+    print(f"# no pane: {pane}: {{type(e).__name__}}: {{why}}")
+    print("# (JAX cannot transpose this linear program; the page shows the engine's transpose)")
+else:
+    print("# pane: {pane}")
+    print(backward)
 '''
 
 
 def _autodiff(fun: str, args: Sequence[dict], record: dict) -> str:
-    """JAX's linearization split, then its transpose; each pane printed once JAX has made it
-    (JAX cannot transpose every linear program: the panes before it still print)."""
-    return (fun + _LINEARIZE.format(argnums=tuple(differentiated(args)))
-            + _prints(record, ["forward", "linear"]) + "\n\n" + _TRANSPOSE
-            + _prints(record, ["backward"], first=2))
+    """JAX's linearization split, then its transpose; each pane printed once JAX has made it.
+    JAX cannot transpose every linear program: the snippet then says why in a `# no pane:`
+    line instead of raising, the panes before it printed."""
+    split = (fun + _LINEARIZE.format(argnums=tuple(differentiated(args)))
+             + _prints(record, ["forward", "linear"]))
+    ids = [p["id"] for p in record.get("panes", [])]
+    return split + ("\n\n" + _TRANSPOSE.format(pane=ids[2]) if len(ids) > 2 else "")
 
 
 def _grad(args: Sequence[dict], record: dict) -> str:
@@ -175,10 +187,10 @@ BODIES: dict[str, tuple[tuple[str, ...], Callable[[Sequence[dict], dict], str]]]
 }
 
 
-def _prints(record: dict, variables: Sequence[str], first: int = 0) -> str:
+def _prints(record: dict, variables: Sequence[str]) -> str:
     """Print each pane's program after its `# pane:` line; `variables` name the programs
-    of the panes from the `first`, in pane order."""
-    ids = [p["id"] for p in record.get("panes", [])][first:]
+    of the first panes, in pane order."""
+    ids = [p["id"] for p in record.get("panes", [])]
     return "".join(f'print("# pane: {pid}")\nprint({var})\n'
                    for pid, var in zip(ids, variables))
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 PANE_MARK = "# pane: "
+NO_PANE_MARK = "# no pane: "  # `# no pane: <id>: <why JAX made none>`
 
 
 class JaxMissing(Exception):
@@ -48,9 +49,18 @@ def printed_panes(out: str) -> dict[str, str]:
         if line.startswith(PANE_MARK):
             current = line.removeprefix(PANE_MARK)
             panes[current] = []
+        elif line.startswith(NO_PANE_MARK):
+            current = None
         elif current is not None:
             panes[current].append(line)
     return {k: "\n".join(v) for k, v in panes.items()}
+
+
+def missing_panes(out: str) -> dict[str, str]:
+    """{pane id: why JAX made none} from a snippet's `# no pane:` lines."""
+    lines = (line.removeprefix(NO_PANE_MARK) for line in out.splitlines()
+             if line.startswith(NO_PANE_MARK))
+    return dict(line.split(": ", 1) for line in lines)
 
 
 def check(record: dict) -> list[PaneCheck]:
@@ -69,7 +79,9 @@ def check(record: dict) -> list[PaneCheck]:
         first = next((line for line in str(e).splitlines() if line.strip()), "")
         failure = NoJaxText(f"{type(e).__name__}: {first}")
     printed = printed_panes(out.getvalue())
-    return [PaneCheck(p["title"], p["program"]["text"], printed.get(p["id"], failure))
+    missing = {k: NoJaxText(v) for k, v in missing_panes(out.getvalue()).items()}
+    return [PaneCheck(p["title"], p["program"]["text"],
+                      printed.get(p["id"], missing.get(p["id"], failure)))
             for p in record["panes"]]
 
 

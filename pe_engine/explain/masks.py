@@ -26,7 +26,7 @@ from typing import Any
 from .. import core
 from ..core import ClosedJaxpr, Jaxpr, Var
 from ..partial_eval import partial_eval_jaxpr_nounits
-from ..tree_util import tree_leaves
+from ..pytree import tree_leaves
 from . import autodiff
 from .caps import PageCaps
 from .failures import engine_error

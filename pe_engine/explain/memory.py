@@ -1,28 +1,40 @@
-"""The residual memory of reverse mode: live residual bytes over the forward pass (each
-residual from the equation that makes it) and the backward pass (until its last reader).
+"""The residual memory of reverse mode, accounted once: activations + inputs kept.
 
-Only residuals the forward pass computes count: one that is an input (or a constant) is
-memory the caller holds anyway, whatever the policy. One the backward program never reads
-is freed as the backward pass starts; at the end of the backward pass nothing is live.
-Each point is the live bytes after one equation of the forward pane, then of the backward
-pane."""
+`account` is the one accounting the page shows (the residual list, the policy cards, the
+memory chart): the residuals an equation of the forward pass computes (activations) plus
+those that are an input or a constant, which the backward pass reads as they are (inputs
+kept). `memory_line` spreads the same bytes over time: the inputs kept live throughout, each
+activation from the forward equation that makes it until its last reader in the backward
+pass (one the backward program never reads is freed as the backward pass starts). Each point
+is the live bytes after one equation of the forward pane, then of the backward pane; the
+line's peak, with nothing freed during the forward pass, is the account's total."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from ..core import Jaxpr, Var
-from .record import MemoryLine, MemoryPoint, Residual
+from .record import MemoryAccount, MemoryLine, MemoryPoint, Residual
+
+
+def account(residuals: Sequence[Residual]) -> MemoryAccount:
+    """`residuals` as a split record lists them (`known_eqn` None: an input or a constant)."""
+    acts = [r["bytes"] for r in residuals if r["known_eqn"] is not None]
+    kept = [r["bytes"] for r in residuals if r["known_eqn"] is None]
+    return {"activations": len(acts), "activation_bytes": sum(acts),
+            "inputs_kept": len(kept), "input_bytes": sum(kept),
+            "total_bytes": sum(acts) + sum(kept)}
 
 
 def memory_line(policy: str, label: str, residuals: Sequence[Residual], forward: Jaxpr,
                 backward: Jaxpr, recomputed: int) -> MemoryLine:
     """`residuals` as the grad record lists them (`known_eqn`: the forward equation that
     makes each); `backward` reads residual k as its input k."""
+    acct = account(residuals)
     made_at: dict[int, list[Residual]] = {}
     for r in residuals:
         if r["known_eqn"] is not None:
             made_at.setdefault(r["known_eqn"], []).append(r)
-    live = 0
+    live = acct["input_bytes"]
     points: list[MemoryPoint] = []
     for k in range(len(forward.eqns)):
         live += sum(r["bytes"] for r in made_at.get(k, []))
@@ -44,5 +56,5 @@ def memory_line(policy: str, label: str, residuals: Sequence[Residual], forward:
         points.append({"step": len(points), "phase": "backward", "bytes": live,
                        "eqn": j if backward.eqns else None})
     return {"policy": policy, "label": label,
-            "peak_bytes": max(p["bytes"] for p in points), "recomputed": recomputed,
-            "points": points}
+            "peak_bytes": max(p["bytes"] for p in points),
+            "recomputed": recomputed, "account": acct, "points": points}

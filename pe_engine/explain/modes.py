@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import caches, core
 from . import autodiff, interpreters, jax_snippet, jit, masks, sandbox, schema, split
+from .anchors import anchor_events
 from .caps import PageCaps
 from .failures import engine_error, make_error
 from .request_contract import REQUESTS
@@ -71,6 +72,7 @@ def run(mode: str, **kwargs: Any) -> dict:
         with _fresh_request():
             with core.observing(PageCaps()):
                 record = fn(**kwargs)
+            anchor_events(record, kwargs["source"])
             return {"memory": [], **record, "jax_snippet": jax_snippet.snippet(
                 mode, record, kwargs["source"], kwargs["args"], kwargs.get("fn"))}
     except Exception as e:  # noqa: BLE001 - an engine bug must not break the page

@@ -103,6 +103,11 @@ class Event(TypedDict):
     inputs: NotRequired[list[EventInput]]
     known_eqns: NotRequired[list[int]]
     unknown_eqns: NotRequired[list[int]]
+    # its equations as the known and the unknown pane print them (their names, not the
+    # traced program's), in the order of known_eqns and unknown_eqns
+    known_short: NotRequired[list[str]]
+    unknown_short: NotRequired[list[str]]
+    source: NotRequired[str | None]  # the user's source line `line`, as written (stripped)
     value: NotRequired[list[str | None] | None]
     residuals: NotRequired[list[int]]
     all_constant: NotRequired[bool]  # jit: every input a constant, staged all the same
@@ -151,6 +156,12 @@ class CallSplit(TypedDict):
     primitive: str
     title: str
     inputs_known: list[bool]
+    # what each operand of the call is to the reader, beside inputs_known: the user's
+    # argument (`W1`), a literal, "a constant" or "from line N"; the inner inputs it binds
+    # are named so in the panes (their `arg`)
+    inputs: list[str]
+    program: Program  # the inner program as traced: the names events and rounds speak in
+    carries: list[str]  # scan / while: the carries' names in `program`; [] otherwise
     events: list[Event]
     panes: list[Pane]
     residuals: list["Residual"]
@@ -169,12 +180,27 @@ class MemoryPoint(TypedDict):
     eqn: int | None
 
 
+class MemoryAccount(TypedDict):
+    """The one accounting of a split's residual memory, which the residual list, the policy
+    cards and the memory chart all show: activations (residuals an equation of the forward
+    pass computes) plus inputs kept (residuals that are an input or a constant, read by the
+    backward pass as they are). total_bytes = activation_bytes + input_bytes."""
+    activations: int
+    activation_bytes: int
+    inputs_kept: int
+    input_bytes: int
+    total_bytes: int
+
+
 class MemoryLine(TypedDict):
-    """One policy's residual memory over the forward and backward pass."""
+    """One policy's residual memory over the forward and backward pass: the inputs kept
+    throughout, the activations from the equation that makes each to its last reader;
+    peak_bytes is the account's total."""
     policy: str  # "" for plain grad
     label: str
     peak_bytes: int
     recomputed: int
+    account: MemoryAccount
     points: list[MemoryPoint]
 
 
@@ -189,8 +215,9 @@ class SavedResidual(TypedDict):
 class Policy(TypedDict):
     name: str
     label: str
-    residual_count: int
-    residual_bytes: int
+    residual_count: int  # the account's activations + inputs kept
+    residual_bytes: int  # the account's total
+    account: MemoryAccount
     recomputed: int
     saved_residuals: list[SavedResidual]
     panes: list[Pane]
@@ -258,7 +285,8 @@ class SplitRecord(RecordBase):
     # unknown program (JAX's `instantiate`); all false when it asked for none
     instantiate: NotRequired[list[bool]]
     residuals: list[Residual]
-    residual_bytes: int
+    residual_bytes: int  # memory_account's total
+    memory_account: MemoryAccount
     events: list[Event]
     # Asked with open_calls false: the events (their `i`) that are calls, their inner splits
     # (`call`) left out; the same request with open_calls true has them. Absent otherwise.

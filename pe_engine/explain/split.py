@@ -17,6 +17,8 @@ from ..core import ClosedJaxpr, Jaxpr, Literal, Var, short_dtype
 from ..partial_eval import partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
 from .calls import INNER, Inner, Shown, inner_of, nounits_shown
+from .memory import account
+from .narrate import PaneNames, narrate, shorts
 from .observe import Round, SplitObserver
 from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
@@ -98,17 +100,18 @@ def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence
     known, unknown, out_unknowns, res_avals = partial_eval_jaxpr_nounits(
         closed, unknowns, instantiate, obs)
     return _describe(closed, params, values, obs, nounits_shown(known, unknown, unknowns),
-                     out_unknowns, open_calls)
+                     out_unknowns, unknowns, open_calls)
 
 
 def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequence[Any] | None,
-              obs: SplitObserver, shown: Shown, out_unknowns: list[bool],
+              obs: SplitObserver, shown: Shown, out_unknowns: list[bool], unknowns: Sequence[bool],
               open_calls: bool = True) -> Split:
     known, unknown = shown.known, shown.unknown
     prog, names = program_record(closed.jaxpr)
     if params is None:
         params = [names[v] for v in closed.jaxpr.invars]
     known_params = [p for p, k in zip(params, shown.known_in) if k]
+    unknown_params = [p for p, u in zip(params, shown.unknown_in) if u]
     env: dict[Var, Any] = {}
     known_outs = [] if values is None else core.eval_jaxpr(
         known.jaxpr, known.consts, *[v for v, k in zip(values, shown.known_in) if k], env=env)
@@ -127,6 +130,11 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
     res_index = {id(a): k for k, a in enumerate(res_atoms) if a is not None}
     residual_readers: dict[int, list[int]] = {k: [] for k in range(len(res_atoms))}
     res_invars = {v: k for k, v in enumerate(shown.res_unknown)}
+    kpane = PaneNames(kj, knames, dict(zip(kj.invars, known_params)))
+    unknown_binders = [v for v in uj.invars if v not in res_invars]
+    unknown_flags = [uk for uk, u in zip(unknowns, shown.unknown_in) if u]
+    upane = PaneNames(uj, unames, dict(zip(unknown_binders, unknown_params)), res_invars,
+                      {v for v, uk in zip(unknown_binders, unknown_flags) if uk})
 
     events = []
     origin = _origins(closed.jaxpr, params, names)
@@ -164,13 +172,16 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
             "side": side,
             "known_eqns": kidx,
             "unknown_eqns": uidx,
+            "known_short": shorts(kpane, kidx),
+            "unknown_short": shorts(upane, uidx),
             "value": value,
             "residuals": res_here,
         }
         rounds = obs.rounds.get((id(e),), [])
         inner = inner_of(e, [not k for k in in_known], rounds) if open_calls else None
         if inner is not None:
-            event["call"] = call_split(e.primitive.name, in_known, inner, rounds)
+            labels = [operand_label(a, origin(a), closed.jaxpr) for a in e.invars]
+            event["call"] = call_split(e.primitive.name, in_known, inner, rounds, labels)
         events.append(event)
     # where each residual is handed over: the last position, as a residual that is also a
     # known output is handed over last (None: a known input passed on as it is)
@@ -199,15 +210,17 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
             "consumers": sorted(set(residual_readers[k])),
         })
     for ev in events:
-        ev["narration"] = _narrate(ev, residuals)
+        ev["narration"] = narrate(ev, kpane, upane, residuals)
     unopened = [] if open_calls else [ev["i"] for ev in events if ev["primitive"] in INNER]
+    acct = account(residuals)
     return Split({
         "program": prog,
         "known": krec,
         "unknown": urec,
         "out_unknowns": out_unknowns,
         "residuals": residuals,
-        "residual_bytes": sum(r["bytes"] for r in residuals),
+        "residual_bytes": acct["total_bytes"],
+        "memory_account": acct,
         "events": events,
         **({"unopened_calls": unopened} if unopened else {}),
     }, known, unknown, res_out_pos, [uj.invars.index(b) for b in shown.res_unknown], names,
@@ -217,18 +230,35 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
 CALL_TITLES = [("known", "Known (inner)"), ("unknown", "Unknown (inner)")]
 
 
+def operand_label(a: Any, origin: str, jaxpr: Jaxpr) -> str:
+    """What a call's operand is, in the reader's terms: the user's argument it is (`W1`), a
+    literal, a constant, or the source line that computed it."""
+    if origin.startswith("argument "):
+        return origin.removeprefix("argument ")
+    if origin == "literal":
+        return pp_atom(a, NamesCtx({}))
+    if origin.startswith("equation "):
+        line = line_of(jaxpr.eqns[int(origin.removeprefix("equation "))])
+        return f"from line {line}" if line is not None else "a value computed before"
+    return "a constant"
+
+
 def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
-               rounds: Sequence[Round]) -> CallSplit:
+               rounds: Sequence[Round], labels: Sequence[str]) -> CallSplit:
     """A call equation opened: its inner program split as its rule splits it, described as
     a split is (its own calls opened in turn), with the loop's fixpoint rounds and the
-    equations whose outputs are saved or recomputed."""
+    equations whose outputs are saved or recomputed. `labels`: what each of the call's
+    operands is to the reader (operand_label); the inner inputs they bind are named so."""
     obs = SplitObserver()
     known, unknown, out_unknowns, _ = partial_eval_jaxpr_nounits(
         inner.jaxpr, inner.unknowns, inner.instantiate, obs)
     shown = inner.shown or nounits_shown(known, unknown, inner.unknowns)
-    sp = _describe(inner.jaxpr, None, None, obs, shown, out_unknowns)
+    body = inner.jaxpr.jaxpr
+    names = list(labels[inner.operand_offset:inner.operand_offset + len(body.invars)])
+    sp = _describe(inner.jaxpr, names, None, obs, shown, out_unknowns, inner.unknowns)
     rec = sp.record
-    names = [v["name"] for v in rec["program"]["invars"]]
+    carries = slice(inner.carry_offset, inner.carry_offset + len(rounds[0].carry_out_unknowns)) \
+        if rounds else slice(0, 0)
     panes = split_panes(rec["known"], rec["unknown"], sp.res_out_pos, sp.res_in_pos,
                         [n for n, k in zip(names, shown.known_in) if k],
                         [n for n, u in zip(names, shown.unknown_in) if u], CALL_TITLES)
@@ -237,6 +267,9 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
         "primitive": primitive,
         "title": inner.title,
         "inputs_known": [bool(k) for k in inputs_known],
+        "inputs": list(labels),
+        "program": rec["program"],
+        "carries": [sp.names[v] for v in body.invars[carries]],
         "events": events,
         "panes": panes,
         "residuals": rec["residuals"],
@@ -247,7 +280,7 @@ def call_split(primitive: str, inputs_known: Sequence[bool], inner: Inner,
         "recomputed": [ev["i"] for ev in events if ev["side"] == "both" and "call" not in ev],
     }
     if inner.others:
-        opened["branches"] = [call_split(primitive, inputs_known, other, rounds)
+        opened["branches"] = [call_split(primitive, inputs_known, other, rounds, labels)
                               for other in inner.others]
     return opened
 
@@ -298,30 +331,3 @@ def _origins(jaxpr: Jaxpr, params: list[str], names: dict[Var, str]) -> Callable
             return "constvar"
         return f"equation {producer[a]}" if a in producer else "unknown"
     return origin
-
-
-def _narrate(ev: dict, residuals: list[dict]) -> str:
-    eqn = f"`{ev['short']}`"
-    side = ev["side"]
-    if side == "known":
-        val = ev["value"][0] if ev["value"] else None
-        tail = f"; {ev['outs'][0]} = {val}" if val is not None and len(ev["outs"]) == 1 else ""
-        return f"{eqn} runs now: every input is known{tail}."
-    if side == "known-dropped":
-        return f"{eqn} is known, and nothing reads it."
-    if side == "both" and ev["primitive"] in INNER:  # a call, opened or not
-        return f"{eqn} is a call: it splits into a known part and an unknown part."
-    if side == "both":
-        return (f"{eqn} runs now, and again in the unknown program: its output is not "
-                "saved, so it is recomputed there.")
-    unknown_ins = [x["name"] for x in ev["inputs"] if not x["known"]]
-    why = ", ".join(f"`{n}`" for n in dict.fromkeys(unknown_ins))
-    s = f"{eqn} is staged because {why} {'is' if len(set(unknown_ins)) == 1 else 'are'} unknown"
-    res = [residuals[k] for k in ev["residuals"]]
-    if res:
-        names = ", ".join(f"`{x['name']}`" for x in ev["inputs"] if x["known"]
-                          and x["origin"] != "literal")
-        s += f"; {names} {'becomes a residual' if len(res) == 1 else 'become residuals'}"
-    if side == "unknown-dropped":
-        s += "; nothing reads its output, so the unknown program drops it"
-    return s + "."

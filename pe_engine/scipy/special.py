@@ -7,14 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import lax
+from .. import elementwise, jnp_math
+from .. import jnp_base as jnp
+from .. import lax_base as lax
 from .. import missing as _missing
-from .. import numpy as jnp
 from ..custom_derivatives import custom_jvp
+from ..jnp_base import _promote_args_inexact
 from ..lax_special import digamma as _digamma
 from ..lax_special import lgamma
 from ..nn import log_softmax, logsumexp, softmax
-from ..numpy import _promote_args_inexact
 
 __all__ = ["digamma", "entr", "erf", "erfc", "expit", "factorial", "gammaln", "kl_div",
            "log_softmax", "logit", "logsumexp", "ndtr", "rel_entr", "softmax", "xlog1py",
@@ -33,12 +34,12 @@ def digamma(x: Any) -> Any:
 
 def erf(x: Any) -> Any:
     x, = _promote_args_inexact(x)
-    return lax.erf(x)
+    return elementwise.erf(x)
 
 
 def erfc(x: Any) -> Any:
     x, = _promote_args_inexact(x)
-    return lax.erfc(x)
+    return elementwise.erfc(x)
 
 
 def expit(x: Any) -> Any:
@@ -63,8 +64,9 @@ def ndtr(x: Any) -> Any:
     half_sqrt_2 = typ(0.5) * np.sqrt(2., dtype=dtype)
     w = x * half_sqrt_2
     z = lax.abs(w)
-    y = lax.select(lax.lt(z, half_sqrt_2), typ(1.) + lax.erf(w),
-                   lax.select(lax.gt(w, typ(0.)), typ(2.) - lax.erfc(z), lax.erfc(z)))
+    y = elementwise.select(
+        lax.lt(z, half_sqrt_2), typ(1.) + elementwise.erf(w),
+        elementwise.select(lax.gt(w, typ(0.)), typ(2.) - elementwise.erfc(z), elementwise.erfc(z)))
     return typ(0.5) * y
 
 
@@ -77,32 +79,29 @@ def logit(x: Any) -> Any:
 logit.defjvps(lambda g, ans, x: lax.div(g, lax.mul(x, lax.sub(lax._const(x, 1), x))))
 
 
-@custom_jvp
-def xlogy(x: Any, y: Any) -> Any:
-    x, y = _promote_args_inexact(x, y)
-    x_ok = x != 0.
-    return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, lax.log(y)), jnp.zeros_like(x))
+def _x_times_log(name: str, log: Any, y_tangent: Any) -> Any:
+    """x * log(y) (xlogy) or x * log1p(y) (xlog1py), 0 where x is 0: a custom_jvp each, as
+    JAX defines them. `y_tangent(y_dot, x, y)` is the tangent through y, as JAX orders it."""
+    @custom_jvp
+    def primal(x: Any, y: Any) -> Any:
+        x, y = _promote_args_inexact(x, y)
+        x_ok = x != 0.
+        return jnp.where(x_ok | jnp_math.isnan(y), lax.mul(x, log(y)), jnp.zeros_like(x))
+
+    def jvp(primals: Any, tangents: Any) -> Any:
+        (x, y), (x_dot, y_dot) = primals, tangents
+        result = primal(x, y)
+        return result, (x_dot * log(y) + y_tangent(y_dot, x, y)).astype(result.dtype)
+
+    # the names its custom_jvp_call prints
+    primal.fun.__name__ = primal.fun.__qualname__ = name
+    jvp.__name__ = jvp.__qualname__ = f"_{name}_jvp"
+    primal.defjvp(jvp)
+    return primal
 
 
-@xlogy.defjvp
-def _xlogy_jvp(primals: Any, tangents: Any) -> Any:
-    (x, y), (x_dot, y_dot) = primals, tangents
-    result = xlogy(x, y)
-    return result, (x_dot * lax.log(y) + y_dot * x / y).astype(result.dtype)
-
-
-@custom_jvp
-def xlog1py(x: Any, y: Any) -> Any:
-    x, y = _promote_args_inexact(x, y)
-    x_ok = x != 0.
-    return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, lax.log1p(y)), jnp.zeros_like(x))
-
-
-@xlog1py.defjvp
-def _xlog1py_jvp(primals: Any, tangents: Any) -> Any:
-    (x, y), (x_dot, y_dot) = primals, tangents
-    result = xlog1py(x, y)
-    return result, (x_dot * lax.log1p(y) + y_dot * x / (1 + y)).astype(result.dtype)
+xlogy = _x_times_log("xlogy", lax.log, lambda t, x, y: t * x / y)
+xlog1py = _x_times_log("xlog1py", elementwise.log1p, lambda t, x, y: t * x / (1 + y))
 
 
 @custom_jvp
@@ -119,7 +118,8 @@ def _xlogx_jvp(primals: Any, tangents: Any) -> Any:
 
 def entr(x: Any) -> Any:
     x, = _promote_args_inexact(x)
-    return lax.select(lax.lt(x, lax._const(x, 0)), lax.full_like(x, -np.inf), lax.neg(_xlogx(x)))
+    return elementwise.select(lax.lt(x, lax._const(x, 0)), lax.full_like(x, -np.inf),
+                              lax.neg(_xlogx(x)))
 
 
 def rel_entr(p: Any, q: Any) -> Any:

@@ -30,6 +30,10 @@ CASES: dict[str, tuple] = {
     "jax.grad/argnums": (lambda M, x, y: M.grad(_loss(M), argnums=(0, 1))(x, y), (V, P), True),
     "jax.value_and_grad": (lambda M, x, y: M.value_and_grad(_loss(M))(x, y), (V, P), True),
     "jax.vmap": (lambda M, a, x: M.vmap(lambda r: r * M.jnp.sum(r))(a) + x[:3], (A, V), True),
+    # jnp.max is an inline jit: batched as a jaxpr then inlined, its Python `initial` folds
+    # to a literal under eager constant folding (run on the batch tracers, it was a constvar).
+    "jax.vmap/inline_jit": (lambda M, a: M.vmap(lambda r: M.jnp.max(r, initial=-1.5))(a),
+                            (A,), True),
     "jax.jvp": (lambda M, x, y: M.jvp(M.jnp.sin, (x,), (y,)), (V, P), True),
     "jax.vjp": (lambda M, x, y: M.vjp(M.jnp.sin, x)[1](y), (V, P), True),
     "jax.linearize": (lambda M, x, y: M.linearize(M.jnp.sin, x)[1](y), (V, P), True),

@@ -20,7 +20,7 @@ from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.code_editor import reach_editor
 from tests.browser.contexts import new_context
 from tests.browser.engines import Engines
-from tests.browser.local_servers import serve
+from tests.browser.local_servers import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 120_000
@@ -84,9 +84,8 @@ class PlainHost(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="session")
 def plain_site(site):  # `site` builds dist/ first
     """Base URL of dist/ served under a sub-path by a static host that sends no headers."""
-    host, origin = serve(PlainHost)
-    yield origin + PlainHost.base
-    host.shutdown()
+    with serving(PlainHost) as origin:
+        yield origin + PlainHost.base
 
 
 @pytest.fixture(scope="session")

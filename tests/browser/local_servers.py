@@ -3,9 +3,11 @@ that notes what reached it, dist/ on a plain static host."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -16,6 +18,16 @@ def serve(handler: type[http.server.BaseHTTPRequestHandler] | functools.partial
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@contextlib.contextmanager
+def serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """`serve` for a fixture: the origin, and the server shut down after."""
+    server, origin = serve(handler)
+    try:
+        yield origin
+    finally:
+        server.shutdown()
 
 
 class _QuietFiles(http.server.SimpleHTTPRequestHandler):

@@ -22,7 +22,7 @@ import pytest
 
 from tests.browser.conftest import PlainHost
 from tests.browser.engines import ENGINES
-from tests.browser.local_servers import serve, serve_folder
+from tests.browser.local_servers import serve_folder, serving
 from tests.browser.test_embed import HOST, OTHER
 from tests.browser.test_engines import engine_param, open_ready
 
@@ -54,9 +54,8 @@ class Canary(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def canary():
-    server, origin = serve(Canary)
-    yield origin.removeprefix("http://")
-    server.shutdown()
+    with serving(Canary) as origin:
+        yield origin.removeprefix("http://")
 
 
 class HeardPlainHost(PlainHost):
@@ -71,9 +70,8 @@ class HeardPlainHost(PlainHost):
 
 @pytest.fixture(scope="module")
 def heard_plain_site(site):
-    server, origin = serve(HeardPlainHost)
-    yield origin + PlainHost.base
-    server.shutdown()
+    with serving(HeardPlainHost) as origin:
+        yield origin + PlainHost.base
 
 
 WALL = Path(__file__).parent / "wall"

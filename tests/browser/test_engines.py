@@ -13,7 +13,7 @@ import pytest
 
 from tests.browser.conftest import PlainHost
 from tests.browser.engines import ENGINES
-from tests.browser.local_servers import serve
+from tests.browser.local_servers import serving
 
 pytestmark = pytest.mark.browser
 
@@ -129,9 +129,8 @@ class NoWasmHost(PlainHost):
 
 @pytest.fixture(scope="module")
 def no_engine_site(site):
-    host, origin = serve(NoWasmHost)
-    yield origin + PlainHost.base
-    host.shutdown()
+    with serving(NoWasmHost) as origin:
+        yield origin + PlainHost.base
 
 
 @pytest.mark.parametrize("engine", [engine_param(e) for e in ENGINES])

@@ -285,11 +285,33 @@ def test_grad_toggles_choose_what_is_differentiated(opened):
     before = s["unknown"]
     s = call(pg, "setKnown", "x", not s["mask"]["x"])
     assert s["error"] is None and s["unknown"] != before
-    # none differentiated: the error is at the toggles, not at a value
+    # none marked unknown: argument 0 is differentiated, jax.grad's default argnums=0
     for name in s["mask"]:
         s = call(pg, "setKnown", name, True)
-    assert s["error"] and s["error"]["message"].startswith("choose at least one input")
-    note = pg.text_content("[data-testid=inputs-note]")
-    assert note.startswith("choose at least one input")
-    assert "is-error" in pg.get_attribute("[data-testid=inputs-note]", "class")
-    assert pg.get_attribute("[data-testid=input-value-x]", "aria-invalid") == "false"
+    assert s["error"] is None and s["mask"] == {"x": False, "y": True}
+    args = pg.evaluate("() => window.explainer.record().args")
+    assert [a["known"] for a in args] == [False, True]
+    # and its toggle cannot hold it fixed: it says why, and a press changes nothing
+    assert pg.get_attribute(toggle, "aria-disabled") == "true"
+    reason = pg.get_attribute(toggle, "aria-describedby")
+    assert "grad needs at least one input" in pg.text_content(f"#{reason}")
+    pg.click(toggle, force=True)
+    assert pg.evaluate("() => window.explainer.settled()")["mask"] == {"x": False, "y": True}
+    pg.click("[data-testid=input-toggle-y]")
+    s = pg.evaluate("() => window.explainer.settled()")
+    assert s["error"] is None and s["mask"] == {"x": False, "y": False}
+    assert pg.get_attribute(toggle, "aria-disabled") is None
+
+
+def test_a_function_pasted_in_grad_mode_differentiates_its_first_input(opened):
+    """jax.grad's argnums=0: a pasted function with no input marked unknown is no error."""
+    pg = opened
+    call(pg, "setMode", "grad")
+    s = call(pg, "setSource",
+             "import jax.numpy as jnp\n\ndef g(a, b):\n    return jnp.sin(a) * b\n")
+    assert s["error"] is None, s["error"]
+    assert s["mask"] == {"a": False, "b": True}
+    args = pg.evaluate("() => window.explainer.record().args")
+    assert [a["known"] for a in args] == [False, True]
+    assert s["unknown"] and "cos" in s["known"]
+    assert pg.text_content("[data-testid=input-toggle-a]").strip().endswith("unknown")

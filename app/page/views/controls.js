@@ -4,9 +4,9 @@
 import { setText } from "../../dom-writes.js";
 import { mountExamples } from "../../examples.js";
 import { createInputs } from "../../inputs.js";
-import { MODE_TABLE } from "../../modes.js";
+import { modeOf } from "../../modes.js";
 import { createModes } from "./mode-tabs.js";
-import { isKnown, stateFromExample } from "../../state.js";
+import { isKnown, soleDifferentiated, stateFromExample } from "../../state.js";
 
 // how the engine words "no argument differentiated" (the record contract, issue 12)
 const NO_ARGNUMS = /^choose at least one input to differentiate/;
@@ -25,8 +25,8 @@ export const controlElements = ($) => ({
 
 /**
  * @param {{modes: Element, examples: HTMLSelectElement, blurb: Element, inputs: Element,
- *          inputsNote: Element}} els
- * @param {any} examples examples.json
+ *          inputsNote: HTMLElement}} els
+ * @param {import("../../examples.js").Examples} examples examples.json
  * @param {() => import("../update.js").PageState} getState
  * @param {(change: object) => void} dispatch
  */
@@ -34,17 +34,19 @@ export function createControls(els, examples, getState, dispatch) {
   const inputs = createInputs(els.inputs, {
     modeNote: els.inputsNote,
     onToggle(name) {
-      if (MODE_TABLE[getState().doc.mode].mask === "none") return; // aria-disabled: no mask
-      dispatch({ type: "known", name, known: !isKnown(getState().doc, name), run: "now" });
+      const doc = getState().doc;
+      // aria-disabled: jit has no mask, and grad differentiates at least one input
+      if (modeOf(doc.mode)?.mask === "none" || soleDifferentiated(doc, name)) return;
+      dispatch({ type: "known", name, known: !isKnown(doc, name), run: "now" });
     },
     onValue(name, text) {
       dispatch({ type: "value", name, text, run: "debounced" });
     },
   });
   const modes = createModes(els.modes, {
-    onMode: (mode) => dispatch({ type: "mode", mode, run: "now" }),
-    onFolding: (on) => dispatch({ type: "folding", on, run: "now" }),
-    onPolicy: (policy) => dispatch({ type: "policy", policy, run: "now" }),
+    onMode: (/** @type {string} */ mode) => dispatch({ type: "mode", mode, run: "now" }),
+    onFolding: (/** @type {boolean} */ on) => dispatch({ type: "folding", on, run: "now" }),
+    onPolicy: (/** @type {string} */ policy) => dispatch({ type: "policy", policy, run: "now" }),
   });
   const menu = mountExamples(els.examples, examples, (ex) =>
     dispatch({ type: "load", doc: stateFromExample(ex), exampleId: ex.id, byUser: true, run: "now" }),
@@ -52,9 +54,10 @@ export function createControls(els, examples, getState, dispatch) {
 
   /** @param {import("../update.js").PageState} s */
   return function render(s) {
+    const message = s.error?.message ?? "";
     modes.render(s.doc);
     menu.show(s.exampleId);
-    setText(els.blurb, MODE_TABLE[s.doc.mode].blurb);
+    setText(els.blurb, modeOf(s.doc.mode)?.blurb ?? "");
     inputs.render({
       // the inputs of the function the engine read last (an edit's, once the engine has read it)
       params: s.signature?.params ?? [],
@@ -62,8 +65,8 @@ export function createControls(els, examples, getState, dispatch) {
       record: s.record,
       mode: s.doc.mode,
       // grad/checkpoint with no input differentiated: the toggles are at fault, not a value
-      ...(NO_ARGNUMS.test(s.error?.message ?? "")
-        ? { badInput: null, toggleError: s.error.message }
+      ...(NO_ARGNUMS.test(message)
+        ? { badInput: null, toggleError: message }
         : { badInput: s.error?.input ?? null, toggleError: null }),
     });
   };

@@ -3,12 +3,15 @@
 // made them or which inputs it differentiates. One line, from the link's state alone.
 import { setText } from "../../dom-writes.js";
 
-/** Names joined as a reader says them: "x", "x and y", "x, W and b". */
+/** @typedef {import("../update.js").Doc} Doc */
+
+/** Names joined as a reader says them: "x", "x and y", "x, W and b". @param {string[]} names */
 function listed(names) {
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
-/** What each mode's programs are of, given the inputs marked known and those unknown. */
+/** What each mode's programs are of, given the inputs marked known and those unknown.
+ *  @type {Record<string, (doc: Doc, known: string[], unknown: string[]) => string>} */
 const CAPTIONS = {
   split: (doc, known, unknown) =>
     `Partial evaluation: ${known.length ? `${listed(known)} known` : "no input known"}; ` +
@@ -21,12 +24,13 @@ const CAPTIONS = {
     `jax.checkpoint with policy ${doc.policy}, differentiated with respect to ` + `${differentiated(known, unknown)}.`,
 };
 
+/** @param {string[]} known @param {string[]} unknown */
 function differentiated(known, unknown) {
   if (!unknown.length) return "no input (choose one)";
   return known.length ? `${listed(unknown)}; ${listed(known)} held fixed` : listed(unknown);
 }
 
-/** The caption's text for a doc (state.js's Doc: mode, known, policy, folding). */
+/** The caption's text for a doc (state.js's Doc: mode, known, policy, folding). @param {Doc} doc */
 export function captionText(doc) {
   const names = Object.keys(doc.known);
   const known = names.filter((n) => doc.known[n]);

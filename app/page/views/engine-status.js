@@ -3,9 +3,21 @@
 
 import { NO_ENGINE, STILL_SHOWN } from "../../engine-answers.js";
 
+/** @type {Record<string, string>} */
 const LABEL = { loading: "loading", ready: "ready", busy: "working" };
 
+/**
+ * What the status line reads of engine-client.js's `info`.
+ * @typedef {{stage?: string | null, timings?: {bootMs: number} | null, error?: {message?: string} | null}} EngineInfo
+ */
+
+/**
+ * @param {HTMLElement} el
+ * @param {{onState: (cb: (state: string, info: EngineInfo) => void) => void, state: string,
+ *          info: EngineInfo}} engine the client (engine-client.js)
+ */
 export function showEngineStatus(el, engine) {
+  /** @param {string} state @param {EngineInfo} info */
   const show = (state, info) => {
     el.dataset.state = state;
     let text = `Python engine: ${LABEL[state]}`;

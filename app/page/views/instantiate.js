@@ -6,14 +6,19 @@
 import { setHidden } from "../../dom-writes.js";
 import { modeOf } from "../../modes.js";
 
+/** @typedef {import("../update.js").PageState} PageState */
+/** @typedef {import("../../contract/record.js").SplitRecord} SplitRecord */
+
 /**
  * @param {HTMLElement} root the bar (data-testid="instantiate")
- * @param {{getState: () => any, dispatch: (change: object) => void}} deps
- * @returns {(state: any) => void} render
+ * @param {{getState: () => PageState, dispatch: (change: object) => void}} deps
+ * @returns {(state: PageState) => void} render
  */
 export function createInstantiate(root, { getState, dispatch }) {
-  const list = root.querySelector(".instantiate-outputs");
+  // the bar's list of toggles (index.html): always there
+  const list = /** @type {Element} */ (root.querySelector(".instantiate-outputs"));
 
+  /** @param {number} i @param {number} count */
   function toggle(i, count) {
     const cur = getState().doc.instantiate;
     const next = Array.from({ length: count }, (_, j) => (j === i ? !cur[j] : Boolean(cur[j])));
@@ -21,11 +26,14 @@ export function createInstantiate(root, { getState, dispatch }) {
   }
 
   return function render(s) {
-    const rec = s.record;
-    const outs = modeOf(s.doc.mode)?.instantiate && rec?.mode === s.doc.mode ? rec.program.outvars : [];
+    // a split record (its mode says so), while the page is in a mode whose outputs may be forced
+    const rec =
+      modeOf(s.doc.mode)?.instantiate && s.record?.mode === s.doc.mode ? /** @type {SplitRecord} */ (s.record) : null;
+    const outs = rec ? rec.program.outvars : [];
     const forced = rec?.instantiate ?? [];
+    const outUnknowns = rec?.out_unknowns ?? [];
     // a bar of disabled toggles only says "nothing to force": shown when one can act
-    setHidden(root, !outs.some((_, i) => !rec.out_unknowns[i] || forced[i]));
+    setHidden(root, !outs.some((_, i) => !outUnknowns[i] || forced[i]));
     if (root.hidden) return;
     list.replaceChildren(
       ...outs.map((v, i) => {
@@ -34,7 +42,7 @@ export function createInstantiate(root, { getState, dispatch }) {
         b.className = "instantiate-toggle";
         b.dataset.testid = `instantiate-${i}`;
         const on = Boolean(forced[i]);
-        const unknownAnyway = rec.out_unknowns[i] && !on;
+        const unknownAnyway = outUnknowns[i] && !on;
         b.setAttribute("aria-pressed", String(on));
         b.disabled = unknownAnyway;
         const name = document.createElement("code");

@@ -2,9 +2,14 @@
 
 import { NOTICE_MS } from "../../limits.js";
 
+/** @typedef {{kind?: string, sticky?: boolean, extra?: Element | null}} NoticeOptions */
+/** @typedef {(text: string, options?: NoticeOptions) => void} Notice */
+
+/** @param {HTMLElement} el the notice line @returns {Notice} */
 export function createNotice(el) {
   let timer = 0;
-  /** Show `text` (with an optional extra element); not sticky: it hides after NOTICE_MS. */
+  /** Show `text` (with an optional extra element); not sticky: it hides after NOTICE_MS.
+   *  @param {string} text @param {NoticeOptions} [options] */
   return function showNotice(text, { kind = "info", sticky = false, extra = null } = {}) {
     clearTimeout(timer);
     el.className = `notice notice-${kind}`;

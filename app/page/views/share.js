@@ -5,6 +5,7 @@ import { embedCode } from "../../embed.js";
 import { jaxSnippet } from "../../jax-snippet.js";
 import { LONG_LINK_CHARS } from "../../limits.js";
 
+/** @param {string} text */
 async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
@@ -16,10 +17,11 @@ async function copyText(text) {
 
 /**
  * @param {{share: Element, copyAsJax: Element, copyEmbed: Element}} buttons
- * @param {{permalink: () => Promise<string>, getState: () => any,
- *          notice: (text: string, opts?: object) => void}} deps
+ * @param {{permalink: () => Promise<string>, getState: () => import("../update.js").PageState,
+ *          notice: import("./notice.js").Notice}} deps
  */
 export function mountShare(buttons, { permalink, getState, notice }) {
+  /** @param {string} label @param {string} text */
   function copyFallback(label, text) {
     const box = document.createElement("textarea");
     box.readOnly = true;
@@ -37,7 +39,7 @@ export function mountShare(buttons, { permalink, getState, notice }) {
     try {
       url = await permalink();
     } catch (err) {
-      notice(err.message, { kind: "warning" });
+      notice(/** @type {Error} */ (err).message, { kind: "warning" });
       return;
     }
     const long =
@@ -62,7 +64,7 @@ export function mountShare(buttons, { permalink, getState, notice }) {
     try {
       text = embedCode(await permalink());
     } catch (err) {
-      notice(err.message, { kind: "warning" });
+      notice(/** @type {Error} */ (err).message, { kind: "warning" });
       return;
     }
     if (await copyText(text)) {

@@ -6,18 +6,26 @@ import { wholeArrived } from "../pending-whole.js";
 import { pendingOf, sameSplit, withStandIns } from "../pending-policies.js";
 import { modeOf } from "../../modes.js";
 
-/** Printed programs of a record, whatever its mode: the known and unknown panes, the program. */
+/** @typedef {import("../../contract/record.js").EngineRecord} EngineRecord */
+/** @typedef {import("../../contract/record.js").CheckpointRecord} CheckpointRecord */
+/** @typedef {import("../../contract/record.js").Pane} Pane */
+
+/** Printed programs of a record, whatever its mode: the known and unknown panes, the program.
+ *  @param {{mode: string, panes?: Pane[], program?: {text: string} | null} | null} rec */
 export function programsOf(rec) {
   if (!rec) return { known: null, unknown: null, program: null };
-  const pane = (role) => (rec.panes ?? []).find((p) => p.role === role)?.program.text ?? null;
+  const pane = (/** @type {string} */ role) => (rec.panes ?? []).find((p) => p.role === role)?.program.text ?? null;
   return { known: pane("known"), unknown: pane("unknown"), program: rec.program?.text ?? null };
 }
 
 /** What the stage draws of a record's split, as text: all of it but the JAX snippet, the
  *  calls' inner splits and grad's saved residuals (for checkpoint, the policies' cards too):
- *  those come in parts. */
+ *  those come in parts.
+ *  @param {any} rec a record of any mode, compared as its JSON text whatever its fields */
 const splitText = (rec) => {
-  const events = Array.isArray(rec.events) ? rec.events.map(({ call: _, ...ev }) => ev) : rec.events;
+  const events = Array.isArray(rec.events)
+    ? rec.events.map((/** @type {Record<string, unknown>} */ { call: _, ...ev }) => ev)
+    : rec.events;
   const split = { ...rec, events, jax_snippet: null };
   // (a key set to null would keep its place in the text)
   delete split.unopened_calls;
@@ -25,7 +33,8 @@ const splitText = (rec) => {
   return JSON.stringify(split);
 };
 
-/** The programs as text, when the stage module could not be loaded. */
+/** The programs as text, when the stage module could not be loaded.
+ *  @param {HTMLElement} root @param {EngineRecord} rec */
 function fallbackDraw(root, rec) {
   const progs = programsOf(rec);
   root.replaceChildren();
@@ -51,31 +60,43 @@ function fallbackDraw(root, rec) {
  *   onRecord: told of each record once the stage shows it (window.explainer.onRecord)
  */
 export async function createStagePanel({ root, panel, editor, dispatch, onRecord = () => {} }) {
+  /** @type {ReturnType<typeof import("../../stage/index.js").createStage> | null} */
   let stage = null;
   // the record the stage last drew, its text, and the record whose policy cards it shows
+  /** @type {{record: EngineRecord | null, text: string | null, cards: EngineRecord | null}} */
   let drawn = { record: null, text: null, cards: null };
+  // (an error answer is never a record: not drawn, nor compared)
+  const erred = (/** @type {object | null} */ r) => Boolean(r && /** @type {{error?: unknown}} */ (r).error);
   /** Whether `next` is the split drawn, answered for another source: a comment or a blank
    *  line typed changes only the JAX snippet (it quotes the source). Not after an error (the
-   *  drawing is marked stale). */
+   *  drawing is marked stale). @param {EngineRecord | null} prev @param {EngineRecord} next */
   function sameAsDrawn(prev, next) {
-    if (!drawn.record || prev?.error || next.error || next.mode !== drawn.record.mode) return false;
+    if (!drawn.record || erred(prev) || erred(next) || next.mode !== drawn.record.mode) return false;
     drawn.text ??= splitText(drawn.record);
     return splitText(next) === drawn.text;
   }
   /** More policies of a checkpoint record answered: its cards drawn again, the cards on
-   *  screen standing in for those still pending (withStandIns). */
+   *  screen standing in for those still pending (withStandIns).
+   *  @param {CheckpointRecord} record */
   function renewCards(record) {
-    stage.setPolicies(drawn.cards ? withStandIns(record, drawn.cards) : record);
+    // (called with a stage; the cards drawn are of the same split: a checkpoint record's)
+    stage?.setPolicies(drawn.cards ? withStandIns(record, /** @type {CheckpointRecord} */ (drawn.cards)) : record);
     if (!pendingOf(record).length) drawn.cards = record;
   }
   try {
-    const mod = await import("../../stage/index.js");
-    stage = mod.createStage(root, {
-      onLink(link) {
-        editor.linkLine(link && Number.isInteger(link.line) ? link.line : null);
-      },
-    });
-    stage.onStepChange((step, info) => {
+    const [mod, { withPredict }] = await Promise.all([
+      import("../../stage/index.js"),
+      import("../../stage/predict-view.js"),
+    ]);
+    /** @param {import("../../stage/model.js").Link | null} link */
+    const onLink = (link) => editor.linkLine(link && Number.isInteger(link.line) ? link.line : null);
+    // the "Predict" toggle goes beside the stage's heading
+    const slot = /** @type {HTMLElement | null} */ (panel.querySelector(".stage-head"));
+    const created = /** @type {ReturnType<typeof mod.createStage>} */ (
+      withPredict(mod.createStage, root, { onLink }, slot)
+    );
+    stage = created;
+    created.onStepChange((step, info) => {
       // the step's source line, in its colour, in the editor
       editor.stepLine(info.line, info.hue);
       // the reader moved the timeline (play, scrub, keys): that goes into the link
@@ -100,10 +121,11 @@ export async function createStagePanel({ root, panel, editor, dispatch, onRecord
     /** Lay out what the stage has pending (its edges) now. */
     drawn: () => stage?.drawn(),
     /** Move the timeline; the stage reports where it landed. */
+    /** @param {number} n */
     setStep(n) {
       stage?.setStep(n);
     },
-    /** Light what belongs to a source line (or nothing). */
+    /** Light what belongs to a source line (or nothing). @param {number | null} line */
     highlight(line) {
       stage?.highlight(line !== null ? { line } : null);
     },
@@ -112,7 +134,8 @@ export async function createStagePanel({ root, panel, editor, dispatch, onRecord
       panel.classList.toggle("is-waiting", next.waiting);
       if (next.record === prev.record || !next.record) return;
       // more checkpoint policies answered: the split drawn stays, not drawn (nor diffed) again
-      if (stage && sameSplit(prev.record, next.record)) renewCards(next.record);
+      // (sameSplit: both are checkpoint records)
+      if (stage && sameSplit(prev.record, next.record)) renewCards(/** @type {CheckpointRecord} */ (next.record));
       else if (stage && wholeArrived(drawn.record, next.record)) {
         stage.setRest(next.record); // the split drawn, completed: call toggles, saved residuals
         drawn = { ...drawn, record: next.record };

@@ -1,5 +1,6 @@
 // Light / dark: follows the system until the toggle is used, then remembers the choice.
 
+/** @param {HTMLElement} button */
 export function mountThemeToggle(button) {
   const darkQuery = matchMedia("(prefers-color-scheme: dark)");
   const effective = () => document.documentElement.dataset.theme || (darkQuery.matches ? "dark" : "light");

@@ -48,7 +48,9 @@ test("narration: step 0 says what stepping does in the mode's words, then each e
   assert.match(narrationText(split, 0), /^Step 0 of \d+: nothing judged yet/);
   assert.match(narrationText(jit, 0), /^Step 0 of \d+: nothing staged yet/);
   const ev = split.events[0];
-  assert.ok(narrationText(split, 1).startsWith(`Step 1 of ${split.total}: `));
+  // the step is said with the reader's line it came from, when the event has one
+  const where = ev.line ? `, line ${ev.line}` : "";
+  assert.ok(narrationText(split, 1).startsWith(`Step 1 of ${split.total}${where}`));
   assert.ok(narrationText(split, 1).endsWith(ev.narration || ev.short || ev.eqn));
   assert.equal(narrationText(buildModel(null), 0), "");
 });

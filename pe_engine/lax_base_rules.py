@@ -1,20 +1,25 @@
-"""JVP and transpose rules for the lax primitives (entries in `ad`'s tables).
+"""The transformation rules of `lax_base.py`'s primitives: JVP, transpose and batching.
 
-Each rule is written as JAX writes it (same primitives, same operand order), so
-the staged linear programs print the way JAX's do. `pad` is defined here because
-it is only needed as the transpose of `slice`.
+They are the second half of those primitives' definitions, kept in a module of their own
+for size only: each is written with lax_base's public functions (sin's JVP calls cos and
+mul, broadcast_in_dim's transpose calls reduce_sum), as JAX writes it (same primitives, same
+operand order), so the staged programs print the way JAX's do. `pad` is defined here, with
+all its rules, because slice's transpose is a pad and pad's is a slice.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import lax
+from . import batching
+from . import lax_base as lax
 from .ad import (
     Zero,
     add_tangents,
+    defjvp,
+    defjvp_zero,
+    deflinear,
     instantiate_zeros,
     is_undefined_primal,
     primitive_jvps,
@@ -30,7 +35,7 @@ from .core import (
     impl_rules,
     to_numpy,
 )
-from .numpy import weak_result_type
+from .dtypes import weak_result_type
 
 # --------------------------------------------------------------------------- helpers
 
@@ -79,33 +84,6 @@ def _maybe_broadcast(shape: tuple[int, ...], x: Any) -> Any:
         return lax.broadcast_in_dim(x, shape, ())
     dims = [i for i, (a, b) in enumerate(zip(x_shape, shape)) if a == b]
     return lax.broadcast_in_dim(lax.reshape(x, [x_shape[i] for i in dims]), shape, dims)
-
-
-def defjvp(prim: Primitive, *jvp_fns: Callable[..., Any] | None) -> None:
-    """One tangent contribution per input, `fn(g, ans, *primals, **params)`, summed."""
-    def rule(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
-        ans = bind(prim, *primals, **params)
-        out: Any = Zero(get_aval(ans).to_tangent_aval())
-        for fn, t in zip(jvp_fns, tangents):
-            if fn is not None and type(t) is not Zero:
-                out = add_tangents(out, fn(t, ans, *primals, **params))
-        return ans, out
-    primitive_jvps[prim] = rule
-
-
-def defjvp_zero(prim: Primitive) -> None:
-    def rule(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
-        ans = bind(prim, *primals, **params)
-        return ans, Zero(get_aval(ans).to_tangent_aval())
-    primitive_jvps[prim] = rule
-
-
-def deflinear(prim: Primitive, transpose: Callable[..., list[Any]]) -> None:
-    """A primitive linear in its (single) operand: its JVP applies it to the tangent."""
-    def rule(primals: list, tangents: list, **params: Any) -> tuple[Any, Any]:
-        return bind(prim, *primals, **params), bind(prim, *tangents, **params)
-    primitive_jvps[prim] = rule
-    primitive_transposes[prim] = transpose
 
 
 # --------------------------------------------------------------------------- elementwise
@@ -200,28 +178,20 @@ defjvp(lax.min_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
 # --------------------------------------------------------------------------- linear binary
 
 
-def _add_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
-    ans = lax.add(*primals)
-    xdot, ydot = tangents
-    if type(xdot) is Zero and type(ydot) is Zero:
-        return ans, Zero(get_aval(ans))
-    if type(xdot) is Zero:
-        return ans, _maybe_broadcast(get_aval(ans).shape, ydot)
-    if type(ydot) is Zero:
-        return ans, _maybe_broadcast(get_aval(ans).shape, xdot)
-    return ans, lax.add(xdot, ydot)
-
-
-def _sub_jvp(primals: list, tangents: list) -> tuple[Any, Any]:
-    ans = lax.sub(*primals)
-    xdot, ydot = tangents
-    if type(xdot) is Zero and type(ydot) is Zero:
-        return ans, Zero(get_aval(ans))
-    if type(xdot) is Zero:
-        return ans, _maybe_broadcast(get_aval(ans).shape, lax.neg(ydot))
-    if type(ydot) is Zero:
-        return ans, _maybe_broadcast(get_aval(ans).shape, xdot)
-    return ans, lax.sub(xdot, ydot)
+def _linear_binary_jvp(op: Any, y_sign: Any) -> Any:
+    """add's JVP (`y_sign` the identity) or sub's (`lax.neg`): a zero tangent is left out
+    rather than added, broadcast to the output's shape when the other operand was smaller."""
+    def jvp(primals: list, tangents: list) -> tuple[Any, Any]:
+        ans = op(*primals)
+        xdot, ydot = tangents
+        if type(xdot) is Zero and type(ydot) is Zero:
+            return ans, Zero(get_aval(ans))
+        if type(xdot) is Zero:
+            return ans, _maybe_broadcast(get_aval(ans).shape, y_sign(ydot))
+        if type(ydot) is Zero:
+            return ans, _maybe_broadcast(get_aval(ans).shape, xdot)
+        return ans, op(xdot, ydot)
+    return jvp
 
 
 def _aval_of(x: Any) -> ShapedArray:
@@ -248,8 +218,8 @@ def _div_transpose(ct: Any, x: Any, y: Any) -> list[Any]:
     return [_unbroadcast(x.aval, lax.div(ct, y)), None]
 
 
-primitive_jvps[lax.add_p] = _add_jvp
-primitive_jvps[lax.sub_p] = _sub_jvp
+primitive_jvps[lax.add_p] = _linear_binary_jvp(lax.add, lambda t: t)
+primitive_jvps[lax.sub_p] = _linear_binary_jvp(lax.sub, lax.neg)
 primitive_transposes[lax.add_p] = _add_transpose
 primitive_transposes[lax.sub_p] = _sub_transpose
 primitive_transposes[lax.mul_p] = _mul_transpose
@@ -477,3 +447,156 @@ def _dot_transpose(ct: Any, x: Any, y: Any, *, dimension_numbers: Any, **params:
 
 primitive_jvps[lax.dot_general_p] = _dot_general_jvp
 primitive_transposes[lax.dot_general_p] = _dot_transpose
+
+for _p in (lax.and_p, lax.or_p):
+    defjvp_zero(_p)
+
+# lax.copy (what jnp.array of an array stages) is linear.
+deflinear(lax.copy_p, lambda ct, x: [lax.array_copy(ct)])
+
+
+# --------------------------------------------------------------------------- batching
+
+for _p in (lax.sin_p, lax.cos_p, lax.tan_p, lax.exp_p, lax.log_p, lax.tanh_p, lax.logistic_p,
+           lax.sqrt_p, lax.abs_p, lax.sign_p, lax.neg_p, lax.square_p, lax.integer_pow_p,
+           lax.copy_p, lax.stage_p):
+    batching.defvectorized(_p)
+for _p in (lax.add_p, lax.sub_p, lax.mul_p, lax.div_p, lax.max_p, lax.min_p, lax.and_p,
+           lax.or_p, lax.gt_p, lax.lt_p, lax.ge_p, lax.le_p, lax.eq_p, lax.ne_p, lax.add_any_p,
+           lax.pow_p):
+    batching.defbroadcasting(_p)
+for _p in (lax.reduce_sum_p, lax.reduce_max_p, lax.reduce_min_p):
+    batching.defreducer(_p)
+
+
+def _device_put_batcher(size: int, vals: list, dims: list, **params: Any) -> tuple[Any, Any]:
+    return bind(lax.device_put_p, *vals, **params), dims[0]
+
+
+def _convert_batcher(size: int, vals: list, dims: list, **params: Any) -> tuple[Any, Any]:
+    return bind(lax.convert_element_type_p, *vals, **params), dims[0]
+
+
+def _broadcast_in_dim_batcher(size: int, vals: list, dims: list, *, shape: tuple,
+                              broadcast_dimensions: tuple, sharding: Any = None
+                              ) -> tuple[Any, Any]:
+    x = batching.moveaxis(vals[0], dims[0], 0)
+    return lax.broadcast_in_dim(x, (size, *shape),
+                                (0, *np.add(1, batching.i64(broadcast_dimensions)))), 0
+
+
+def _reshape_batcher(size: int, vals: list, dims: list, *, new_sizes: tuple,
+                     dimensions: Any = None, sharding: Any = None) -> tuple[Any, Any]:
+    x = batching.moveaxis(vals[0], dims[0], 0)
+    if dimensions is not None:
+        dimensions = (0, *np.add(1, batching.i64(dimensions)))
+    return lax.reshape(x, (size, *new_sizes), dimensions), 0
+
+
+def _squeeze_batcher(size: int, vals: list, dims: list, *, dimensions: tuple
+                     ) -> tuple[Any, Any]:
+    x = batching.moveaxis(vals[0], dims[0], 0)
+    return lax.squeeze(x, [int(d) + 1 for d in dimensions]), 0
+
+
+def _transpose_batcher(size: int, vals: list, dims: list, *, permutation: tuple
+                       ) -> tuple[Any, Any]:
+    bdim = dims[0]
+    perm = (bdim, *(i if i < bdim else i + 1 for i in permutation))
+    return lax.transpose(vals[0], perm), 0
+
+
+def _slice_batcher(size: int, vals: list, dims: list, *, start_indices: tuple,
+                   limit_indices: tuple, strides: Any = None) -> tuple[Any, Any]:
+    bdim = dims[0]
+    starts, limits = list(start_indices), list(limit_indices)
+    starts.insert(bdim, 0)
+    limits.insert(bdim, size)
+    if strides is not None:
+        strides = list(strides)
+        strides.insert(bdim, 1)
+    return lax.slice(vals[0], starts, limits, strides), bdim
+
+
+def _select_n_batcher(size: int, vals: list, dims: list) -> tuple[Any, Any]:
+    which, *cases = vals
+    which_dim, *case_dims = dims
+    shape = lambda x: get_aval(x).shape  # noqa: E731
+    if all(which_dim == d for d in case_dims):
+        if shape(which) != shape(cases[0]):
+            which = lax.broadcast_in_dim(which, shape(cases[0]), [which_dim])
+        return lax.select_n(which, *cases), which_dim
+    if not shape(which) and all(d is not None for d in case_dims):
+        if all(case_dims[0] == d for d in case_dims[1:]):
+            return lax.select_n(which, *cases), case_dims[0]
+        if all(shape(cases[0]) == shape(c) for c in cases):
+            bdim = case_dims[0]
+            others = [batching.moveaxis(c, d, bdim) for c, d in zip(cases[1:], case_dims[1:])]
+            return lax.select_n(which, cases[0], *others), bdim
+    if shape(which):
+        which = batching.bdim_at_front(which, which_dim, size)
+    if not all(shape(c) == () for c in cases):
+        cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
+    if 0 < len(shape(which)) < len(shape(cases[0])):
+        which = lax.broadcast_in_dim(which, shape(cases[0]), [0])
+    if len(shape(which)) > len(shape(cases[0])):
+        cases = [lax.broadcast_in_dim(c, shape(which), ()) for c in cases]
+    return lax.select_n(which, *cases), 0
+
+
+def _dot_general_batcher(size: int, vals: list, dims: list, *, dimension_numbers: tuple,
+                         **params: Any) -> tuple[Any, Any]:
+    lhs, rhs = vals
+    lbd, rbd = dims
+    (lc, rc), (lb, rb) = dimension_numbers
+
+    def bump(ds: tuple, b: int) -> tuple:
+        return tuple(d + (d >= b) for d in ds)
+
+    if lbd is not None and rbd is not None:
+        lb, rb = (lbd, *bump(lb, lbd)), (rbd, *bump(rb, rbd))
+        lc, rc = bump(lc, lbd), bump(rc, rbd)
+        out_dim = 0
+    elif lbd is not None:
+        lhs_free = [d for d in range(get_aval(lhs).ndim) if d not in lb and d not in lc]
+        out_dim = len(lb) + sum(d < lbd for d in lhs_free)
+        lb, lc = bump(lb, lbd), bump(lc, lbd)
+    else:
+        rhs_free = [d for d in range(get_aval(rhs).ndim) if d not in rb and d not in rc]
+        out_dim = get_aval(lhs).ndim - len(lc) + sum(d < rbd for d in rhs_free)
+        rb, rc = bump(rb, rbd), bump(rc, rbd)
+    out = bind(lax.dot_general_p, lhs, rhs, dimension_numbers=((lc, rc), (lb, rb)), **params)
+    return out, out_dim
+
+
+batching.primitive_batchers.update({
+    lax.device_put_p: _device_put_batcher,
+    lax.convert_element_type_p: _convert_batcher,
+    lax.broadcast_in_dim_p: _broadcast_in_dim_batcher,
+    lax.reshape_p: _reshape_batcher,
+    lax.squeeze_p: _squeeze_batcher,
+    lax.transpose_p: _transpose_batcher,
+    lax.slice_p: _slice_batcher,
+    lax.select_n_p: _select_n_batcher,
+    lax.dot_general_p: _dot_general_batcher,
+})
+
+
+def _pad_batcher(size: int, vals: list, dims: list, *, padding_config: tuple
+                 ) -> tuple[Any, Any]:
+    x, value = vals
+    xd, vd = dims
+    if xd is None:
+        xd, x = 0, batching.broadcast(x, size, 0)
+    cfg = list(padding_config)
+    cfg.insert(xd, (0, 0, 0))
+    if vd is None:
+        return pad(x, value, cfg), xd
+    zero = np.zeros((), get_aval(x).dtype)
+    padded = pad(x, zero, cfg)
+    mask = pad(lax.broadcast_in_dim(np.bool_(True), get_aval(x).shape, ()), False, cfg)
+    return lax.select_n(mask, lax.broadcast_in_dim(value, get_aval(padded).shape, (xd,)),
+                        padded), xd
+
+
+batching.primitive_batchers[pad_p] = _pad_batcher
