@@ -134,6 +134,7 @@ def add_tangents(x: Any, y: Any) -> Any:
 
 class JVPTracer(Tracer):
     __slots__ = ("primal", "tangent")
+    _trace: JVPTrace
 
     def __init__(self, trace: JVPTrace, primal: Any, tangent: Any):
         self._trace = trace
@@ -353,8 +354,8 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
             outs = bind(eqn.primitive, *map(read_primal, eqn.invars), **eqn.params)
             outs = outs if eqn.primitive.multiple_results else [outs]
             primal_env.update(zip(eqn.outvars, outs, strict=True))
-    for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
-        write_ct(v, ct)
+    for out, ct in zip(jaxpr.outvars, cts_out, strict=True):
+        write_ct(out, ct)
     for eqn in reversed(linear_eqns):
         cts = [pop_ct(v) for v in eqn.outvars]
         if all(type(c) is Zero for c in cts):
@@ -484,7 +485,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
                    has_aux: bool = False) -> Callable[..., Any]:
     """`jax.value_and_grad`: differentiate a scalar function w.r.t. the `argnums` arguments."""
     single = isinstance(argnums, int)
-    nums = (argnums,) if single else tuple(argnums)
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     def vg(*args: Any, **kwargs: Any) -> Any:
         nums_ = tuple(i % len(args) for i in nums)

@@ -34,6 +34,7 @@ from .ad import (
 from .api import arg_names
 from .caches import memo_table
 from .core import (
+    Atom,
     ClosedJaxpr,
     Jaxpr,
     JaxprEqn,
@@ -228,7 +229,8 @@ remat = checkpoint
 
 # fun -> {(static args, in_tree, in avals, folding): (jaxpr, consts, out_tree)}: as JAX
 # caches the trace, a function checkpointed twice binds one jaxpr (printed once).
-_traces = memo_table("ad_checkpoint._traces", weakref.WeakKeyDictionary())
+_traces: weakref.WeakKeyDictionary[Callable[..., Any], dict[Any, Any]] = memo_table(
+    "ad_checkpoint._traces", weakref.WeakKeyDictionary())
 
 
 def _trace_to_jaxpr(fun: Callable, statics: tuple, in_tree: Any, in_avals: tuple
@@ -433,8 +435,8 @@ def saved_residuals_at(f: Callable, args: tuple, held: bool) -> list[tuple[Shape
     jaxpr = closed.jaxpr
     producers = {v: e for e in jaxpr.eqns for v in e.outvars}
     # A residual checkpoint rounds with reduce_precision is described by what it rounds.
-    rounded = {e.outvars[0]: e.invars[0] for e in jaxpr.eqns
-               if e.primitive is lax.reduce_precision_p}
+    rounded: dict[Atom, Atom] = {e.outvars[0]: e.invars[0] for e in jaxpr.eqns
+                                 if e.primitive is lax.reduce_precision_p}
     names = arg_names(f, args)
     out = []
     for v in (rounded.get(v, v) for v in jaxpr.outvars):

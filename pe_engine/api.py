@@ -94,7 +94,7 @@ def arg_names(fun: Callable, args: tuple, static_argnums: Sequence[int] = ()) ->
     var = params[star].name if star < len(params) else "args"
     # Static positions past the arguments given (defaults, keywords) are not static here.
     static = {i % len(args) for i in static_argnums if -len(args) <= i < len(args)}
-    names = []
+    names: list[str] = []
     for i, a in enumerate(args):
         if i in static:
             continue
@@ -122,7 +122,8 @@ def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
 
 # fun -> {(static argnums, input types, ...): (closed jaxpr, consts, out tree)}, looked up
 # at each call (never held by a wrapper), so that emptying the table forgets every trace
-_jit_traces = memo_table("api._jit_traces", weakref.WeakKeyDictionary())
+_jit_traces: weakref.WeakKeyDictionary[Callable[..., Any], dict[Any, Any]] = memo_table(
+    "api._jit_traces", weakref.WeakKeyDictionary())
 # id(fun) -> (fun, its traces), for a callable that cannot be weakly referenced
 _strong_traces: dict[int, tuple[Callable, dict]] = memo_table("api._strong_traces", {})
 

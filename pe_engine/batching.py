@@ -35,6 +35,7 @@ primitive_batchers: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 
 class BatchTracer(Tracer):
     __slots__ = ("val", "batch_dim")
+    _trace: BatchTrace
 
     def __init__(self, trace: BatchTrace, val: Any, batch_dim: int | None):
         self._trace = trace
@@ -276,7 +277,7 @@ def batch_jaxpr(closed: Any, size: int, in_dims: Sequence[int | None],
                 out_dims: Sequence[int | None] | int | None = 0) -> Any:
     """The batched version of a closed jaxpr, every output batched at `out_dims`."""
     n_out = len(closed.out_avals)
-    want = [out_dims] * n_out if not isinstance(out_dims, (list, tuple)) else list(out_dims)
+    want = list(out_dims) if isinstance(out_dims, Sequence) else [out_dims] * n_out
     return _trace_batched(closed, size, in_dims, lambda outs, dims: [
         matchaxis(size, d, w, o) for o, d, w in zip(outs, dims, want)])
 

@@ -5,7 +5,7 @@ trace instead. (A module of its own: batching.py sits below them.)"""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from . import api
 from .ad_checkpoint import name_p, remat_p
@@ -42,7 +42,8 @@ def _inline_batched(main: Any, leaves: Sequence[Any], traced: Callable[[tuple], 
     then inlined into the staging trace, folding as it goes. A Python scalar argument thus
     enters as a literal and its casts fold to literals, where running the function on the
     batch tracers would cast it now, into an array that prints as a constvar."""
-    batch = next(x._trace for x in leaves if isinstance(x, Tracer))
+    # the rule of BatchTrace (inline_rules below): the call's innermost trace is a vmap's
+    batch = cast(BatchTrace, next(x._trace for x in leaves if isinstance(x, Tracer)))
     for x in leaves:
         if not isinstance(x, Tracer):
             continue

@@ -376,8 +376,8 @@ def _cond_batcher(size: int, vals: list, dims: list, *, branches: tuple) -> tupl
     out_bat = [any(bs) for bs in zip(*(batching.batched_out_dims(b, size, in_dims)
                                        for b in branches))]
     want = [0 if b else None for b in out_bat]
-    batched = tuple(batching.batch_jaxpr(b, size, in_dims, want) for b in branches)
-    return bind(cond_p, index, *ops, branches=batched), want
+    batched_branches = tuple(batching.batch_jaxpr(b, size, in_dims, want) for b in branches)
+    return bind(cond_p, index, *ops, branches=batched_branches), want
 
 
 batching.primitive_batchers[cond_p] = _cond_batcher

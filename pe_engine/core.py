@@ -17,7 +17,8 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
-from typing import Any, NamedTuple
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, final
 
 import numpy as np
 
@@ -162,8 +163,11 @@ observer = TraceObserver()
 observed = False  # a host's observer is installed (the hot paths skip the no-op calls)
 
 
+_Observer = TypeVar("_Observer", bound="TraceObserver")
+
+
 @contextmanager
-def observing(obs: TraceObserver) -> Iterator[TraceObserver]:
+def observing(obs: _Observer) -> Iterator[_Observer]:
     """Trace under `obs` (one at a time: the previous one is back afterwards)."""
     global observer, observed
     prev, observer, observed = observer, obs, True
@@ -185,6 +189,10 @@ class ArrayOps:
     """
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # each subclass has one: a slot or a property
+        @property
+        def aval(self) -> ShapedArray: ...
     __array_priority__ = 1000
     _jnp: Any = None
 
@@ -207,8 +215,8 @@ class ArrayOps:
     def __lt__(self, o): return self._jnp.less(self, o)
     def __ge__(self, o): return self._jnp.greater_equal(self, o)
     def __le__(self, o): return self._jnp.less_equal(self, o)
-    def __eq__(self, o): return self._jnp.equal(self, o)  # type: ignore[override]
-    def __ne__(self, o): return self._jnp.not_equal(self, o)  # type: ignore[override]
+    def __eq__(self, o): return self._jnp.equal(self, o)
+    def __ne__(self, o): return self._jnp.not_equal(self, o)
     def __getitem__(self, idx): return self._jnp._getitem(self, idx)
     def __and__(self, o): return self._jnp.bitwise_and(self, o)
     def __rand__(self, o): return self._jnp.bitwise_and(o, self)
@@ -414,6 +422,7 @@ class DropVar(Var):
         return "_"
 
 
+@final  # so that `type(a) is Literal` tells a Literal from a Var, for mypy as at runtime
 class Literal:
     """A constant inlined into an equation: the atom is the value itself."""
 
@@ -598,9 +607,10 @@ class Primitive:
                     if type(x) is tuple or type(x) is slice:
                         check_hash_nesting(v)
                         break
-        key: tuple | None = (self, *avals, *params.items())
+        full = (self, *avals, *params.items())
+        key: tuple | None = full
         try:
-            out = _out_avals_cache.get(key)
+            out = _out_avals_cache.get(full)
         except TypeError:  # an unhashable param (a list, an array): never remembered
             key = out = None
         if out is None:
@@ -689,7 +699,7 @@ def user_source_info(skip: int = 2) -> SourceInfo:
     and its caller, by default); they are passed over without a look."""
     if _replaying:
         return _replaying[-1].source_info
-    f = sys._getframe(skip)
+    f: FrameType | None = sys._getframe(skip)
     while f is not None:
         code = f.f_code
         if id(code) in _engine_code:  # the engine's own frames, skipped at one lookup each
@@ -858,8 +868,7 @@ class Trace:
 
 class Tracer(ArrayOps):
     __slots__ = ("_trace",)
-
-    aval: ShapedArray
+    _trace: Trace
 
     def full_lower(self) -> Any:
         return self
@@ -932,8 +941,8 @@ class EvalTrace(Trace):
 
     __slots__ = ()
 
-    def pure(self, x: Any) -> Any:
-        return x
+    def pure(self, val: Any) -> Any:
+        return val
 
     lift = pure
 
@@ -1008,14 +1017,14 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any,
     for eqn in jaxpr.eqns:
         _replaying.append(eqn)
         try:
-            args = [read(a) for a in eqn.invars]
+            ins = [read(a) for a in eqn.invars]
             if len(trace_stack) == 1 and dynamic_trace is None and not any(
-                    isinstance(x, Tracer) for x in args):
+                    isinstance(x, Tracer) for x in ins):
                 # nothing traces: bind's answer, without finding the eval trace and raising
                 # each argument to it (most of an equation's cost under Pyodide beside numpy's)
-                outs = _lowered(eqn.primitive, _impl_outs(eqn.primitive, args, eqn.params))
+                outs = _lowered(eqn.primitive, _impl_outs(eqn.primitive, ins, eqn.params))
             else:
-                outs = bind(eqn.primitive, *args, **eqn.params)
+                outs = bind(eqn.primitive, *ins, **eqn.params)
         finally:
             _replaying.pop()
         if not eqn.primitive.multiple_results:
@@ -1046,7 +1055,8 @@ def split_list(xs: Sequence[Any], sizes: Sequence[int]) -> list[list[Any]]:
 
 def partition_list(flags: Sequence[bool], xs: Sequence[Any]) -> tuple[list, list]:
     """(those with a False flag, those with a True flag), order kept."""
-    a, b = [], []
+    a: list[Any] = []
+    b: list[Any] = []
     for f, x in zip(flags, xs, strict=True):
         (b if f else a).append(x)
     return a, b

@@ -87,11 +87,12 @@ def _parse(idx: Any, shape: tuple) -> list[Parsed]:
     return out + fill
 
 
-def _axes(parsed: list[Parsed]) -> list[int | None]:
-    """The operand axis each index consumes."""
+def _axes(parsed: list[Parsed]) -> list[int]:
+    """The operand axis each index consumes (a None index consumes none: it is given the
+    next one's, which nothing reads)."""
     axes, ax = [], 0
     for p in parsed:
-        axes.append(None if p.kind == NONE else ax)
+        axes.append(ax)
         ax += p.kind != NONE
     return axes
 
@@ -114,7 +115,12 @@ def getitem(x: Any, idx: Any) -> Any:
 
 
 def _static_slice(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
-    starts, limits, strides, rev, squeeze, new = [], [], [], [], [], []
+    starts: list[int] = []
+    limits: list[int] = []
+    strides: list[int] = []
+    rev: list[int] = []
+    squeeze: list[int] = []
+    new: list[int] = []
     for p, axis in zip(parsed, _axes(parsed)):
         if p.kind == NONE:
             new.append(len(starts) - len(squeeze) + len(new))
@@ -157,7 +163,11 @@ def _reverse_squeeze_expand(out: Any, rev: list, squeeze: list, new: list) -> An
 
 
 def _dynamic_slice(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
-    starts, sizes, rev, squeeze, new = [], [], [], [], []
+    starts: list[Any] = []
+    sizes: list[int] = []
+    rev: list[int] = []
+    squeeze: list[int] = []
+    new: list[int] = []
     for p, axis in zip(parsed, _axes(parsed)):
         if p.kind == NONE:
             new.append(len(starts) - len(squeeze) + len(new))
@@ -221,7 +231,10 @@ def _index_to_gather(parsed: list[Parsed], shape: tuple) -> _GatherIndexer:
     offset_dims, collapsed, start_index_map = [], [], []
     gather_indices: list[tuple[Any, int]] = []
     gather_indices_shape: list[int] = []
-    slice_shape, newaxis_dims, reversed_y_dims, gather_slice_shape = [], [], [], []
+    slice_shape: list[int] = []
+    newaxis_dims: list[int] = []
+    reversed_y_dims: list[int] = []
+    gather_slice_shape: list[int] = []
     for pos, p in enumerate(parsed):
         if adv_idx and ((contiguous and pos == adv_pos[0]) or (not contiguous and pos == 0)):
             arrs = broadcast_arrays(*adv_idx)

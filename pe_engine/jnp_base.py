@@ -118,14 +118,14 @@ def _promote_shapes(*args: Any) -> list[Any]:
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """NumPy's rule (right-aligned; per axis, sizes equal or 1), in Python: a few tuples cost
     less this way than a call into np.broadcast_shapes."""
-    shapes = [tuple(s) for s in shapes]
-    rank = builtins.max(map(len, shapes), default=0)
+    tuples = [tuple(s) for s in shapes]
+    rank = builtins.max(map(len, tuples), default=0)
     out = []
-    for dims in zip(*[(1,) * (rank - len(s)) + s for s in shapes]):
+    for dims in zip(*[(1,) * (rank - len(s)) + s for s in tuples]):
         sizes = set(dims)
         sizes.discard(1)
         if len(sizes) > 1:
-            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}")
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={tuples}")
         out.append(sizes.pop() if sizes else 1)
     return tuple(out)
 
@@ -621,8 +621,14 @@ def matmul(a: Any, b: Any) -> Any:
     nbatch = builtins.max(len(sa) - 2 if a_mat else 0, len(sb) - 2 if b_mat else 0)
     a_bd = (None,) * (nbatch - (len(sa) - 2 if a_mat else 0)) + (sa[:-2] if a_mat else ())
     b_bd = (None,) * (nbatch - (len(sb) - 2 if b_mat else 0)) + (sb[:-2] if b_mat else ())
-    a_squeeze, b_squeeze, both_squeeze = [], [], []
-    a_batch, b_batch, idx_batch, idx_a, idx_b = [], [], [], [], []
+    a_squeeze: list[int] = []
+    b_squeeze: list[int] = []
+    both_squeeze: list[int] = []
+    a_batch: list[int] = []
+    b_batch: list[int] = []
+    idx_batch: list[int] = []
+    idx_a: list[int] = []
+    idx_b: list[int] = []
     for i, (da, db) in enumerate(zip(a_bd, b_bd)):
         if da is None:
             idx_b.append(i)
@@ -653,8 +659,8 @@ def matmul(a: Any, b: Any) -> Any:
     perm = tuple(sorted(range(len(order)), key=order.__getitem__))  # per-call overhead
     a = lax.squeeze(a, a_squeeze)
     b = lax.squeeze(b, b_squeeze)
-    dims = (((len(_shape(a)) - 1,), (len(_shape(b)) - 1 - b_mat,)), (a_batch, b_batch))
-    out = lax.transpose(lax.dot_general(a, b, dims, preferred_element_type=dtype), perm)
+    batch_dims = (((len(_shape(a)) - 1,), (len(_shape(b)) - 1 - b_mat,)), (a_batch, b_batch))
+    out = lax.transpose(lax.dot_general(a, b, batch_dims, preferred_element_type=dtype), perm)
     return lax.convert_element_type(lax.expand_dims(out, both_squeeze), dtype, weak)
 
 

@@ -3,6 +3,7 @@ and lcm; lowered as JAX 0.10.2 lowers them (gcd's Euclid runs in a `while_loop`)
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ from .jnp_ufuncs import floor_divide
 from .loops import while_loop
 
 
-def _promote_numeric(*xs: Any) -> list[Any]:
+def _promote_numeric(*xs: Any) -> Sequence[Any]:
     _check_arraylike(*xs)
     return promote_args(*_promote_dtypes(*xs, to=_to_numeric))
 

@@ -53,7 +53,8 @@ def _masked(m: Any, k: int, name: str) -> Any:
     shape = get_aval(m).shape
     if len(shape) < 2:
         raise ValueError(f"Argument to jax.numpy.{name} must be at least 2D")
-    mask = _tri(np.dtype(bool), shape[-2:], k)
+    rows, cols = shape[-2:]
+    mask = _tri(np.dtype(bool), (rows, cols), k)
     return lax.broadcast_in_dim(mask, shape, (len(shape) - 2, len(shape) - 1)) \
         if len(shape) > 2 else mask
 

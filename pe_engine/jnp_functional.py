@@ -6,7 +6,7 @@ rest are Python.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -76,7 +76,7 @@ array_repr = np.array_repr
 array_str = np.array_str
 
 
-def get_printoptions() -> dict[str, Any]:
+def get_printoptions() -> Mapping[str, Any]:
     """Arrays print through NumPy, as JAX's do, so these are NumPy's options."""
     return np.get_printoptions()
 

@@ -148,7 +148,7 @@ def dstack(tup: Any, dtype: Any = None) -> Any:
 def column_stack(tup: Any) -> Any:
     if isinstance(tup, (ArrayOps, np.ndarray)):
         from .batching import vmap
-        arrs = vmap(lambda x: atleast_2d(x).T)(tup) if np.ndim(tup) < 3 else tup
+        arrs = vmap(lambda x: atleast_2d(x).T)(tup) if get_aval(tup).ndim < 3 else tup
     else:
         _check_arraylike(*tup)
         arrs = [atleast_2d(a).T if get_aval(a).ndim < 2 else a for a in map(asarray, tup)]

@@ -6,7 +6,7 @@ this engine's `jit` too, so they print as a `jit` equation of the same name; JAX
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,7 +32,7 @@ from .jnp_base import (
 )
 
 
-def _promote_numeric(*args: Any) -> list[Any]:
+def _promote_numeric(*args: Any) -> Sequence[Any]:
     _check_arraylike(*args)
     return promote_args(*_promote_dtypes(*args, to=_to_numeric))
 

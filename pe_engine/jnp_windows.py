@@ -15,7 +15,7 @@ from .jnp_float import i0
 from .structural import iota
 
 
-def _window(name: str, shape: Callable[[Any, int], Any]) -> Callable[..., Any]:
+def _window(name: str, shape: Callable[..., Any]) -> Callable[..., Any]:
     def window(M: int, *args: Any) -> Any:  # noqa: N803 - NumPy's name
         M = operator.index(M)  # noqa: N806
         if M <= 1:

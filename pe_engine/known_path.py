@@ -27,6 +27,7 @@ def partial_eval_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
 
     def fun(*args: Any) -> list[Any]:
         main = core.dynamic_trace
+        assert main is not None  # fun runs under the partial evaluator's trace
         parent = main.global_data.parent
         if main is not core.trace_stack[-1] or parent is None \
                 or parent.trace_type is not DynamicJaxprTrace:

@@ -276,7 +276,7 @@ convert_element_type_p = _def(
 pretty.pp_param_rules[convert_element_type_p] = _hide("sharding", only_none=False)
 
 
-def _convert_fold(consts: list, params: dict, out_avals: list) -> list | None:
+def _convert_fold(consts: list, params: dict, out_avals: Sequence[Any]) -> list | None:
     # JAX folds only scalar constants of plain numeric types; a weakly typed result
     # stays a Python scalar, as JAX's does, so that it keeps its weak type.
     c, = consts
@@ -308,7 +308,7 @@ class ArrayCopySemantics(enum.Enum):
 device_put_p = _def("device_put", lambda x, **_: x, lambda x, **_: x)
 
 
-def _device_put_fold(consts: list, params: dict, out_avals: list) -> list | None:
+def _device_put_fold(consts: list, params: dict, out_avals: Sequence[Any]) -> list | None:
     # JAX elides a device_put of NumPy values (what jnp.array builds), not of Python
     # scalars or of arrays already on a device.
     if all(isinstance(c, (np.ndarray, np.generic)) for c in consts):
@@ -530,13 +530,14 @@ slice_p = _def("slice", _slice_abstract, _slice_impl)
 # ----------------------------------------------------------------------------- public wrappers
 
 
-def _unary(prim: Primitive, accuracy: bool = False) -> Callable[[Any], Any]:
-    if accuracy:
-        def f(x: Any, accuracy: Any = None) -> Any:
-            return bind(prim, x, accuracy=accuracy)
-    else:
-        def f(x: Any) -> Any:
-            return bind(prim, x)
+def _unary(prim: Primitive, accuracy: bool = False) -> Callable[..., Any]:
+    def with_accuracy(x: Any, accuracy: Any = None) -> Any:
+        return bind(prim, x, accuracy=accuracy)
+
+    def plain(x: Any) -> Any:
+        return bind(prim, x)
+
+    f = with_accuracy if accuracy else plain
     f.__name__ = prim.name
     return f
 

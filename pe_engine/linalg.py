@@ -76,7 +76,8 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     if len(axis) == 2:
         if ord in (None, "f", "fro"):
             return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
-        return _matrix_norm(x, ord, *axis, keepdims)
+        row, col = axis
+        return _matrix_norm(x, ord, row, col, keepdims)
     raise ValueError(f"Improper number of axes for norm: axis={axis}. Pass one axis to compute "
                      "a vector-norm, or two axes to compute a matrix-norm.")
 

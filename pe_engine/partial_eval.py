@@ -149,6 +149,7 @@ partial_eval_rules: dict[Primitive, Callable[..., list]] = {}
 
 class JaxprTracer(Tracer):
     __slots__ = ("pval", "recipe", "__weakref__")
+    _trace: JaxprTrace
 
     def __init__(self, trace: JaxprTrace, pval: PartialVal, recipe: Any):
         self._trace = trace
@@ -529,9 +530,10 @@ def jaxpr_forwarding(jaxpr: Jaxpr) -> list[int | None]:
         rule = forwarding_rules.get(eqn.primitive)
         if rule is not None:
             for v, i in zip(eqn.outvars, rule([a.aval for a in eqn.invars], eqn.params)):
-                if i is not None and type(eqn.invars[i]) is not Literal:
-                    fwds[v] = fwds.get(eqn.invars[i], eqn.invars[i])
-    index = {v: i for i, v in enumerate(jaxpr.invars)}
+                src = eqn.invars[i] if i is not None else None
+                if src is not None and type(src) is not Literal:
+                    fwds[v] = fwds.get(src, src)
+    index: dict[Var | None, int] = {v: i for i, v in enumerate(jaxpr.invars)}
     return [None if type(v) is Literal else index.get(fwds.get(v)) for v in jaxpr.outvars]
 
 
@@ -601,9 +603,9 @@ def partial_eval_jaxpr_custom(jaxpr: Jaxpr, in_unknowns: Sequence[bool],
 
 @weakref_lru_cache
 def _partial_eval_jaxpr_custom(jaxpr: Jaxpr, in_unknowns: tuple[bool, ...],
-                               in_inst: bool | tuple[bool, ...],
-                               ensure_out_unknowns: bool | tuple[bool, ...],
-                               ensure_out_inst: bool | tuple[bool, ...],
+                               in_inst: bool | Sequence[bool],
+                               ensure_out_unknowns: bool | Sequence[bool],
+                               ensure_out_inst: bool | Sequence[bool],
                                saveable: Callable[..., bool]
                                ) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int]:
     in_inst = _bools(in_inst, len(jaxpr.invars))
@@ -650,10 +652,10 @@ def _partial_eval_jaxpr_custom(jaxpr: Jaxpr, in_unknowns: tuple[bool, ...],
                                                                    eqn.invars))))
                 env.update({v: (False, True) for v in eqn.outvars})
     out_unknowns, out_inst = [], []
-    for v, ens_uk, ens_inst in zip(jaxpr.outvars, ensure_out_unknowns, ensure_out_inst):
-        uk, inst = read(v)
+    for out, ens_uk, ens_inst in zip(jaxpr.outvars, ensure_out_unknowns, ensure_out_inst):
+        uk, inst = read(out)
         if ens_inst:
-            ensure_instantiated(inst, v)
+            ensure_instantiated(inst, out)
         out_unknowns.append(uk or ens_uk)
         out_inst.append(inst or ens_inst)
     ins_known, _ = partition_list(in_unknowns, jaxpr.invars)

@@ -81,7 +81,7 @@ def _flatten(x: Any, leaves: list[Any], is_leaf: IsLeaf = None) -> PyTreeDef:
 
 def _children(t: PyTreeDef, x: Any) -> list[Any]:
     """x's children, as the node `t` has them; x must be a node of t's kind."""
-    kinds = {"tuple": tuple, "list": list, "dict": dict, "none": type(None)}
+    kinds: dict[str, type[Any]] = {"tuple": tuple, "list": list, "dict": dict, "none": type(None)}
     if not isinstance(x, kinds[t.kind]) or (t.kind == "tuple" and hasattr(x, "_fields")):
         raise ValueError(f"Expected {t.kind}, got {x!r}.")
     if t.kind == "dict":

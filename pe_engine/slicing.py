@@ -303,8 +303,9 @@ def _scatter_abstract(x: core.ShapedArray, idx: core.ShapedArray, updates: core.
     return x
 
 
-_COMBINE = {"scatter": lambda old, new: new, "scatter-add": np.add, "scatter-mul": np.multiply,
-            "scatter-min": np.minimum, "scatter-max": np.maximum}
+_COMBINE: dict[str, Callable[[Any, Any], Any]] = {
+    "scatter": lambda old, new: new, "scatter-add": np.add, "scatter-mul": np.multiply,
+    "scatter-min": np.minimum, "scatter-max": np.maximum}
 
 
 def _scatter_impl(name: str, x: Any, idx: Any, updates: Any, *, dimension_numbers: Any,

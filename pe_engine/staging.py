@@ -19,7 +19,7 @@ from .pretty import pp_eqn_text
 from .typecheck import check_jaxpr, checks_enabled
 
 # primitive -> rule(consts_in, params, out_avals) -> list of output constants, or None to decline
-ConstFoldRule = Callable[[list, dict, list], "list | None"]
+ConstFoldRule = Callable[[list, dict, Sequence[Any]], "list | None"]
 const_fold_rules: dict[core.Primitive, ConstFoldRule] = {}
 
 # primitive -> rule(in_avals, params) -> per output, the index of the input it merely passes
@@ -150,6 +150,8 @@ class JaxprStackFrame:
 
 class DynamicJaxprTracer(core.Tracer):
     __slots__ = ("aval", "atom", "const", "held", "parent", "__weakref__")
+    _trace: DynamicJaxprTrace
+    aval: core.ShapedArray
 
     def __init__(self, trace: DynamicJaxprTrace, aval: core.ShapedArray, atom: Any,
                  const: Any = None, parent: TracingEqn | None = None, held: Any = None):
@@ -275,9 +277,9 @@ class DynamicJaxprTrace(core.Trace):
                 return [self.new_const(c) for c in folded]
         fwd = forwarding_rules.get(primitive)
         if fwd is not None:
-            ins = fwd(avals, params)
-            if all(i is not None for i in ins):
-                return [tracers[i] for i in ins]
+            forwarded = [tracers[i] for i in fwd(avals, params) if i is not None]
+            if len(forwarded) == len(out_avals):
+                return forwarded
         outvars = [core.Var(a) for a in out_avals]
         # Every operation comes here through process_primitive, called by bind (or by
         # another of the engine's rules): four frames of the engine's to pass over.
@@ -309,11 +311,12 @@ def _held_outs(eqn: TracingEqn) -> list:
         with core.current_dynamic_trace(None):
             outs = core.impl_rules[e.primitive](*vals, **e.params)
         e.held_outs = list(outs) if e.primitive.multiple_results else [outs]
+    assert eqn.held_outs is not None  # worked out last, above
     return eqn.held_outs
 
 
 def try_constant_folding(primitive: core.Primitive, tracers: list, params: dict,
-                         out_avals: list) -> list | None:
+                         out_avals: Sequence[Any]) -> list | None:
     """JAX's first line: a primitive with no entry in the table is staged at once."""
     if primitive in const_fold_rules:
         consts_in = [t.get_const() for t in tracers]

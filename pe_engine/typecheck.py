@@ -80,15 +80,16 @@ def check_jaxpr(jaxpr: core.Jaxpr | core.ClosedJaxpr) -> None:
             _expect(_same_type(v.aval, a),
                     f"{where} binds {_describe(v.aval)} where its rule gives {_describe(a)}")
             bind(v, where)
-    for v in jaxpr.outvars:
-        read(v, "outvars")
+    for out in jaxpr.outvars:
+        read(out, "outvars")
 
 
 def _inner_jaxprs(eqn: core.JaxprEqn) -> list[core.Jaxpr | core.ClosedJaxpr]:
     return [v for v in eqn.params.values() if isinstance(v, (core.Jaxpr, core.ClosedJaxpr))]
 
 
-def _out_avals(eqn: core.JaxprEqn, in_avals: list[core.ShapedArray]) -> list[core.ShapedArray]:
+def _out_avals(eqn: core.JaxprEqn, in_avals: list[core.ShapedArray]
+               ) -> Sequence[core.ShapedArray]:
     rule = typecheck_rules.get(eqn.primitive)
     try:
         if rule is not None:

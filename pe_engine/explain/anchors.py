@@ -2,12 +2,13 @@
 so the page shows the line beside the equation, not only its number."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 MAX_SOURCE_CHARS = 80  # a longer line is cut, with an ellipsis
 
 
-def _events(events: list[dict]) -> Iterator[dict]:
+def _events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Every event, and every event of the calls they open, branches included."""
     for ev in events:
         yield ev
@@ -16,7 +17,7 @@ def _events(events: list[dict]) -> Iterator[dict]:
             yield from _events(split["events"])
 
 
-def anchor_events(record: dict, source: str) -> None:
+def anchor_events(record: Mapping[str, Any], source: str) -> None:
     """Give every event of `record` the text of its source line (None: no line of the
     user's code)."""
     lines = source.splitlines()

@@ -55,7 +55,7 @@ def _zero_tangent(v: Any) -> Any:
     return type(v)(0) if type(v) in (int, float) else np.zeros_like(np.asarray(v))
 
 
-def _argnums(params: Sequence[str], args: Sequence[dict], values: Sequence[Any]
+def _argnums(params: Sequence[str], args: Sequence[dict[str, Any]], values: Sequence[Any]
              ) -> list[int]:
     """The arguments differentiated, JAX's argnums: those marked unknown (their tangents
     are the unknown inputs of the split); the known ones are held fixed."""
@@ -73,7 +73,7 @@ def _argnums(params: Sequence[str], args: Sequence[dict], values: Sequence[Any]
     return argnums
 
 
-def _flagged(args: Sequence[dict], argnums: Sequence[int]) -> list[dict]:
+def _flagged(args: Sequence[dict[str, Any]], argnums: Sequence[int]) -> list[dict[str, Any]]:
     """The arguments with their flags as grad read them: differentiated ones unknown."""
     return [{**a, "known": i not in argnums} for i, a in enumerate(args)]
 
@@ -83,9 +83,9 @@ class _Reverse(NamedTuple):
     takes: the forward (known) program's outputs there, the residuals last, and how many
     output cotangents the backward program reads after the residuals; and the tree of the
     function's output, with its type when it is one array (None otherwise)."""
-    record: dict
+    record: dict[str, Any]
     backward: ClosedJaxpr
-    known_outs: list
+    known_outs: list[Any]
     num_res: int
     num_cts: int
     out_tree: PyTreeDef
@@ -105,7 +105,7 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
     n = len(values)
     out_tree: list[PyTreeDef] = []
 
-    def jvp_program(*xs: Any) -> list:
+    def jvp_program(*xs: Any) -> list[Any]:
         primals = list(xs[:n])
 
         def of_argnums(*d: Any) -> Any:
@@ -116,7 +116,7 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
         out_tree[:] = [tree]
         return [*p_leaves, *tree_leaves(t_out)]
 
-    decisions: list = []
+    decisions: list[Any] = []
     k = len(argnums)
     jvp_closed = trace_user(jvp_program,
                             [*values, *(_zero_tangent(values[i]) for i in argnums)],
@@ -155,7 +155,7 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
         jvp_closed.out_avals[0] if out_tree[0] == LEAF else None)
 
 
-def _gradient(rev: _Reverse) -> list:
+def _gradient(rev: _Reverse) -> list[Any]:
     """The gradient of a function of one scalar output, at the inputs' values: the
     backward program run on the residuals the forward program computed and a cotangent of
     one, typed as grad seeds it (the forward program's first output is the function's)."""
@@ -165,8 +165,8 @@ def _gradient(rev: _Reverse) -> list:
                            *outs[len(outs) - rev.num_res:], *[seed] * rev.num_cts)
 
 
-def _of_differentiated(fun: Callable, fixed: Sequence[Any], argnums: Sequence[int],
-                       params: Sequence[str]) -> Callable:
+def _of_differentiated(fun: Callable[..., Any], fixed: Sequence[Any], argnums: Sequence[int],
+                       params: Sequence[str]) -> Callable[..., Any]:
     """`fun` of the differentiated arguments only, the others fixed, its parameters named
     as the user named them: print_saved_residuals says "from the argument W1", not d[0]."""
     def of_differentiated(*d: Any) -> Any:
@@ -177,7 +177,7 @@ def _of_differentiated(fun: Callable, fixed: Sequence[Any], argnums: Sequence[in
     return of_differentiated
 
 
-def _with(primals: Sequence[Any], argnums: Sequence[int], d: Sequence[Any]) -> list:
+def _with(primals: Sequence[Any], argnums: Sequence[int], d: Sequence[Any]) -> list[Any]:
     """`primals` with the arguments at `argnums` replaced by `d`."""
     full = list(primals)
     for i, x in zip(argnums, d):
@@ -211,7 +211,7 @@ def _count_recomputed(jaxpr: Jaxpr, num_res: int) -> int:
     return count(jaxpr, [k >= num_res for k in range(len(jaxpr.invars))])
 
 
-def grad(source: str, args: Sequence[dict], fn: str | None = None,
+def grad(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
          open_calls: bool = True, saved: bool = True) -> GradRecord:
     """Reverse mode as the seed tells it: forward program, linear program, transpose.
     `open_calls` as split's. saved false leaves out what print_saved_residuals prints
@@ -231,30 +231,32 @@ def grad(source: str, args: Sequence[dict], fn: str | None = None,
             grads = None
     return {"version": RECORD_VERSION, "mode": "grad", "fn": lf.name,
             "args": args_record(params, args, values),
-            "grads": grads, **rev.record}
+            "grads": grads, **rev.record}  # type: ignore[typeddict-item]  # record: a plain dict
 
 
 def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
     pols = ad_checkpoint.checkpoint_policies
     if name in ("save_only_these_names", "save_any_names_but_these"):
-        return getattr(pols, name)(*names)
+        made: Callable[..., bool] = getattr(pols, name)(*names)
+        return made
     if name not in POLICY_NAMES:
         raise UserCodeError(f"unknown checkpoint policy {name!r}; one of: "
                             + ", ".join(POLICY_NAMES), None, "policy")
-    return getattr(pols, name)
+    policy: Callable[..., bool] = getattr(pols, name)
+    return policy
 
 
 class _Loaded(NamedTuple):
     """What every checkpoint answer starts from."""
     lf: Any  # the user's function, loaded
-    values: list
+    values: list[Any]
     params: list[str]
     argnums: list[int]
-    args: list[dict]  # flagged as grad reads them
+    args: list[dict[str, Any]]  # flagged as grad reads them
     names: list[str]  # the checkpoint_name names in the function traced, every input known
 
 
-def _load_checkpoint(source: str, args: Sequence[dict], fn: str | None) -> _Loaded:
+def _load_checkpoint(source: str, args: Sequence[dict[str, Any]], fn: str | None) -> _Loaded:
     lf, values, params = load_request(source, fn, args)
     argnums = _argnums(params, args, values)
     closed = trace_user(lf.fn, values, [True] * len(values))
@@ -268,7 +270,7 @@ def _policy_label(name: str, names: Sequence[str]) -> str:
             else name)
 
 
-def _policy_record(ld: _Loaded, name: str, open_calls: bool) -> tuple[Policy, dict]:
+def _policy_record(ld: _Loaded, name: str, open_calls: bool) -> tuple[Policy, dict[str, Any]]:
     """One policy's card and its whole record (split, panes, backward, memory line), its calls
     opened if asked (only the selected policy's split is drawn, and only when asked whole)."""
     fun = ld.lf.fn if name == "no checkpoint" else ad_checkpoint.checkpoint(
@@ -284,7 +286,7 @@ def _policy_record(ld: _Loaded, name: str, open_calls: bool) -> tuple[Policy, di
     return card, rec
 
 
-def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
+def checkpoint(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
                policy: str = DEFAULT_POLICY, only_selected: bool = False,
                open_calls: bool = True) -> CheckpointRecord:
     """The same function under each policy: what may be a residual, what is recomputed.
@@ -307,10 +309,10 @@ def checkpoint(source: str, args: Sequence[dict], fn: str | None = None,
             "names": ld.names,
             "policies": cards, "selected": policy,
             "pending_policies": [n for n in POLICY_ROWS if n not in wanted],
-            **selected, "memory": memory}
+            **selected, "memory": memory}  # type: ignore[typeddict-item]  # selected: a plain dict
 
 
-def checkpoint_policy(source: str, args: Sequence[dict], fn: str | None = None,
+def checkpoint_policy(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
                       policy: str = DEFAULT_POLICY) -> PolicyAnswer:
     """One policy's card and memory line, for a checkpoint record asked with only_selected
     (`policy` is one of its pending_policies)."""

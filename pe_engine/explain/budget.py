@@ -54,15 +54,15 @@ def sequence_bytes(x: Any) -> int:
 
 # --------------------------------------------------------------------------- the walk
 
-_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+_DICT_VIEWS: tuple[type, ...] = (type({}.keys()), type({}.values()), type({}.items()))
 
 
-def _dict_items(d: dict) -> Iterable[Any]:
+def _dict_items(d: dict[str, Any]) -> Iterable[Any]:
     return itertools.chain.from_iterable(d.items())
 
 
-# What C's repr of an object formats inside it, by type (looked up along the MRO).
-_CHILDREN: dict[type, Callable[[Any], Iterable[Any]]] = {
+# What C's repr of an object formats inside it, by type (looked up along the MRO); None: a leaf.
+_CHILDREN: dict[type, Callable[[Any], Iterable[Any] | None]] = {
     list: iter, tuple: iter, set: iter, frozenset: iter,
     dict: _dict_items,
     _DICT_VIEWS[0]: lambda v: iter(v.mapping), _DICT_VIEWS[1]: lambda v: v.mapping.values(),

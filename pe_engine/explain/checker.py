@@ -33,7 +33,7 @@ class UserCodeError(Exception):
         self.lineno = lineno
         self.kind = kind
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": self.kind, "message": self.message, "lineno": self.lineno}
 
 
@@ -101,12 +101,12 @@ def check(tree: ast.Module, importable: Mapping[str, Any]) -> None:
     imported = _imported_names(tree)
     for node in tree.body:
         _check_top_level(node, imported)
-    for node in ast.walk(tree):
-        _check_node(node, importable)
+    for sub in ast.walk(tree):
+        _check_node(sub, importable)
 
 
 def _imported_names(tree: ast.Module) -> frozenset[str]:
-    names = set()
+    names: set[str] = set()
     for node in tree.body:
         if isinstance(node, ast.Import):
             names.update(a.asname or a.name.split(".")[0] for a in node.names)
@@ -180,7 +180,7 @@ def _check_static(expr: ast.expr, where: str, imported: frozenset[str],
     run) and calls of imported functions only."""
     if called:
         _check_callee(expr, where, imported)
-    stack = [expr]
+    stack: list[ast.AST] = [expr]
     while stack:
         sub = stack.pop()
         if isinstance(sub, ast.Lambda):

@@ -22,7 +22,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .jaxcheck import JaxMissing, check, report, verdict
 from .modes import as_json, run, signature
@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def _signature(file: str, code: str) -> dict:
+def _signature(file: str, code: str) -> dict[str, Any]:
     """The traced function's {name, params}, as the engine reads it for the page. A source
     the engine cannot read (a syntax error) has no inputs: its request answers the error."""
     sig = signature(source=code)
@@ -125,7 +125,7 @@ def _read(file: str) -> str:
         raise UsageError(f"cannot read {file}: {e.strerror or e}") from None
 
 
-def _check_names(option: str, names: list[str], sig: dict) -> None:
+def _check_names(option: str, names: list[str], sig: dict[str, Any]) -> None:
     for name in names:
         if name not in sig["params"]:
             inputs = ", ".join(sig["params"]) or "none"
@@ -157,7 +157,7 @@ def split(state: PageState, params: list[str], opts: argparse.Namespace) -> int:
     return 0
 
 
-def check_jax(record: dict) -> int:
+def check_jax(record: dict[str, Any]) -> int:
     """Print each pane's verdict against real JAX: 0 they agree; 1 a pane differs, JAX made
     none of them, or there is no JAX."""
     try:
@@ -171,7 +171,7 @@ def check_jax(record: dict) -> int:
     return 0 if verdict(checks) else 1
 
 
-def located(file: str, error: dict) -> str:
+def located(file: str, error: dict[str, Any]) -> str:
     """`FILE.py:3: message`, as a compiler says where: the source is the file, line for line."""
     where = f"{file}:{error['lineno']}" if error.get("lineno") is not None else file
     which = f" input {error['input']}:" if error.get("input") else ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import traceback
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import interrupts
@@ -19,12 +20,13 @@ from .limits import MAX_ERROR_CHARS, MAX_RECORD_CHARS
 from .modes import checkpoint_policy, json_scalar, run, signature
 from .sandbox import user_lineno
 
-ENTRY_POINTS = {"pe_engine.explain.run": run,
+ENTRY_POINTS: dict[str, Callable[..., Mapping[str, Any]]] = {
+                "pe_engine.explain.run": run,
                 "pe_engine.explain.checkpoint_policy": checkpoint_policy,
                 "pe_engine.explain.signature": signature}
 
 
-def _failure(exc: BaseException) -> dict:
+def _failure(exc: BaseException) -> dict[str, Any]:
     message = str(printable_exception(exc))
     err: dict[str, Any] = {"type": type(exc).__name__, "message": message[:MAX_ERROR_CHARS]}
     # an expired request is located where the interrupt stopped it (where its code looped)

@@ -27,6 +27,8 @@ class Facade:
     """A read-only module stand-in: `name` as the user imported it, and its values."""
 
     __slots__ = ("_name", "_attrs")
+    _name: str
+    _attrs: MappingProxyType[str, Any]
 
     def __init__(self, name: str, attrs: dict[str, Any]):
         object.__setattr__(self, "_name", name)

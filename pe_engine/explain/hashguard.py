@@ -70,6 +70,9 @@ class _Constructor(type):
     """The metaclass of a builtin's stand-in: `isinstance(x, set)` still asks set, and
     `set(...)` makes a real set from checked items."""
 
+    real: Any  # a builtin class: set, dict, ... (indexable in an annotation: dict[str, float])
+    check: Callable[..., list[Any]]
+
     def __instancecheck__(cls, obj: Any) -> bool:
         return isinstance(obj, cls.real)
 
@@ -80,7 +83,7 @@ class _Constructor(type):
         return cls.real[item]
 
 
-def _stand_in(real: type, check: Callable[..., list]) -> type:
+def _stand_in(real: type, check: Callable[..., list[Any]]) -> type:
     return _Constructor(real.__name__, (), {"real": real, "check": staticmethod(check),
                                             "__slots__": ()})
 

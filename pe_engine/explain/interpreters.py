@@ -30,26 +30,27 @@ class _DecisionLog(PartialEvalObserver):
     """JaxprTrace's observer: each primitive it sees, executed now or given a recipe."""
 
     def __init__(self) -> None:
-        self.entries: list[dict] = []
+        self.entries: list[dict[str, Any]] = []
 
-    def known(self, primitive: Any, params: dict, tracers: list, outs: list) -> None:
+    def known(self, primitive: Any, params: dict[str, Any], tracers: list[Any],
+              outs: list[Any]) -> None:
         self.entries.append({"primitive": primitive.name, "decision": "executed",
                              "value": [format_value(o) for o in outs]})
 
-    def staged(self, primitive: Any, params: dict, tracers: list, staged_in: list,
-               recipe: Any) -> None:
+    def staged(self, primitive: Any, params: dict[str, Any], tracers: list[Any],
+               staged_in: list[Any], recipe: Any) -> None:
         kinds = [type(t.recipe).__name__ if t.recipe is not None else "known"
                  for t in staged_in]
         self.entries.append({"primitive": primitive.name, "decision": "recipe",
                              "eqn_id": recipe.eqn_id, "input_recipes": kinds})
 
-    def split(self, primitive: Any, params: dict, tracers: list, known_outs: list,
-              eqn: Any, inner: dict) -> None:
+    def split(self, primitive: Any, params: dict[str, Any], tracers: list[Any],
+              known_outs: list[Any], eqn: Any, inner: dict[str, Any]) -> None:
         self.entries.append({"primitive": primitive.name, "decision": "split"})
 
 
 def variables(jaxpr: Jaxpr, consts: Sequence[Any], env_count: int = 0,
-              staged: bool = False) -> list[dict]:
+              staged: bool = False) -> list[dict[str, Any]]:
     """Every variable with its identity, printed name and origin.
 
     Under JaxprTrace the origins are recipes: inputs are LambdaBindings (FreeVars
@@ -86,14 +87,14 @@ def variables(jaxpr: Jaxpr, consts: Sequence[Any], env_count: int = 0,
     return out
 
 
-def interpreters(source: str, args: Sequence[dict], fn: str | None = None
+def interpreters(source: str, args: Sequence[dict[str, Any]], fn: str | None = None
                  ) -> InterpretersRecord:
     """The same function under JaxprTrace and under DynamicJaxprTrace, side by side."""
     lf, values, params = load_request(source, fn, args)
     unknowns = [not bool(a.get("known", True)) for a in args]
     staged = trace_user(lf.fn, values)
 
-    def flat_fun(*xs: Any) -> list:
+    def flat_fun(*xs: Any) -> list[Any]:
         return tree_leaves(lf.fn(*xs))
 
     log = _DecisionLog()
@@ -111,14 +112,14 @@ def interpreters(source: str, args: Sequence[dict], fn: str | None = None
     # Tracing twice gives new SourceInfo objects, so match auto-DCE survivors by line and
     # primitive, in order.
     survivors = [(e.source_info.lineno, e.primitive.name) for e in dced.jaxpr.eqns]
-    for entry, e in zip(frame, staged.jaxpr.eqns):
-        key = (e.source_info.lineno, e.primitive.name)
+    for entry, eqn in zip(frame, staged.jaxpr.eqns):
+        key = (eqn.source_info.lineno, eqn.primitive.name)
         if key in survivors:
             survivors.remove(key)
         else:
             entry["collected"] = True
     pe_rec, _ = program_record(pe_jaxpr)
-    return {
+    return {  # type: ignore[typeddict-item]  # jax_snippet, memory: modes.run adds them
         "version": RECORD_VERSION,
         "mode": "interpreters",
         "fn": lf.name,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ _IMPORTS = {
 }
 
 
-def _split(args: Sequence[dict], record: dict) -> str:
+def _split(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     mask = [not a.get("known", True) for a in args]
     # JAX's instantiate: one bool per output, or False when the page forces none
     forced = record.get("instantiate") or []
@@ -67,7 +68,7 @@ for bits in range({count}):
 '''
 
 # the function a linearized mask differentiates, by the mode the cells count
-_MASKS_FUN = {
+_MASKS_FUN: dict[str, Callable[[str], str]] = {
     "grad": lambda policy: "fun = f\n",
     "checkpoint": lambda policy: (
         "names = sorted({e.params['name'] for e in jax.make_jaxpr(f)(*args).jaxpr.eqns\n"
@@ -77,11 +78,11 @@ _MASKS_FUN = {
 }
 
 
-def _masks(args: Sequence[dict], record: dict) -> str:
+def _masks(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     n = len(args)
     fun = _MASKS_FUN.get(record.get("as_mode", "split"))
     if fun:  # grad's or checkpoint's linearized split of each mask, as the cells count it
-        return fun(record.get("policy")) + _MASKS_LINEARIZED.format(count=2 ** n, n=n)
+        return fun(record.get("policy") or "") + _MASKS_LINEARIZED.format(count=2 ** n, n=n)
     return (f"closed = jax.make_jaxpr(f)(*args)\n"
             f"print('# mask known_eqns unknown_eqns residuals residual_bytes')\n"
             f"for bits in range({2 ** n}):\n"
@@ -92,7 +93,7 @@ def _masks(args: Sequence[dict], record: dict) -> str:
             f"          sum(a.size * a.dtype.itemsize for a in res))\n")
 
 
-def _jit(args: Sequence[dict], record: dict) -> str:
+def _jit(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     if record.get("eager_constant_folding"):
         return ("with jax.ensure_compile_time_eval():\n"
                 "    staged = jax.make_jaxpr(f)(*args)\n" + _prints(record, ["staged"]))
@@ -146,7 +147,7 @@ else:
 '''
 
 
-def _autodiff(fun: str, args: Sequence[dict], record: dict) -> str:
+def _autodiff(fun: str, args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     """JAX's linearization split, then its transpose; each pane printed once JAX has made it.
     JAX cannot transpose every linear program: the snippet then says why in a `# no pane:`
     line instead of raising, the panes before it printed."""
@@ -156,11 +157,11 @@ def _autodiff(fun: str, args: Sequence[dict], record: dict) -> str:
     return split + ("\n\n" + _TRANSPOSE.format(pane=ids[2]) if len(ids) > 2 else "")
 
 
-def _grad(args: Sequence[dict], record: dict) -> str:
+def _grad(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     return _autodiff("fun = f\n", args, record)
 
 
-def _checkpoint(args: Sequence[dict], record: dict) -> str:
+def _checkpoint(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     name = record["selected"]
     if name not in POLICY_NAMES:
         fun = "fun = f\n"
@@ -173,11 +174,12 @@ def _checkpoint(args: Sequence[dict], record: dict) -> str:
     return _autodiff(fun, args, record)
 
 
-def _interpreters(args: Sequence[dict], record: dict) -> str:
+def _interpreters(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     return "print(jax.make_jaxpr(f)(*args))\n"
 
 
-BODIES: dict[str, tuple[tuple[str, ...], Callable[[Sequence[dict], dict], str]]] = {
+_Body = Callable[[Sequence[dict[str, Any]], Mapping[str, Any]], str]
+BODIES: dict[str, tuple[tuple[str, ...], _Body]] = {
     "split": (("np", "jax", "pe"), _split),
     "jit": (("np", "jax"), _jit),
     "grad": (("np", "jax", "pe", "ad"), _grad),
@@ -187,7 +189,7 @@ BODIES: dict[str, tuple[tuple[str, ...], Callable[[Sequence[dict], dict], str]]]
 }
 
 
-def _prints(record: dict, variables: Sequence[str]) -> str:
+def _prints(record: Mapping[str, Any], variables: Sequence[str]) -> str:
     """Print each pane's program after its `# pane:` line; `variables` name the programs
     of the first panes, in pane order."""
     ids = [p["id"] for p in record.get("panes", [])]
@@ -221,7 +223,7 @@ def _imports_and_code(source: str, fn: str | None) -> tuple[list[str], str]:
     return imports, code
 
 
-def snippet(mode: str, record: dict, source: str, args: Sequence[dict],
+def snippet(mode: str, record: Mapping[str, Any], source: str, args: Sequence[dict[str, Any]],
             fn: str | None = None) -> str:
     """The snippet of `record`, made from the request it answers."""
     needed, body = BODIES[mode]

@@ -13,6 +13,7 @@ import difflib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 PANE_MARK = "# pane: "
 NO_PANE_MARK = "# no pane: "  # `# no pane: <id>: <why JAX made none>`
@@ -63,7 +64,7 @@ def missing_panes(out: str) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in lines)
 
 
-def check(record: dict) -> list[PaneCheck]:
+def check(record: dict[str, Any]) -> list[PaneCheck]:
     """Each of the record's panes beside the text JAX prints for it."""
     try:
         import jax  # noqa: F401 - only to say early that it is missing

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .. import core
 from ..core import Literal
@@ -13,7 +14,7 @@ from .requests import args_record, load_request, trace_user
 from .values import format_value
 
 
-def stage(source: str, args: Sequence[dict], fn: str | None = None,
+def stage(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
           eager_constant_folding: bool = False) -> JitRecord:
     """Stage the user's function as jit does (DynamicJaxprTrace): every operation an equation."""
     lf, values, params = load_request(source, fn, args)
@@ -37,7 +38,7 @@ def stage(source: str, args: Sequence[dict], fn: str | None = None,
                              f"because `{e.primitive.name}` has no constant-folding rule"
                              if all_const else "")) + ".",
         })
-    return {
+    return {  # type: ignore[typeddict-item]  # jax_snippet, memory: modes.run adds them
         "version": RECORD_VERSION,
         "mode": "jit",
         "fn": lf.name,

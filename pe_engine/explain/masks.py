@@ -20,7 +20,7 @@ there: each mask is linearized on its own, as the mode does it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import core
@@ -31,13 +31,20 @@ from . import autodiff
 from .caps import PageCaps
 from .failures import engine_error
 from .limits import MAX_MASK_INPUTS
-from .record import DEFAULT_POLICY, RECORD_VERSION, MaskCell, MasksRecord
+from .record import (
+    DEFAULT_POLICY,
+    RECORD_VERSION,
+    CheckpointRecord,
+    GradRecord,
+    MaskCell,
+    MasksRecord,
+)
 from .requests import args_record, load_request, trace_user
 from .sandbox import UserCodeError
 
 
-def masks(source: str, args: Sequence[dict], fn: str | None = None, as_mode: str = "split",
-          policy: str = DEFAULT_POLICY) -> MasksRecord:
+def masks(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
+          as_mode: str = "split", policy: str = DEFAULT_POLICY) -> MasksRecord:
     """Every mask of the user's function: "1" known, "0" unknown, one character an argument;
     each cell as mode `as_mode` (split, grad, checkpoint under `policy`) gives it for that mask."""
     lf, values, params = load_request(source, fn, args)
@@ -49,7 +56,7 @@ def masks(source: str, args: Sequence[dict], fn: str | None = None, as_mode: str
     if as_mode != "split":
         cells = [_autodiff_cell(source, args, fn, as_mode, policy, known)
                  for known in itertools.product([False, True], repeat=n)]
-        return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,
+        return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,  # type: ignore[typeddict-item]  # modes.run adds jax_snippet, memory
                 "args": args_record(params, args, values), "traced_eqns": None,
                 "traces": len(cells), "masks": cells, "as_mode": as_mode,
                 "policy": policy if as_mode == "checkpoint" else None}
@@ -64,7 +71,7 @@ def masks(source: str, args: Sequence[dict], fn: str | None = None, as_mode: str
             trace = _Trace(lf.fn, values, list(known))
             traces += 1
         cells.append(trace.cell(known))
-    return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,
+    return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,  # type: ignore[typeddict-item]  # modes.run adds jax_snippet, memory
             "args": args_record(params, args, values),
             "traced_eqns": len(shared.closed.jaxpr.eqns) if shared.closed is not None else None,
             "traces": traces, "masks": cells, "as_mode": "split", "policy": None}
@@ -74,8 +81,8 @@ class _Trace:
     """The function traced with `held` inputs held, as split mode traces it for such a mask:
     the program (or the error), the held values Python read, the equations staged."""
 
-    def __init__(self, fun: Any, values: list, held: list[bool]):
-        self.decisions: list = []
+    def __init__(self, fun: Any, values: list[Any], held: list[bool]):
+        self.decisions: list[Any] = []
         self.closed: ClosedJaxpr | None = None
         self.error: UserCodeError | None = None
         with core.observing(PageCaps()) as caps:
@@ -89,6 +96,7 @@ class _Trace:
         mask = "".join("1" if k else "0" for k in known)
         if self.error is not None:
             return _failed(mask, self.error)
+        assert self.closed is not None  # traced without an error
         caps = PageCaps()
         caps.staged = self.staged  # split mode's budget covers its trace too
         try:
@@ -104,15 +112,15 @@ class _Trace:
 
 # what a mask is asked of each autodiff mode: its first request's (no calls opened, nothing
 # traced beyond the split; checkpoint: the selected policy alone)
-_AUTODIFF = {
+_AUTODIFF: dict[str, Callable[[dict[str, Any], str], GradRecord | CheckpointRecord]] = {
     "grad": lambda kw, policy: autodiff.grad(**kw, open_calls=False, saved=False),
     "checkpoint": lambda kw, policy: autodiff.checkpoint(**kw, policy=policy, only_selected=True,
                                                          open_calls=False),
 }
 
 
-def _autodiff_cell(source: str, args: Sequence[dict], fn: str | None, mode: str, policy: str,
-                   known: Sequence[bool]) -> MaskCell:
+def _autodiff_cell(source: str, args: Sequence[dict[str, Any]], fn: str | None, mode: str,
+                   policy: str, known: Sequence[bool]) -> MaskCell:
     """One mask as grad or checkpoint mode splits it: its inputs marked unknown differentiated."""
     mask = "".join("1" if k else "0" for k in known)
     flagged = [{**a, "known": k} for a, k in zip(args, known)]
@@ -131,7 +139,8 @@ def _failed(mask: str, exc: Exception) -> MaskCell:
             "residual_bytes": 0, "error": engine_error(exc)}
 
 
-def _inputs_read(jaxpr: Jaxpr, decisions: Sequence[dict], values: Sequence[Any]) -> set[int]:
+def _inputs_read(jaxpr: Jaxpr, decisions: Sequence[dict[str, Any]],
+                 values: Sequence[Any]) -> set[int]:
     """The arguments the held values Python read were computed from. Conservative: an
     equation's outputs depend on all of its inputs (a call's inner program included)."""
     owner = [i for i, v in enumerate(values) for _ in tree_leaves(v)]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -15,7 +15,8 @@ from .caps import PageCaps
 from .failures import engine_error, make_error
 from .request_contract import REQUESTS
 
-MODES: dict[str, Callable[..., dict]] = {
+# mode -> its record builder (each returns its mode's record, less what run adds)
+MODES: dict[str, Callable[..., Mapping[str, Any]]] = {
     "split": split.split,
     "jit": jit.stage,
     "grad": autodiff.grad,
@@ -49,7 +50,7 @@ def _fresh_request() -> Iterator[None]:
 _REQUEST_SCHEMA = schema.request_schema()
 
 
-def _bad_request(definition: str, kwargs: dict) -> dict | None:
+def _bad_request(definition: str, kwargs: dict[str, Any]) -> dict[str, Any] | None:
     """{"error": ...} naming the fields of a request that break the request contract
     (request_contract.py), or None when it keeps it."""
     problems = schema.problems(_REQUEST_SCHEMA, definition, kwargs)
@@ -59,7 +60,7 @@ def _bad_request(definition: str, kwargs: dict) -> dict | None:
                                 + "; ".join(problems), None)}
 
 
-def run(mode: str, **kwargs: Any) -> dict:
+def run(mode: str, **kwargs: Any) -> dict[str, Any]:
     """The worker's entry point: a record, or {"error": ...} located in the user's code."""
     try:
         fn = MODES[mode]
@@ -79,7 +80,7 @@ def run(mode: str, **kwargs: Any) -> dict:
         return {"error": engine_error(e)}
 
 
-def checkpoint_policy(**kwargs: Any) -> dict:
+def checkpoint_policy(**kwargs: Any) -> Mapping[str, Any]:
     """The worker's second entry point: one pending policy of a checkpoint record asked with
     only_selected (a PolicyAnswer), or {"error": ...}."""
     bad = _bad_request("PolicyRequest", kwargs)
@@ -92,7 +93,7 @@ def checkpoint_policy(**kwargs: Any) -> dict:
         return {"error": engine_error(e)}
 
 
-def signature(**kwargs: Any) -> dict:
+def signature(**kwargs: Any) -> dict[str, Any]:
     """The worker's third entry point: the function a source's requests trace, as the engine
     reads it (a SignatureAnswer: the page parses no Python), or {"error": ...} located in the
     source (a syntax error, no def, code the sandbox refuses)."""
@@ -114,6 +115,7 @@ def json_scalar(x: Any) -> Any:
     raise TypeError(f"{type(x).__name__} is not JSON data")
 
 
-def as_json(record: dict) -> dict:
+def as_json(record: dict[str, Any]) -> dict[str, Any]:
     """The record as JSON data (tuples as lists, numpy scalars as Python's)."""
-    return json.loads(json.dumps(record, default=json_scalar))
+    data: dict[str, Any] = json.loads(json.dumps(record, default=json_scalar))
+    return data

@@ -36,7 +36,8 @@ def shorts(pane: PaneNames, idx: Sequence[int]) -> list[str]:
     return [pane.short(k) for k in idx]
 
 
-def narrate(ev: dict, known: PaneNames, unknown: PaneNames, residuals: list[dict]) -> str:
+def narrate(ev: dict[str, Any], known: PaneNames, unknown: PaneNames,
+            residuals: list[dict[str, Any]]) -> str:
     """One sentence for an event: what happens to its equation and why."""
     side, kidx, uidx = ev["side"], ev["known_eqns"], ev["unknown_eqns"]
     ktext = _eqns(known, kidx)
@@ -78,7 +79,7 @@ def _atoms(pane: PaneNames, idx: Sequence[int]) -> list[Var]:
     return seen
 
 
-def _args(pane: PaneNames, idx: Sequence[int], residuals: list[dict]) -> str:
+def _args(pane: PaneNames, idx: Sequence[int], residuals: list[dict[str, Any]]) -> str:
     """`(a is x)`: the inputs that bind the user's arguments, named as the user wrote them,
     and the residuals read, named as the known program has them."""
     said = [f"`{pane.names[a]}` is {pane.args[a]}" if a in pane.args else
@@ -88,7 +89,8 @@ def _args(pane: PaneNames, idx: Sequence[int], residuals: list[dict]) -> str:
     return f" ({'; '.join(said)})" if said else ""
 
 
-def _staged(ev: dict, unknown: PaneNames, uidx: Sequence[int], residuals: list[dict]) -> str:
+def _staged(ev: dict[str, Any], unknown: PaneNames, uidx: Sequence[int],
+            residuals: list[dict[str, Any]]) -> str:
     atoms = _atoms(unknown, uidx)
     name = unknown.names
     res = [a for a in atoms if a in unknown.residuals]
@@ -111,14 +113,14 @@ def _staged(ev: dict, unknown: PaneNames, uidx: Sequence[int], residuals: list[d
     return f"{_eqns(unknown, uidx)} is staged in the unknown program: {why}."
 
 
-def _residual(r: dict) -> str:
+def _residual(r: dict[str, Any]) -> str:
     """A residual as the known side has it: a known argument forwarded, or a value it made."""
     if r["from_input"] is not None:
         return f"the known input {r['from_input']}"
     return f"the known program's `{r['known_name']}`"
 
 
-def _becomes(ev: dict, r: dict) -> str:
+def _becomes(ev: dict[str, Any], r: dict[str, Any]) -> str:
     """A residual becomes one at the first equation that reads it; later readers read it."""
     return "becomes" if r["consumers"] and ev["i"] == min(r["consumers"]) else "is"
 

@@ -72,7 +72,8 @@ class LimitedArray(np.ndarray):
             raise TypeError(f"{ufunc.__name__}.{method} is not supported here")
         return wrap(getattr(ufunc, method)(*plain, **kwargs))
 
-    def dot(self, other: Any) -> Any:
+    # numpy's dot also takes out=, which user code is not given: the result is a new array
+    def dot(self, other: Any) -> Any:  # type: ignore[override]
         return dot(self, other)
 
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> Any:
@@ -103,10 +104,10 @@ def _plain_key(key: Any) -> Any:
     return _plain(key)
 
 
-def _dtype(dtype: Any) -> Any:
+def _dtype(dtype: Any) -> np.dtype[Any] | None:
     if dtype is None:
         return None
-    dt = np.dtype(dtype)
+    dt: np.dtype[Any] = np.dtype(dtype)
     if dt.kind not in "biufc":
         raise TypeError(f"dtype {dt} is not supported here (numbers and booleans only)")
     return dt
@@ -115,7 +116,8 @@ def _dtype(dtype: Any) -> Any:
 def _asarray(x: Any, dtype: Any = None) -> np.ndarray:
     arr = np.asarray(_plain(x), dtype=_dtype(dtype))
     check_elements(arr.size)
-    return wrap(arr)
+    limited: np.ndarray = wrap(arr)
+    return limited
 
 
 # --------------------------------------------------------------------------- constructors
@@ -246,7 +248,7 @@ def where(condition: Any, *xy: Any) -> Any:
     return wrap(np.where(*plain))
 
 
-def dtype(x: Any) -> np.dtype:
+def dtype(x: Any) -> np.dtype[Any] | None:
     return _dtype(x)
 
 

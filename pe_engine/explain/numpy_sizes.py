@@ -63,7 +63,7 @@ def check_sequence(x: Any) -> Any:
     return x
 
 
-def index_size(shape: tuple, key: Any) -> int | None:
+def index_size(shape: tuple[Any, ...], key: Any) -> int | None:
     """The elements of `a[key]` when the key holds arrays or lists (advanced indexing: a
     copy, which can be far larger than `a`), None for basic indexing (a view)."""
     key = key if isinstance(key, tuple) else (key,)
@@ -75,10 +75,11 @@ def index_size(shape: tuple, key: Any) -> int | None:
         return None  # numpy raises its own error for the key
 
 
-def _advanced_size(shape: tuple, key: tuple) -> int:
+def _advanced_size(shape: tuple[int, ...], key: tuple[Any, ...]) -> int:
     consumed = sum(np.ndim(check_sequence(k)) if _is_mask(k) else 1 for k in key
                    if k is not None and k is not Ellipsis)
-    kept, advanced, i = 1, [], 0
+    kept, i = 1, 0
+    advanced: list[tuple[int, ...]] = []
     for k in key:
         if k is None:
             continue
@@ -107,7 +108,7 @@ def _is_mask(k: Any) -> bool:
         isinstance(k, list) and bool(k) and all(isinstance(v, bool) for v in k))
 
 
-def matmul_size(a: tuple, b: tuple) -> int:
+def matmul_size(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
     if not a or not b:
         return shape_size(np.broadcast_shapes(a, b))
     batch = np.broadcast_shapes(a[:-2], b[:-2]) if len(a) > 1 and len(b) > 1 else ()

@@ -52,21 +52,22 @@ class SplitObserver(PartialEvalObserver):
     def _path() -> Path:
         return tuple(map(id, core.replaying()))
 
-    def known(self, primitive: Any, params: dict, tracers: list, outs: list) -> None:
+    def known(self, primitive: Any, params: dict[str, Any], tracers: list[Any],
+              outs: list[Any]) -> None:
         self.notes[self._path()] = Note([True] * len(tracers))
 
-    def staged(self, primitive: Any, params: dict, tracers: list, staged_in: list,
-               recipe: Any) -> None:
+    def staged(self, primitive: Any, params: dict[str, Any], tracers: list[Any],
+               staged_in: list[Any], recipe: Any) -> None:
         self.notes[self._path()] = Note([t.is_known() for t in tracers],
                                         _residual_inputs(staged_in))
 
-    def split(self, primitive: Any, params: dict, tracers: list, known_outs: list,
-              eqn: Any, inner: dict) -> None:
+    def split(self, primitive: Any, params: dict[str, Any], tracers: list[Any],
+              known_outs: list[Any], eqn: Any, inner: dict[str, Any]) -> None:
         self.notes[self._path()] = Note(
             [t.is_known() for t in tracers],
             _residual_inputs(eqn.in_tracers) if eqn is not None else [])
 
-    def fixpoint_round(self, primitive: Any, params: dict, round: int,  # noqa: A002
+    def fixpoint_round(self, primitive: Any, params: dict[str, Any], round: int,  # noqa: A002
                        unknowns: list[bool], carry_out_unknowns: list[bool]) -> None:
         path = self._path()
         if round == 0:  # a search starts: the last one heard for a path stands, as a note does

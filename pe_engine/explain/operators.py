@@ -96,8 +96,8 @@ def guarded_mul(a: Any, b: Any) -> Any:
 
 def guarded_add(a: Any, b: Any) -> Any:
     if isinstance(a, _SEQUENCES) and isinstance(b, _SEQUENCES):
-        both_str = isinstance(a, str) and isinstance(b, str)
-        size = ((len(a) + len(b)) * max(char_bytes(a), char_bytes(b)) if both_str
+        size = ((len(a) + len(b)) * max(char_bytes(a), char_bytes(b))
+                if isinstance(a, str) and isinstance(b, str)
                 else sequence_bytes(a) + sequence_bytes(b))
         check_bytes(size, f"joining a {type(a).__name__} of {len(a)} items and one of "
                           f"{len(b)}")
@@ -187,7 +187,8 @@ def _split(method: str) -> Callable[..., list[str]]:
     def split(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
         # a list entry and a small str object per piece
         check_bytes(64 * _pieces(s, sep) + sequence_bytes(s), "the split text")
-        return getattr(s, method)(sep, maxsplit)
+        pieces: list[str] = getattr(s, method)(sep, maxsplit)
+        return pieces
     return split
 
 
@@ -196,13 +197,13 @@ def _splitlines(s: str, keepends: bool = False) -> list[str]:
     return s.splitlines(keepends)
 
 
-def _extend(lst: list, iterable: Iterable[Any]) -> None:
+def _extend(lst: list[Any], iterable: Iterable[Any]) -> None:
     items = iterable if isinstance(iterable, (list, tuple, str, dict, set)) else list(iterable)
     check_bytes(8 * (len(lst) + len(items)), "the extended list")
     lst.extend(items)
 
 
-def _sort(lst: list, *, key: Any = None, reverse: bool = False) -> None:
+def _sort(lst: list[Any], *, key: Any = None, reverse: bool = False) -> None:
     lst.sort(key=None if key is None else step(key), reverse=reverse)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from . import schema
 from .record import DEFAULT_POLICY
@@ -39,11 +39,11 @@ class LinkError(ValueError):
     """A state the page would refuse to open from a link (the message says why)."""
 
 
-def page_request(state: PageState, params: list[str]) -> tuple[str, dict]:
+def page_request(state: PageState, params: list[str]) -> tuple[str, dict[str, Any]]:
     """The mode and the request the page asks the engine for `state`, whose function takes
     `params` (pe_engine.explain.signature's): one input per parameter, in order."""
     mode = state["mode"]
-    kwargs: dict = {"source": state["code"],
+    kwargs: dict[str, Any] = {"source": state["code"],
                     "args": [{"known": state["known"].get(p, True),
                               "value": state["values"].get(p, DEFAULT_VALUE)} for p in params]}
     if mode == "jit":
@@ -62,7 +62,7 @@ def permalink(state: PageState, params: list[str]) -> str:
     inputs of the current parameters and the policy and folding whatever the mode."""
     if len(state["code"]) > MAX_LINK_CODE_CHARS:
         raise LinkError(f"the code in the link is over {MAX_LINK_CODE_CHARS} characters")
-    link: dict = {"code": state["code"],
+    link: dict[str, Any] = {"code": state["code"],
                   "known": {p: state["known"][p] for p in params if p in state["known"]},
                   "values": {p: state["values"][p] for p in params if p in state["values"]},
                   "mode": state["mode"]}

@@ -21,7 +21,7 @@ from .sandbox import USER_FILENAME
 def program_record(jaxpr: Jaxpr) -> tuple[Program, dict[Var, str]]:
     """The printed jaxpr, whole and in parts, and the printer's name for every variable."""
     ctx = toplevel_context(jaxpr)
-    eqn_docs: list = []
+    eqn_docs: list[Any] = []
     spans: list[tuple[int, int, str]] = []
     # An equation laid out alone in 76 columns breaks as it does at indent 4 in 80.
     text, eqns = layout_parts(pp_toplevel_doc(jaxpr, ctx, eqn_docs), eqn_docs, 76,
@@ -96,7 +96,7 @@ def eqn_index_by_source(half: Jaxpr, traced: Jaxpr) -> dict[int, list[int]]:
             claim(sub, i)
     out: dict[int, list[int]] = {}
     for k, e in enumerate(half.eqns):
-        i = owner.get(id(e.source_info))
-        if i is not None:
-            out.setdefault(i, []).append(k)
+        at = owner.get(id(e.source_info))
+        if at is not None:
+            out.setdefault(at, []).append(k)
     return out

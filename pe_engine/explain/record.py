@@ -7,17 +7,20 @@ page's code against (app/contract/record.js). Values the page and the engine sha
 names) are declared here too and written into app/contract/values.js. What the engine is
 asked is declared beside it, in request_contract.py.
 """
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, get_args
 
-RECORD_VERSION = 1
+RecordVersion = Literal[1]
+RECORD_VERSION: RecordVersion = 1
 
 # checkpoint_policies by name, in the order the page offers them (the first is no policy).
-POLICY_NAMES = ["everything_saveable", "nothing_saveable", "dots_saveable",
-                "dots_with_no_batch_dims_saveable", "save_only_these_names",
-                "save_any_names_but_these"]
-DEFAULT_POLICY = "nothing_saveable"
+PolicyName = Literal["everything_saveable", "nothing_saveable", "dots_saveable",
+                     "dots_with_no_batch_dims_saveable", "save_only_these_names",
+                     "save_any_names_but_these"]
+POLICY_NAMES: list[str] = list(get_args(PolicyName))
+DEFAULT_POLICY: PolicyName = "nothing_saveable"
 # The policies a checkpoint record compares, one card each, in the page's order.
-POLICY_ROWS = ["no checkpoint", *POLICY_NAMES]
+PolicyRow = Literal["no checkpoint", PolicyName]
+POLICY_ROWS: list[str] = ["no checkpoint", *POLICY_NAMES]
 # A tangent input is named after its primal with a combining dot above: x -> ẋ.
 TANGENT_MARK = "\u0307"
 
@@ -263,7 +266,7 @@ class DynamicTraceView(TypedDict):
 
 
 class RecordBase(TypedDict):
-    version: Literal[RECORD_VERSION]
+    version: RecordVersion
     mode: Mode
     fn: str
     args: list[Arg]

@@ -8,11 +8,7 @@ checked against; the engine checks every request against the same schema before 
 """
 from typing import Literal, NotRequired, TypedDict
 
-from .record import POLICY_NAMES, POLICY_ROWS
-
-# one list each, declared in record.py, kept to by the page and the engine
-PolicyName = Literal[tuple(POLICY_NAMES)]  # type: ignore[valid-type]
-PolicyRow = Literal[tuple(POLICY_ROWS)]  # type: ignore[valid-type]
+from .record import PolicyName, PolicyRow
 
 
 class ArgRequest(TypedDict):

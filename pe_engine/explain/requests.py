@@ -25,7 +25,8 @@ class InputValueError(UserCodeError):
         self.input = input_name
 
 
-def load_request(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any, list, list[str]]:
+def load_request(source: str, fn: str | None, args: Sequence[dict[str, Any]]
+                 ) -> tuple[Any, list[Any], list[str]]:
     lf = load_function(source, fn)
     if len(args) != len(lf.params):
         raise UserCodeError(
@@ -40,15 +41,15 @@ def load_request(source: str, fn: str | None, args: Sequence[dict]) -> tuple[Any
     return lf, values, lf.params
 
 
-def differentiated(args: Sequence[dict]) -> list[int]:
+def differentiated(args: Sequence[dict[str, Any]]) -> list[int]:
     """grad's and checkpoint's argnums: the arguments marked unknown (their tangents are the
     unknown inputs of the split). An argument without a flag is differentiated, as every
     argument was before the flags chose."""
     return [i for i, a in enumerate(args) if not a.get("known", False)]
 
 
-def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | None = None,
-               decisions: list | None = None) -> ClosedJaxpr:
+def trace_user(fun: Callable[..., Any], values: list[Any], known: Sequence[bool] | None = None,
+               decisions: list[Any] | None = None) -> ClosedJaxpr:
     """Trace the user's function. With `known`, the known inputs' values are held, as the
     partial evaluator holds them: Python control flow on them is decided now, and each
     decision is appended to `decisions` (see `decisions_record`)."""
@@ -76,7 +77,7 @@ def trace_user(fun: Callable[..., Any], values: list, known: Sequence[bool] | No
 CONTROL_FLOW = ("bool", "int", "index")  # the decisions a record lists
 
 
-def decisions_record(decisions: Sequence[dict], program: Jaxpr) -> list[Decision]:
+def decisions_record(decisions: Sequence[dict[str, Any]], program: Jaxpr) -> list[Decision]:
     """Python control flow decided by known values: for each `if` (kind `bool`), `int()` or
     index, the line of the user's code, the value that decided it, and the event (the
     traced equation) that computed that value, or None when it is an input itself. (The
@@ -87,7 +88,7 @@ def decisions_record(decisions: Sequence[dict], program: Jaxpr) -> list[Decision
             for d in decisions if d["kind"] in CONTROL_FLOW]
 
 
-def args_record(params: list[str], args: Sequence[dict], values: list) -> list[Arg]:
+def args_record(params: list[str], args: Sequence[dict[str, Any]], values: list[Any]) -> list[Arg]:
     avals = [core.get_aval(v) for v in values]
     return [{"name": n, "known": bool(a.get("known", True)), "aval": av.str_short(True),
              "shape": list(av.shape), "dtype": core.short_dtype(av.dtype),

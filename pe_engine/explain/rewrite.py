@@ -51,7 +51,7 @@ def _call(name: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
                                       args, []), like)
 
 
-def _constant(value: object, like: ast.AST) -> ast.Constant:
+def _constant(value: str | int, like: ast.AST) -> ast.Constant:
     return ast.copy_location(ast.Constant(value), like)
 
 
@@ -122,7 +122,7 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
     if isinstance(node, ast.Compare):
         # a chain: each operand after the first is a thunk, so that it is evaluated once and
         # only if the comparisons before it held, as in Python
-        ops = [_constant(COMPARE_GUARDS[type(op)], node) for op in node.ops]
+        ops: list[ast.expr] = [_constant(COMPARE_GUARDS[type(op)], node) for op in node.ops]
         thunks = [ast.copy_location(ast.Lambda(_NO_ARGS, c), c) for c in node.comparators]
         return _call(CHAIN, [ast.copy_location(ast.Tuple(ops, ast.Load()), node), node.left,
                              *thunks], node)
@@ -132,9 +132,11 @@ def _replace(node: ast.AST, wrapped: set[int]) -> ast.AST:
             if not (_simple(target.value) and _simple(target.slice)):
                 raise UserCodeError("write `a[i] = a[i] * b` instead of `a[i] *= b` when the "
                                     "index is computed", node.lineno, "restricted")
-            read = ast.Subscript(target.value, target.slice, ast.Load())
-        else:
+            read: ast.expr = ast.Subscript(target.value, target.slice, ast.Load())
+        elif isinstance(target, ast.Name):
             read = ast.Name(target.id, ast.Load())
+        else:  # an attribute: the checker lets none be assigned to
+            raise UserCodeError("augmented assignment to an attribute", node.lineno, "restricted")
         inplace = BINOP_GUARDS[type(node.op)].replace("__pe_", "__pe_i", 1)
         value = _call(inplace, [ast.copy_location(read, node), node.value], node)
         return ast.copy_location(ast.Assign([target], value), node)

@@ -27,20 +27,22 @@ def _fields(td: type) -> list[tuple[str, Any, bool]]:
     hints = get_type_hints(td, include_extras=True)
     out = []
     for key, t in hints.items():
-        required = key in td.__required_keys__ and get_origin(t) is not NotRequired
+        # a TypedDict class's own attribute, which mypy does not know on a `type`
+        required_keys: frozenset[str] = td.__required_keys__  # type: ignore[attr-defined]
+        required = key in required_keys and get_origin(t) is not NotRequired
         if get_origin(t) is NotRequired:
             t = get_args(t)[0]
         out.append((key, t, required))
     return out
 
 
-def _union_args(t: Any) -> tuple | None:
+def _union_args(t: Any) -> tuple[Any, ...] | None:
     if get_origin(t) in (Union, types.UnionType):
         return get_args(t)
     return None
 
 
-def json_type(t: Any, defs: dict[str, dict]) -> dict:
+def json_type(t: Any, defs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     if t in _PRIMITIVES:
         return {"type": _PRIMITIVES[t]}
     if _is_typeddict(t):
@@ -59,7 +61,7 @@ def json_type(t: Any, defs: dict[str, dict]) -> dict:
     raise TypeError(f"the record contract has a type JSON cannot carry: {t!r}")
 
 
-def object_schema(td: type, defs: dict[str, dict]) -> dict:
+def object_schema(td: type, defs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     # no "description": the docstrings are in the typedefs, and the schema stays data whose
     # every line is short
     fields = _fields(td)
@@ -69,12 +71,12 @@ def object_schema(td: type, defs: dict[str, dict]) -> dict:
             "additionalProperties": False}
 
 
-def record_schema() -> dict:
+def record_schema() -> dict[str, Any]:
     """The schema of every answer `pe_engine.explain.run` gives: a record of one of the
     modes, or an error. `answer_definition` names the one an answer must match. Its $defs
     also hold PolicyAnswer, what `pe_engine.explain.checkpoint_policy` gives, and
     SignatureAnswer, what `pe_engine.explain.signature` gives (or an error)."""
-    defs: dict[str, dict] = {}
+    defs: dict[str, dict[str, Any]] = {}
     refs = [json_type(td, defs) for td in [*record.RECORDS.values(), record.ErrorRecord]]
     json_type(record.PolicyAnswer, defs)
     json_type(record.SignatureAnswer, defs)
@@ -83,11 +85,11 @@ def record_schema() -> dict:
             "anyOf": refs, "$defs": dict(sorted(defs.items()))}
 
 
-def request_schema() -> dict:
+def request_schema() -> dict[str, Any]:
     """The schema of every request: $defs holds each mode's (REQUEST_DEFINITIONS names which),
     PolicyRequest and SignatureRequest, what `pe_engine.explain.checkpoint_policy` and
     `pe_engine.explain.signature` are asked."""
-    defs: dict[str, dict] = {}
+    defs: dict[str, dict[str, Any]] = {}
     for td in [*request_contract.REQUESTS.values(), request_contract.PolicyRequest,
                request_contract.SignatureRequest]:
         json_type(td, defs)
@@ -96,12 +98,13 @@ def request_schema() -> dict:
             "$defs": dict(sorted(defs.items()))}
 
 
-def answer_definition(answer: dict) -> str:
+def answer_definition(answer: dict[str, Any]) -> str:
     """The $defs entry an answer must match: ErrorRecord, or its mode's record (the page's
     validator, app/contract/validate.js, chooses the same way)."""
     if "error" in answer:
         return record.ErrorRecord.__name__
-    td = record.RECORDS.get(answer.get("mode"))
+    mode = answer.get("mode")
+    td = record.RECORDS.get(mode) if isinstance(mode, str) else None
     return td.__name__ if td else record.ErrorRecord.__name__
 
 
@@ -110,7 +113,8 @@ def js_type(t: Any) -> str:
         return {"string": "string", "integer": "number", "boolean": "boolean", "null": "null",
                 "number": "number"}[_PRIMITIVES[t]]
     if _is_typeddict(t):
-        return t.__name__
+        name: str = t.__name__
+        return name
     origin = get_origin(t)
     if origin is Literal:
         return " | ".join(json.dumps(v) for v in get_args(t))
@@ -170,7 +174,7 @@ def _wrapped_type(line: str, width: int = 100) -> list[str]:
     return [*out, cur]
 
 
-def problems(schema: dict, name: str, value: Any, limit: int = 5) -> list[str]:
+def problems(schema: dict[str, Any], name: str, value: Any, limit: int = 5) -> list[str]:
     """What is wrong with `value` against the definition `name` of `schema` ("path: what",
     at most `limit`; [] when it keeps it). The keywords the generator writes, as the page's
     validator (app/contract/validate.js) reads them; a tuple is an array, as JSON writes it."""
@@ -187,7 +191,8 @@ _PY_TYPES = {"null": lambda v: v is None, "boolean": lambda v: isinstance(v, boo
              "object": lambda v: isinstance(v, dict)}
 
 
-def _check(defs: dict, s: dict, v: Any, path: str, out: list[str], limit: int) -> None:
+def _check(defs: dict[str, Any], s: dict[str, Any], v: Any, path: str, out: list[str],
+           limit: int) -> None:
     if len(out) >= limit:
         return
     if "$ref" in s:
@@ -217,7 +222,7 @@ def _check(defs: dict, s: dict, v: Any, path: str, out: list[str], limit: int) -
                 out.append(f"{path}: unexpected {k}")
 
 
-def _sub(defs: dict, s: dict, v: Any, path: str) -> list[str]:
+def _sub(defs: dict[str, Any], s: dict[str, Any], v: Any, path: str) -> list[str]:
     sub: list[str] = []
     _check(defs, s, v, path, sub, 1)
     return sub

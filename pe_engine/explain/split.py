@@ -10,10 +10,10 @@ producers and consumers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .. import core
-from ..core import ClosedJaxpr, Jaxpr, Literal, Var, short_dtype
+from ..core import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, short_dtype
 from ..partial_eval import partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
 from .calls import INNER, Inner, Shown, inner_of, nounits_shown
@@ -22,7 +22,7 @@ from .narrate import PaneNames, narrate, shorts
 from .observe import Round, SplitObserver
 from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
-from .record import RECORD_VERSION, CallRound, CallSplit, SplitRecord
+from .record import RECORD_VERSION, CallRound, CallSplit, Residual, SplitRecord
 from .requests import args_record, decisions_record, load_request, trace_user
 from .sandbox import UserCodeError
 from .values import format_value
@@ -30,7 +30,7 @@ from .values import format_value
 SPLIT_TITLES = [("known", "Known program"), ("unknown", "Unknown program")]
 
 
-def split(source: str, args: Sequence[dict], fn: str | None = None,
+def split(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
           instantiate: Sequence[bool] | None = None, open_calls: bool = True) -> SplitRecord:
     """Partially evaluate the user's function with the given known/unknown mask.
     `instantiate`: one bool per output of the traced program (JAX's `instantiate`): a known
@@ -39,7 +39,7 @@ def split(source: str, args: Sequence[dict], fn: str | None = None,
     for a page that draws the split first and opens its calls after."""
     lf, values, params = load_request(source, fn, args)
     unknowns = [not bool(a.get("known", True)) for a in args]
-    decisions: list = []
+    decisions: list[Any] = []
     closed = trace_user(lf.fn, values, [not uk for uk in unknowns], decisions)
     forced = _instantiate(instantiate, len(closed.jaxpr.outvars), lf.name)
     sp = split_record(closed, unknowns, params, values, forced, open_calls)
@@ -49,7 +49,7 @@ def split(source: str, args: Sequence[dict], fn: str | None = None,
                         [p for p, uk in zip(params, unknowns) if uk], SPLIT_TITLES)
     return {"version": RECORD_VERSION, "mode": "split", "fn": lf.name,
             "args": args_record(params, args, values),
-            "decisions": decisions_record(decisions, closed.jaxpr), **rec,
+            "decisions": decisions_record(decisions, closed.jaxpr), **rec,  # type: ignore[typeddict-item]  # rec: a plain dict
             "instantiate": forced, "panes": panes}
 
 
@@ -77,13 +77,13 @@ class Split(NamedTuple):
     passed on as it is), the unknown program's input that receives it; the printer's
     name for each variable of the program split; and the known program's outputs at the
     inputs' values (none without values)."""
-    record: dict
+    record: dict[str, Any]
     known: ClosedJaxpr
     unknown: ClosedJaxpr
     res_out_pos: list[int | None]
     res_in_pos: list[int]
     names: dict[Var, str]
-    known_outs: list
+    known_outs: list[Any]
 
 
 def split_record(closed: ClosedJaxpr, unknowns: Sequence[bool], params: Sequence[str] | None,
@@ -212,7 +212,8 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
     for ev in events:
         ev["narration"] = narrate(ev, kpane, upane, residuals)
     unopened = [] if open_calls else [ev["i"] for ev in events if ev["primitive"] in INNER]
-    acct = account(residuals)
+    # the dicts built above, as record.py types them
+    acct = account(cast("list[Residual]", residuals))
     return Split({
         "program": prog,
         "known": krec,
@@ -294,7 +295,7 @@ def _round(inner: Inner, r: Round, names: dict[Var, str]) -> CallRound:
     carries = slice(inner.carry_offset, inner.carry_offset + len(r.carry_out_unknowns))
     unknown_in = list(r.unknowns[carries])
     unknown_vars = {v for v, uk in zip(body.invars, r.unknowns) if uk}
-    producer = {}
+    producer: dict[Atom, JaxprEqn] = {}
     for e in body.eqns:
         if any(isinstance(a, Var) and a in unknown_vars for a in e.invars):
             unknown_vars.update(e.outvars)
@@ -304,21 +305,22 @@ def _round(inner: Inner, r: Round, names: dict[Var, str]) -> CallRound:
     for j in turned:
         out = body.outvars[j]
         carry = names.get(body.invars[carries][j], f"carry {j}")
-        e = producer.get(out)
-        if e is None:  # the body hands back one of its inputs as it is
+        made = producer.get(out)
+        if made is None:  # the body hands back one of its inputs as it is
             why.append(f"{carry} turns unknown: the body returns {pp_atom(out, ctx)} for it, "
                        "an unknown input.")
             continue
-        ins = list(dict.fromkeys(pp_atom(a, ctx) for a in e.invars
+        ins = list(dict.fromkeys(pp_atom(a, ctx) for a in made.invars
                                  if isinstance(a, Var) and a in unknown_vars))
-        why.append(f"{carry} turns unknown: the body computes it with `{short_eqn(e, names)}`"
+        why.append(f"{carry} turns unknown: the body computes it with `{short_eqn(made, names)}`"
                    f", and {', '.join(ins)} {'is' if len(ins) == 1 else 'are'} unknown.")
     return {"unknown_in": [bool(u) for u in unknown_in],
             "unknown_out": [bool(u) for u in r.carry_out_unknowns],
             "turned": turned, "why": why}
 
 
-def _origins(jaxpr: Jaxpr, params: list[str], names: dict[Var, str]) -> Callable[[Any], str]:
+def _origins(jaxpr: Jaxpr, params: Sequence[str], names: dict[Var, str]
+             ) -> Callable[[Any], str]:
     producer = {v: i for i, e in enumerate(jaxpr.eqns) for v in e.outvars}
     arg_of = dict(zip(jaxpr.invars, params))
 

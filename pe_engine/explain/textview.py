@@ -5,9 +5,10 @@ and the gradients, checkpoint the policies side by side, jit the constants."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 
-def record_text(record: dict) -> str:
+def record_text(record: dict[str, Any]) -> str:
     """The record of a split, jit, grad or checkpoint request, as the page shows it."""
     mode = record["mode"]
     parts = [_heading(record)]
@@ -28,7 +29,7 @@ def record_text(record: dict) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _heading(record: dict) -> str:
+def _heading(record: dict[str, Any]) -> str:
     mode, name = record["mode"], record["fn"]
     if mode == "split":
         mask = ", ".join(f"{a['name']} {'known' if a['known'] else 'unknown'}"
@@ -54,7 +55,7 @@ def format_bytes(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MiB"
 
 
-def _residuals(record: dict) -> str:
+def _residuals(record: dict[str, Any]) -> str:
     rs = record["residuals"]
     if not rs:
         return "Residuals: none: the unknown program reads no known values"
@@ -71,12 +72,12 @@ def _residuals(record: dict) -> str:
     return head + "\n" + _table(rows)
 
 
-def _saved(saved: Sequence[dict]) -> str:
+def _saved(saved: Sequence[dict[str, Any]]) -> str:
     lines = [f"  {r['aval']} {r['description']}" for r in saved] or ["  (none)"]
     return "Saved residuals (jax.ad_checkpoint.print_saved_residuals):\n" + "\n".join(lines)
 
 
-def _policies(record: dict) -> str:
+def _policies(record: dict[str, Any]) -> str:
     rows = [["", "policy", "residuals", "bytes", "recomputed"]]
     for p in record["policies"]:
         rows.append(["*" if p["name"] == record["selected"] else "", p["label"],

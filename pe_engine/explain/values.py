@@ -124,7 +124,7 @@ def _checked_size(shape: tuple[int, ...]) -> tuple[int, ...]:
     return shape
 
 
-def _fmt_float(v: float) -> str:
+def _fmt_float(v: np.floating[Any] | float) -> str:
     g = f"{v:.4g}"
     return g if any(c in g for c in ".eni") else g + ".0"
 
@@ -138,8 +138,8 @@ def format_value(x: Any, max_chars: int = 120) -> str:
     arr = np.asarray(getattr(x, "val", x))
     s = _small_floats(arr)
     if s is None:
-        fmt = {"float_kind": _fmt_float}
-        with np.printoptions(threshold=_SUMMARY_THRESHOLD, edgeitems=_EDGE_ITEMS, formatter=fmt):
+        with np.printoptions(threshold=_SUMMARY_THRESHOLD, edgeitems=_EDGE_ITEMS,
+                             formatter={"float_kind": _fmt_float}):
             s = np.array2string(arr, separator=", ")
         s = " ".join(s.split())
     return s if len(s) <= max_chars else s[:max_chars - 1] + "…"
