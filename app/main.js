@@ -289,8 +289,7 @@ function render(prev, next, change) {
   if (next.error !== prev.error || next.record !== prev.record) errorView(next);
   // (an error too: a source the engine cannot read is known to have no function only then)
   if (next.doc !== prev.doc || next.signature !== prev.signature || next.error !== prev.error) {
-    const masks = wantedMasks(next);
-    if (masks) session.wantMasks(masks);
+    session.wantMasks(wantedMasks(next)); // (none: the last one wanted is not asked any more)
   }
   if (
     next.doc !== prev.doc ||
@@ -329,8 +328,7 @@ if (state.record) stagePanel.render({ ...state, record: null }, state); // answe
 // against the contract when first used (the engine is asked instead of one that breaks it):
 // checking them all here, the checkpoint demo's 200 KB included, took 20 ms of the start.
 for (const [key, rec] of Object.entries(precomputed?.records ?? {})) session.answers.seed(key, rec);
-const openingMasks = wantedMasks(state); // after the seeds: the opening state's masks are among them
-if (openingMasks) session.wantMasks(openingMasks);
+session.wantMasks(wantedMasks(state)); // after the seeds: the opening state's masks are among them
 maskExplorer(state);
 await yieldToMain();
 // the explainer's sections below the tool (app/sections/), following the record drawn above

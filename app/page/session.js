@@ -137,14 +137,16 @@ export function createSession({ engine, getState, dispatch, settled }) {
    * no error (2**n splits would fail the same way, or each run into the time limit), in a quiet
    * call asked again after the reader pauses when one of theirs interrupts it; dispatched as
    * {type: "masks", key, answer} (answer null: the function does not trace). Only the latest
-   * request's answer is dispatched.
+   * request's answer is dispatched. wantMasks(null): the page wants none now (a function not
+   * read yet, a mode without an explorer), and the one wanted before is not asked.
    */
   function masks() {
     let wanted = "";
     return async function wantMasks(req) {
-      const key = requestKey(req);
+      const key = req ? requestKey(req) : "";
       if (key === wanted) return;
       wanted = key;
+      if (!req) return;
       await Promise.resolve(); // the change that wants it schedules the main run first
       await idle();
       if (key !== wanted) return;
@@ -156,6 +158,9 @@ export function createSession({ engine, getState, dispatch, settled }) {
       let answer = answers.get(key);
       while (!answer) {
         await new Promise((resolve) => setTimeout(resolve, MASKS_QUIET_MS));
+        // a change during the pause (another mask: the same grid) is run and followed up first:
+        // a quiet call asked now would hold up the follow-ups queued behind it
+        await idle();
         if (key !== wanted) return; // the reader edited on: this grid is dropped unasked
         const asked = await askEngine(engine, req, { timeoutMs: SECTION_CALL_TIMEOUT_MS, quiet: true });
         // made way for a call of the reader's (the same function, another mask): asked again

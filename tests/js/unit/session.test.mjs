@@ -190,6 +190,8 @@ test("the mask explorer's record is dispatched, asked once the page is idle and 
   for (let i = 0; i < 5; i++) await Promise.resolve();
   t.mock.timers.tick(10_000);
   for (let i = 0; i < 5; i++) await Promise.resolve();
+  settleNow(); // idle again after the pause
+  for (let i = 0; i < 5; i++) await Promise.resolve();
   assert.deepEqual(
     calls.map((c) => c.kwargs.source),
     ["b"],
@@ -200,6 +202,40 @@ test("the mask explorer's record is dispatched, asked once the page is idle and 
   assert.equal(changes.length, 1);
   assert.equal(changes[0].type, "masks");
   assert.equal(changes[0].key, JSON.stringify(["masks", second.kwargs]));
+});
+
+test("a grid the page stopped wanting (its next function not read yet) is never asked", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const { calls, changes, session, settleNow } = rig();
+  session.wantMasks({ mode: "masks", kwargs: { source: "a", args: [], as_mode: "checkpoint" } });
+  await Promise.resolve();
+  await Promise.resolve();
+  settleNow();
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  session.wantMasks(null); // an edit: its function is not read yet, so no grid is wanted
+  t.mock.timers.tick(10_000);
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  settleNow();
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  assert.equal(calls.length, 0);
+  assert.equal(changes.length, 0);
+});
+
+test("after the pause the grid waits for the page to be idle again (a change's run and follow-ups)", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const { calls, session, settleNow } = rig();
+  session.wantMasks({ mode: "masks", kwargs: { source: "a", args: [], as_mode: "checkpoint" } });
+  await Promise.resolve();
+  await Promise.resolve();
+  settleNow();
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  t.mock.timers.tick(10_000); // the pause is over while another mask's run is followed up
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  assert.equal(calls.length, 0);
+  settleNow();
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].opts.quiet, true);
 });
 
 test("no masks are asked while the page shows an error: the explorer waits for a fix", async () => {
