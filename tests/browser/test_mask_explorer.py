@@ -209,22 +209,24 @@ def test_each_cell_is_named_by_its_mask_in_the_modes_words(page, site, wait_engi
         .contains('is-updating')""", timeout=60_000)
     rec = _split("101")
     k, u, n = len(rec["known"]["eqns"]), len(rec["unknown"]["eqns"]), len(rec["residuals"])
-    name = (f"W known, b unknown, x known: {k} known equations, {u} unknown, "
-            f"{n} residual{'' if n == 1 else 's'} of ")
+    # the name is the cell's content (no aria-label): the mask in words, then what it shows
+    name = (f"W known, b unknown, x known: eqns {k} known · {u} unknown "
+            f"{n} residual{'' if n == 1 else 's'} · ")
     cell = page.get_by_role("button", name=name)
     assert cell.count() == 1
     assert cell.get_attribute("data-mask") == "101"
+    assert cell.get_attribute("aria-label") is None
     # every cell's name starts with its own mask
     labels = page.eval_on_selector_all(
         "[data-testid=mask-cell]",
-        "cs => cs.map(c => [c.dataset.mask, c.getAttribute('aria-label')])")
+        "cs => cs.map(c => [c.dataset.mask, c.querySelector('.mask-words').textContent])")
     for mask, label in labels:
         words = ", ".join(f"{p} {'known' if m == '1' else 'unknown'}" for p, m in zip(PARAMS, mask))
-        assert label.startswith(words + ": "), (mask, label)
+        assert label == words + ": ", (mask, label)
 
     _load_grad_mode(page)
-    label = page.get_attribute("[data-testid=mask-cell][data-mask='110']", "aria-label")
-    assert label.startswith("W held fixed, b held fixed, x differentiated: "), label
+    label = page.text_content("[data-testid=mask-cell][data-mask='110'] .mask-words")
+    assert label == "W held fixed, b held fixed, x differentiated: ", label
 
 
 def test_jit_mode_has_no_mask_explorer(page, site, wait_engine_ready):

@@ -116,10 +116,13 @@ export function createMaskExplorer(root, { getState, dispatch }) {
     b.dataset.testid = "mask-cell";
     b.dataset.mask = c.mask;
     b.setAttribute("aria-pressed", String(isCurrent));
+    // the mask in words, heard first (which inputs are known is otherwise only a border style);
+    // the cell's name is its content, so it holds every visible word (WCAG 2.5.3)
+    const mask = params.map((p, i) => `${p} ${words[Number(c.mask[i] === "1")]}`).join(", ");
     const names = el("span", "mask-names");
-    names.setAttribute("aria-hidden", "true"); // the cell's name says it in words
+    names.setAttribute("aria-hidden", "true"); // said by the words above
     params.forEach((p, i) => names.append(el("span", c.mask[i] === "1" ? "tag tag-known" : "tag tag-unknown", p)));
-    b.append(names);
+    b.append(el("span", "mask-words", `${mask}: `), names);
     if (c.error) {
       b.classList.add("has-error");
       b.append(el("span", "mask-error", c.error.message));
@@ -134,15 +137,8 @@ export function createMaskExplorer(root, { getState, dispatch }) {
       const res = el("span", "mask-res", `${plural(c.residuals, "residual")} · ${formatBytes(c.residual_bytes)}`);
       const bar = el("span", "mask-bar");
       bar.style.setProperty("--share", String(c.residual_bytes / most));
-      b.append(eq, res, bar);
+      b.append(eq, " ", res, bar);
     }
-    // the mask in words: which inputs are known is otherwise only a border style
-    const mask = params.map((p, i) => `${p} ${words[Number(c.mask[i] === "1")]}`).join(", ");
-    const counts = c.error
-      ? c.error.message
-      : `${c.known_eqns} known equations, ${c.unknown_eqns} unknown, ` +
-        `${plural(c.residuals, "residual")} of ${formatBytes(c.residual_bytes)}`;
-    b.setAttribute("aria-label", `${mask}: ${counts}`);
     b.title = `Load this mask: ${mask}`;
     b.addEventListener("click", () => load(c.mask));
     return b;
