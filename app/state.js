@@ -146,11 +146,11 @@ export const isKnown = (doc, name) => effectiveKnown(doc)[name] ?? true;
 
 /** Whether `name` is the only input `doc` differentiates (argnums modes): grad needs one, so
  *  its toggle cannot hold it fixed.
- *  @param {{code: string, mode?: string, known: Record<string, boolean>}} doc @param {string} name
+ *  @param {{code?: string, mode?: string, known: Record<string, boolean>}} doc @param {string} name
  *  @returns {boolean} */
 export function soleDifferentiated(doc, name) {
   if (!isArgnums(doc.mode)) return false;
-  const unknown = paramsOf(doc.code).filter((p) => !isKnown(doc, p));
+  const unknown = paramsOf(doc.code ?? "").filter((p) => !isKnown(doc, p));
   return unknown.length === 1 && unknown[0] === name;
 }
 

@@ -35,6 +35,7 @@ from .lax_base import (
     broadcast_in_dim,
     convert_element_type,
     cos,
+    device_put,  # noqa: F401 - not jax.lax, but the engine's tests reach it here
     div,
     dot_general,
     eq,

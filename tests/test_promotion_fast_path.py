@@ -15,8 +15,8 @@ import pytest
 
 import pe_engine
 import pe_engine.numpy as jnp
+from pe_engine import jnp_base as pnp  # the promotion helpers themselves, not the facade
 from pe_engine import lax
-from pe_engine import numpy as pnp
 from pe_engine.core import Array, ensure_compile_time_eval
 
 

@@ -103,7 +103,11 @@ export function renderCheckpoint(record, { onLink, animated = false } = {}) {
           "div",
           null,
           h("dt", null, "Memory"),
-          h("dd", { "data-testid": "policy-total", ...accountData(p.account) }, accountText(p.account)),
+          h(
+            "dd",
+            { class: "st-ckpt-total", "data-testid": "policy-total", ...accountData(p.account) },
+            accountText(p.account),
+          ),
         ),
         h(
           "div",

@@ -274,7 +274,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     }
     delete root.dataset.stale;
     staleNote.hidden = true;
-    const prevModel = model;
+    const prevModel = model.inside?.outer ?? model; // a split is compared with the one before, outside any remat
     teardownRecord();
     model = buildModel(record);
     root.dataset.mode = model.mode || model.kind;
@@ -302,7 +302,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
         createRoving(view.resList, { items: () => view?.resChips ?? [] }).refresh();
       }
       applyStep(want == null || want === "" ? model.total : Number(want), { source: "record" });
-      diffs.show(prevModel, model, view);
+      diffs.show(prevModel, outer, view);
       view.edges?.schedule(true);
       return;
     }

@@ -37,8 +37,8 @@ import { modeOf } from "../modes.js";
  * @property {Map<number, number[]>} lineEvents source line -> the events on it
  * @property {Map<number, number>} lineHue source line -> its hue
  * @property {number} total
- * @property {{call: any, outerTotal: number, split: Element | null}} [inside] stepping inside a
- *   checkpoint's remat (insideModel): its call, the outer steps, the opened call's element
+ * @property {{call: any, outerTotal: number, split: Element | null, outer: Model}} [inside]
+ *   checkpoint: the remat call its steps go through (insideModel), the outer programs whole
  * @typedef {{event?: number | null, line?: number | null, residual?: number | null}} Link
  */
 
@@ -295,7 +295,7 @@ export function insideModel(model) {
   return {
     ...model,
     // the outer programs stay whole while the steps go through the remat (inside.js)
-    inside: { call, outerTotal: model.total, split: /** @type {Element | null} */ (null) },
+    inside: { call, outerTotal: model.total, split: /** @type {Element | null} */ (null), outer: model },
     events,
     total: events.length,
     lineEvents,
