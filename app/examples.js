@@ -4,6 +4,7 @@
 // engine reads it (signatures.js), so no example waits for the engine to name its inputs.
 
 import { seedSignatures } from "./signatures.js";
+import { MODE_TABLE } from "./modes.js";
 
 /**
  * @typedef {object} Example one entry of examples.json
@@ -48,8 +49,6 @@ export function defaultExample(data) {
   return findExample(data, data.default) ?? data.examples[0];
 }
 
-const GROUPS = { split: "Partial evaluation", jit: "jit (staging)", grad: "grad", checkpoint: "checkpoint" };
-
 /** Fill a <select> with the examples, grouped by mode; onPick(example) on change.
  *  @param {HTMLSelectElement} select @param {Examples} data @param {(ex: Example) => void} onPick */
 export function mountExamples(select, data, onPick) {
@@ -59,7 +58,7 @@ export function mountExamples(select, data, onPick) {
   custom.textContent = "Your code";
   custom.hidden = true;
   select.append(custom);
-  for (const [mode, label] of Object.entries(GROUPS)) {
+  for (const [mode, { group: label }] of Object.entries(MODE_TABLE)) {
     const group = document.createElement("optgroup");
     group.label = label;
     for (const ex of data.examples.filter((e) => e.mode === mode)) {

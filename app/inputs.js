@@ -5,6 +5,7 @@
 
 import { setAttr, setHidden, setText } from "./dom-writes.js";
 import { isKnown, soleDifferentiated } from "./state.js";
+import { modeOf } from "./modes.js";
 
 /**
  * @typedef {object} InputsView what render draws
@@ -100,8 +101,8 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       }
       if (container.children[i] !== r.row) container.insertBefore(r.row, container.children[i] ?? null);
       const known = isKnown(state, name);
-      const jit = mode === "jit"; // every argument is a formal parameter: the mask has no say
-      const autodiff = mode === "grad" || mode === "checkpoint"; // the mask is argnums
+      const jit = modeOf(mode)?.mask === "none"; // every argument is a formal parameter: the mask has no say
+      const autodiff = modeOf(mode)?.mask === "argnums"; // the mask is argnums
       const sole = soleDifferentiated(state, name); // grad needs one input to differentiate
       setText(r.toggle, known ? "known" : "unknown");
       setAttr(r.toggle, "aria-pressed", String(known));
@@ -160,13 +161,13 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       );
     });
     if (modeNote) {
-      setHidden(modeNote, mode === "split");
+      setHidden(modeNote, modeOf(mode)?.mask === "known");
       modeNote.classList.toggle("is-error", Boolean(toggleError));
       setText(
         modeNote,
         toggleError
           ? toggleError
-          : mode === "jit"
+          : modeOf(mode)?.mask === "none"
             ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
             : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one is held at its value.`,
       );

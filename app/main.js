@@ -1,7 +1,7 @@
 // Wiring: start the engine first (its boot is the long pole), then the page around it.
 //
 //   UI, window.explainer --dispatch(change)--> update(state, change) --> render(prev, next)
-//   state --debounced--> engine (page/runner.js) --> {type: "answer"} --> the stage, the inputs
+//   state --debounced--> engine (page/runner.js asks page/session.js) --> {type: "answer"} --> the views
 //
 // One update path, CodeMirror 6 style: every change is a plain object (page/update.js lists
 // them), `update` makes the next state, and `render(prev, next)` lets each view (page/views/)
@@ -18,6 +18,7 @@ import { onIdle, yieldToMain } from "./main-thread.js";
 import { initSections } from "./sections/index.js";
 import { changesRequest, initialPageState, update } from "./page/update.js";
 import { createRunner } from "./page/runner.js";
+import { createSession } from "./page/session.js";
 import { adoptFirstFrame } from "./page/first-frame.js";
 import { createAddressBar } from "./page/address-bar.js";
 import { matchExample, openingState } from "./page/initial.js";
@@ -29,7 +30,7 @@ import { createErrorView } from "./page/views/error-box.js";
 import { controlElements, createControls } from "./page/views/controls.js";
 import { createStagePanel } from "./page/views/stage-panel.js";
 import { mountShare } from "./page/views/share.js";
-import { createMaskExplorer } from "./page/views/mask-explorer.js";
+import { createMaskExplorer, wantedMasks } from "./page/views/mask-explorer.js";
 import { createInstantiate } from "./page/views/instantiate.js";
 import { createEmbedCaption } from "./page/views/embed-caption.js";
 import { embedMode, mountEmbedApi, mountEmbedFooter } from "./embed.js";
@@ -127,7 +128,7 @@ function exampleFile(id) {
     const seeded = fetch(url, { cache: "no-cache" })
       .then((r) => (r.ok ? r.json() : null))
       .then((file) => {
-        for (const [key, answer] of Object.entries(file?.records ?? {})) runner.seed(key, answer);
+        for (const [key, answer] of Object.entries(file?.records ?? {})) session.answers.seed(key, answer);
       })
       .catch(() => {})
       .finally(() => exampleFilesIn.add(id));
@@ -141,7 +142,8 @@ function exampleRecords(code) {
   const ids = examples.examples.filter((ex) => ex.code === code && !exampleFilesIn.has(ex.id)).map((ex) => ex.id);
   return ids.length ? Promise.all(ids.map(exampleFile)) : null;
 }
-const runner = createRunner({ engine, getState, dispatch, exampleRecords });
+const session = createSession({ engine, getState, dispatch, settled: () => window.explainer.settled() });
+const runner = createRunner({ engine, session, getState, dispatch, exampleRecords });
 const address = createAddressBar({
   getState,
   notice,
@@ -179,7 +181,9 @@ mountShare(
 
 // The embedding API, at once: the page has an element with id "explainer", which would
 // otherwise stand in for window.explainer while the stage loads.
+const recordWatchers = new Set(); // window.explainer.onRecord's
 window.explainer = createApi({
+  recordWatchers,
   getState,
   dispatch,
   whenIdle: runner.whenIdle,
@@ -239,13 +243,9 @@ const errorView = createErrorView({
   panel: $("#stage-panel"),
   editor,
 });
-const maskExplorer = createMaskExplorer($('[data-testid="mask-explorer"]'), {
-  engine,
-  settled: () => window.explainer.settled(),
-  getState,
-  dispatch,
-  cached: (key) => runner.cached(key),
-});
+const maskExplorer = createMaskExplorer($('[data-testid="mask-explorer"]'), { getState, dispatch });
+/** @type {ReturnType<typeof initSections> | null} */
+let sections = null; // the demos' context, once started
 const instantiate = createInstantiate($('[data-testid="instantiate"]'), { getState, dispatch });
 if (!embedMode) mountTour($(".stage-head"), { getState }); // the seed's five questions, on the reader's function
 /** @type {Awaited<ReturnType<typeof createStagePanel>> | null} */
@@ -264,6 +264,16 @@ function editorFollows() {
   });
 }
 
+/** The demos follow the main record drawn for the doc's own request (a record of an older
+ *  request is drawn while the doc's is asked: they wait for that).
+ *  @param {PageState} s */
+function followedBySections(s) {
+  if (!sections || !s.record) return;
+  const request = requestFor(s.doc);
+  const key = requestKey(request);
+  if (key === s.recordKey) sections.setMain(s.record, request, key);
+}
+
 /** @param {PageState} prev @param {PageState} next @param {Change} change */
 function render(prev, next, change) {
   if (next.doc.code !== prev.doc.code && change.from !== "editor") editorFollows();
@@ -278,7 +288,18 @@ function render(prev, next, change) {
   }
   if (next.error !== prev.error || next.record !== prev.record) errorView(next);
   // (an error too: a source the engine cannot read is known to have no function only then)
-  if (next.doc !== prev.doc || next.signature !== prev.signature || next.error !== prev.error) maskExplorer(next);
+  if (next.doc !== prev.doc || next.signature !== prev.signature || next.error !== prev.error) {
+    session.wantMasks(wantedMasks(next)); // (none: the last one wanted is not asked any more)
+  }
+  if (
+    next.doc !== prev.doc ||
+    next.signature !== prev.signature ||
+    next.error !== prev.error ||
+    next.masks !== prev.masks
+  ) {
+    maskExplorer(next);
+  }
+  if (next.record !== prev.record) followedBySections(next);
   if (next.doc !== prev.doc) embedCaption?.render(next);
   if (next.record !== prev.record || next.doc.mode !== prev.doc.mode) instantiate(next);
   stagePanel?.render(prev, next);
@@ -293,22 +314,30 @@ adoptFirstFrame(requestKey(requestFor(state.doc)));
 controls(state);
 const [precomputed, panel] = await Promise.all([
   precomputedPromise,
-  createStagePanel({ root: $("#stage"), panel: $("#stage-panel"), editor, dispatch }),
+  createStagePanel({
+    root: $("#stage"),
+    panel: $("#stage-panel"),
+    editor,
+    dispatch,
+    onRecord: (record) => recordWatchers.forEach((cb) => cb(record)),
+  }),
 ]);
 stagePanel = panel;
 if (state.record) stagePanel.render({ ...state, record: null }, state); // answered while it loaded
 // The first frame: every opening request's record, answered at build time, each checked
 // against the contract when first used (the engine is asked instead of one that breaks it):
 // checking them all here, the checkpoint demo's 200 KB included, took 20 ms of the start.
-for (const [key, rec] of Object.entries(precomputed?.records ?? {})) runner.seed(key, rec);
-maskExplorer(state); // after the seeds: the opening state's masks are among them
+for (const [key, rec] of Object.entries(precomputed?.records ?? {})) session.answers.seed(key, rec);
+session.wantMasks(wantedMasks(state)); // after the seeds: the opening state's masks are among them
+maskExplorer(state);
 await yieldToMain();
 // the explainer's sections below the tool (app/sections/), following the record drawn above
-initSections({ engine, explainer: window.explainer, precomputed: (key) => runner.cached(key) });
+sections = initSections({ engine, explainer: window.explainer, session });
+followedBySections(state);
 await yieldToMain();
 
 const firstKey = requestKey(requestFor(state.doc));
-const firstAnswer = runner.cached(firstKey);
+const firstAnswer = session.answers.get(firstKey);
 if (firstAnswer) dispatch({ type: "answer", answer: firstAnswer, key: firstKey });
 else dispatch({ type: "waiting", on: true });
 document.documentElement.dataset.firstFrame = firstAnswer ? "precomputed" : "waiting";

@@ -1,110 +1,101 @@
-// The mode switcher: a tablist (split | jit | grad | checkpoint) with arrow-key navigation,
-// plus each mode's own option: jit's eager-constant-folding switch, checkpoint's policy picker.
-import { POLICY_NAMES } from "./contract/values.js";
-import { setAttr, setHidden } from "./dom-writes.js";
-import { MODES } from "./state.js";
+// The page's modes, one entry each: everything the page's modules ask of a mode. The engine's
+// side is one entry too (pe_engine/explain/modes.py's MODES, jax_snippet.BODIES, and the
+// mode's request in request_contract.py); tests/js/modes_table.mjs checks this table against
+// that contract (app/contract/). A new mode is one entry here and one there. Pure: no DOM.
+//
+//   label, title, blurb  the mode's tab, its tooltip, and the line under the tabs
+//   group     the heading of the mode's examples in the examples menu
+//   mask      what the known/unknown toggles mean: "known" (split's mask), "argnums" (the
+//             unknown inputs are differentiated, as JAX's argnums), "none" (every input a
+//             formal parameter: the toggles have no say)
+//   maskWords the words for an input [unknown, known] under that mask
+//   option    the mode's own control: "folding" (jit's eager constant folding), "policy"
+//             (checkpoint's), or null; a mode with a policy answers with each policy's card
+//   kwargs    the request's kwargs of the mode beyond the function's source and args
+//   first     what an edit's first request adds to leave parts out (page/pending-whole.js,
+//             page/pending-policies.js); null: asked whole at once
+//   later     record fields a first answer leaves for later, which the stage does not draw
+//             from the split (stage-panel.js compares splits without them)
+//   staged    everything is staged: one program, no split (jit)
+//   instantiate  the split's outputs may be forced into the unknown program (JAX's instantiate)
+//   masks     what the mask explorer counts each mask as (the masks request's as_mode); null:
+//             no explorer (the mask has no say)
 
-const LABELS = { split: "split", jit: "jit", grad: "grad", checkpoint: "checkpoint" };
-const TITLES = {
-  split: "Partial evaluation with your known/unknown mask",
-  jit: "Staging under jit: every operation becomes an equation",
-  grad: "jax.grad: forward pass, linear pass, backward pass, residual memory",
-  checkpoint: "jax.checkpoint: a policy decides which residuals are saved",
+/** @typedef {{code: string, known: object, values: object, mode: string, policy: string,
+ *             folding: boolean, instantiate?: boolean[]}} ModeState */
+
+export const MODE_TABLE = {
+  split: {
+    label: "split",
+    group: "Partial evaluation",
+    title: "Partial evaluation with your known/unknown mask",
+    blurb:
+      "Known inputs are real arrays; unknown ones are only a shape and a dtype. An equation runs now when every input is known; otherwise it is staged into the unknown program, and the known values it reads cross over as residuals.",
+    mask: "known",
+    maskWords: ["unknown", "known"],
+    option: null,
+    // JAX's per-output instantiate, only when it forces something (the key stays the same)
+    kwargs: (/** @type {ModeState} */ s) => (s.instantiate?.some(Boolean) ? { instantiate: s.instantiate } : {}),
+    first: { open_calls: false },
+    later: [],
+    staged: false,
+    instantiate: true,
+    masks: "split",
+  },
+  jit: {
+    label: "jit",
+    group: "jit (staging)",
+    title: "Staging under jit: every operation becomes an equation",
+    blurb:
+      "At a jit boundary every argument is a formal parameter, so nothing is known: every operation becomes an equation, even the sine of a literal. Only device_put, convert_element_type and stage have constant-folding rules.",
+    mask: "none",
+    maskWords: ["unknown", "unknown"],
+    option: "folding",
+    kwargs: (/** @type {ModeState} */ s) => ({ eager_constant_folding: s.folding }),
+    first: null,
+    later: [],
+    staged: true,
+    instantiate: false,
+    masks: null,
+  },
+  grad: {
+    label: "grad",
+    group: "grad",
+    title: "jax.grad: forward pass, linear pass, backward pass, residual memory",
+    blurb:
+      "jax.grad linearizes, then transposes. The forward pass runs now (known); the linear pass waits for a cotangent (unknown). The residuals between them are the activations held in memory for the backward pass.",
+    mask: "argnums",
+    maskWords: ["differentiated", "held fixed"],
+    option: null,
+    kwargs: () => ({}),
+    first: { open_calls: false, saved: false },
+    later: ["saved_residuals", "saved_bytes"],
+    staged: false,
+    instantiate: false,
+    masks: "grad",
+  },
+  checkpoint: {
+    label: "checkpoint",
+    group: "checkpoint",
+    title: "jax.checkpoint: a policy decides which residuals are saved",
+    blurb:
+      "jax.checkpoint hands the same splitter a policy that decides, per equation, whether its output may be saved as a residual or must be recomputed in the backward pass.",
+    mask: "argnums",
+    maskWords: ["differentiated", "held fixed"],
+    option: "policy",
+    kwargs: (/** @type {ModeState} */ s) => ({ policy: s.policy }),
+    first: { open_calls: false, only_selected: true },
+    later: ["policies", "memory", "pending_policies"],
+    staged: false,
+    instantiate: false,
+    masks: "checkpoint",
+  },
 };
-export const BLURBS = {
-  split:
-    "Known inputs are real arrays; unknown ones are only a shape and a dtype. An equation runs now when every input is known; otherwise it is staged into the unknown program, and the known values it reads cross over as residuals.",
-  jit: "At a jit boundary every argument is a formal parameter, so nothing is known: every operation becomes an equation, even the sine of a literal. Only device_put, convert_element_type and stage have constant-folding rules.",
-  grad: "jax.grad linearizes, then transposes. The forward pass runs now (known); the linear pass waits for a cotangent (unknown). The residuals between them are the activations held in memory for the backward pass.",
-  checkpoint:
-    "jax.checkpoint hands the same splitter a policy that decides, per equation, whether its output may be saved as a residual or must be recomputed in the backward pass.",
-};
 
-/**
- * createModes(root, {onMode(name), onFolding(bool), onPolicy(name)})
- *   -> {render({mode, folding, policy})}
- */
-export function createModes(root, { onMode, onFolding, onPolicy }) {
-  const tablist = document.createElement("div");
-  tablist.className = "mode-tabs";
-  tablist.setAttribute("role", "tablist");
-  tablist.setAttribute("aria-label", "What to do with the function");
-  const tabs = MODES.map((m) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.setAttribute("role", "tab");
-    b.setAttribute("data-testid", `mode-${m}`);
-    b.setAttribute("aria-controls", "stage-panel");
-    b.id = `mode-tab-${m}`;
-    b.dataset.mode = m;
-    b.textContent = LABELS[m];
-    b.title = TITLES[m];
-    b.addEventListener("click", () => onMode(m));
-    tablist.append(b);
-    return b;
-  });
-  tablist.addEventListener("keydown", (e) => {
-    const i = tabs.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
-    if (i < 0) return;
-    let j = null;
-    if (e.key === "ArrowRight" || e.key === "ArrowDown") j = (i + 1) % tabs.length;
-    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = (i - 1 + tabs.length) % tabs.length;
-    else if (e.key === "Home") j = 0;
-    else if (e.key === "End") j = tabs.length - 1;
-    if (j === null) return;
-    e.preventDefault();
-    tabs[j].focus();
-    onMode(MODES[j]);
-  });
+/** The modes in the tabs' order. */
+export const MODES = Object.keys(MODE_TABLE);
 
-  // jit: eager constant folding
-  const folding = document.createElement("label");
-  folding.className = "mode-option folding-option";
-  const foldingBox = document.createElement("input");
-  foldingBox.type = "checkbox";
-  foldingBox.setAttribute("role", "switch");
-  foldingBox.setAttribute("data-testid", "folding");
-  foldingBox.addEventListener("change", () => onFolding(foldingBox.checked));
-  const foldingText = document.createElement("span");
-  const flag = document.createElement("code");
-  flag.textContent = "jax_eager_constant_folding";
-  foldingText.append("eager constant folding ", flag);
-  folding.append(foldingBox, foldingText);
-
-  // checkpoint: policy
-  const policy = document.createElement("label");
-  policy.className = "mode-option policy-option";
-  const policyText = document.createElement("span");
-  policyText.textContent = "policy";
-  const policySelect = document.createElement("select");
-  policySelect.setAttribute("data-testid", "policy");
-  for (const p of POLICY_NAMES) {
-    const o = document.createElement("option");
-    o.value = p;
-    o.textContent = `checkpoint_policies.${p}`;
-    policySelect.append(o);
-  }
-  policySelect.addEventListener("change", () => onPolicy(policySelect.value));
-  policy.append(policyText, policySelect);
-
-  root.replaceChildren(tablist, folding, policy); // over the build's first frame (tools/prerender.mjs)
-
-  function render({ mode, folding: fold, policy: pol }) {
-    for (const t of tabs) {
-      const on = t.dataset.mode === mode;
-      setAttr(t, "aria-selected", String(on));
-      setAttr(t, "tabindex", on ? "0" : "-1");
-    }
-    setHidden(folding, mode !== "jit");
-    foldingBox.checked = Boolean(fold);
-    setHidden(policy, mode !== "checkpoint");
-    if (![...policySelect.options].some((o) => o.value === pol)) {
-      const o = document.createElement("option");
-      o.value = pol;
-      o.textContent = `checkpoint_policies.${pol}`;
-      policySelect.append(o);
-    }
-    policySelect.value = pol;
-  }
-  return { render };
+/** A mode's entry; null for a name that is no page mode (a record of "masks", a typo). */
+export function modeOf(name) {
+  return Object.prototype.hasOwnProperty.call(MODE_TABLE, name ?? "") ? MODE_TABLE[name] : null;
 }

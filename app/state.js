@@ -9,9 +9,9 @@
 
 import { DEFAULT_POLICY, POLICY_NAMES } from "./contract/values.js";
 import { MAX_LINK_CHARS, MAX_LINK_CODE_CHARS } from "./limits.js";
+import { MODES, modeOf } from "./modes.js";
 import { paramsOf, signatureOf } from "./signatures.js";
 
-export const MODES = ["split", "jit", "grad", "checkpoint"];
 export const HASH_PREFIX = "v1.";
 // app/first-frame-init.js reads it too (a classic script, it cannot import this module)
 const STORAGE_KEY = "pe-explainer.state.v1";
@@ -59,7 +59,7 @@ export function normalize(raw) {
   if (raw.code.length > MAX_LINK_CODE_CHARS) {
     throw new PermalinkError(`the code in the link is over ${MAX_LINK_CODE_CHARS} characters`);
   }
-  const mode = raw.mode ?? "split";
+  const mode = raw.mode ?? MODES[0];
   if (!MODES.includes(mode)) throw new PermalinkError(`unknown mode ${quote(mode)}; modes: ${MODES.join(", ")}`);
   const known = argMap(raw.known, "known", (v) => typeof v === "boolean", "true/false");
   const values = argMap(
@@ -123,8 +123,9 @@ function quote(v) {
 
 export const DEFAULT_VALUE = "1.0";
 
-// the modes whose mask is JAX's argnums: an unknown input is differentiated
-const ARGNUMS_MODES = new Set(["grad", "checkpoint"]);
+/** Whether a mode's mask is JAX's argnums (an unknown input is differentiated).
+ *  @param {string | undefined} mode @returns {boolean} */
+const isArgnums = (mode) => modeOf(mode)?.mask === "argnums";
 
 /** The doc's known flags as the engine is asked. Where the mask is argnums and the reader has
  *  marked no input of the function unknown, argument 0 is differentiated: jax.grad's default
@@ -133,8 +134,7 @@ const ARGNUMS_MODES = new Set(["grad", "checkpoint"]);
  *  @returns {Record<string, boolean>} */
 export function effectiveKnown(doc) {
   const params = doc.code === undefined ? [] : paramsOf(doc.code);
-  if (!ARGNUMS_MODES.has(doc.mode ?? "") || !params.length || params.some((p) => doc.known[p] === false))
-    return doc.known;
+  if (!isArgnums(doc.mode) || !params.length || params.some((p) => doc.known[p] === false)) return doc.known;
   return Object.assign(Object.create(null), doc.known, { [params[0]]: false });
 }
 
@@ -146,9 +146,10 @@ export const isKnown = (doc, name) => effectiveKnown(doc)[name] ?? true;
 
 /** Whether `name` is the only input `doc` differentiates (argnums modes): grad needs one, so
  *  its toggle cannot hold it fixed.
- *  @param {{code?: string, mode?: string, known: Record<string, boolean>}} doc @param {string} name */
+ *  @param {{code?: string, mode?: string, known: Record<string, boolean>}} doc @param {string} name
+ *  @returns {boolean} */
 export function soleDifferentiated(doc, name) {
-  if (!ARGNUMS_MODES.has(doc.mode ?? "")) return false;
+  if (!isArgnums(doc.mode)) return false;
   const unknown = paramsOf(doc.code ?? "").filter((p) => !isKnown(doc, p));
   return unknown.length === 1 && unknown[0] === name;
 }
@@ -174,20 +175,26 @@ export function functionKwargs(code, known, values, knownByDefault = true) {
  *  @param {Doc} state @returns {{mode: string, kwargs: Record<string, any>}} */
 export function requestFor(state) {
   /** @type {Record<string, any>} */
-  const kwargs = functionKwargs(state.code, effectiveKnown(state), state.values);
-  if (state.mode === "jit") kwargs.eager_constant_folding = state.folding;
-  if (state.mode === "checkpoint") kwargs.policy = state.policy;
-  // JAX's per-output instantiate, only when it forces something (the key stays the same)
-  if (state.mode === "split" && state.instantiate?.some(Boolean)) kwargs.instantiate = state.instantiate;
+  const kwargs = {
+    ...functionKwargs(state.code, effectiveKnown(state), state.values),
+    ...modeOf(state.mode)?.kwargs(state),
+  };
   return { mode: state.mode, kwargs };
 }
 
 /** The mask explorer's request for a page state: every mask of its function, with its values
- *  (the mask itself is not asked: all of them are answered).
- *  @param {Doc} state @returns {{mode: string, kwargs: import("./contract/request.js").MasksRequest}} */
+ *  (the mask itself is not asked: all of them are answered), counted as its mode splits them;
+ *  null for a mode whose mask has no say (no explorer).
+ *  @param {Doc} state @returns {{mode: string, kwargs: import("./contract/request.js").MasksRequest} | null} */
 export function masksRequest(state) {
+  const as = modeOf(state.mode)?.masks;
+  if (!as) return null;
   const { source, args } = functionKwargs(state.code, {}, state.values);
-  return { mode: "masks", kwargs: { source, args } };
+  /** @typedef {import("./contract/request.js").MasksRequest} MasksRequest */
+  /** @type {MasksRequest} */
+  const kwargs = { source, args, as_mode: /** @type {MasksRequest["as_mode"]} */ (as) };
+  if (modeOf(state.mode)?.option === "policy") kwargs.policy = /** @type {MasksRequest["policy"]} */ (state.policy);
+  return { mode: "masks", kwargs };
 }
 
 /** Same key <=> same trace: the cache key of the engine's answer.

@@ -142,3 +142,25 @@ def test_the_users_own_names_win():
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr[-2000:]
         assert printed_panes(proc.stdout) == {p["id"]: p["program"]["text"] for p in rec["panes"]}
+
+
+def test_masks_snippets_asked_as_grad_or_checkpoint_print_those_cells():
+    """Asked as grad or checkpoint, the Masks view's snippet linearizes each mask in JAX and
+    prints its counts as the cells show them (a mask that differentiates nothing says so)."""
+    ex, = [ex for ex in EXAMPLES if ex["id"] == "split-mlp-known-weights"]
+    kwargs = page_requests([{**ex, "mode": "split"}])[0]["kwargs"]
+    records, snippets = {}, {}
+    for as_mode, extra in (("grad", {}), ("checkpoint", {"policy": "dots_saveable"}),
+                           ("checkpoint", {"policy": "save_only_these_names"})):
+        case = f"{as_mode}/{extra.get('policy')}"
+        rec = explain.run("masks", **kwargs, as_mode=as_mode, **extra)
+        assert "error" not in rec, (case, rec.get("error"))
+        records[case], snippets[case] = rec, rec["jax_snippet"]
+    for case, ran in _run_in_jax(snippets).items():
+        assert ran["error"] is None, (case, ran["error"])
+        rows = [line.split() for line in ran["out"].splitlines()[1:]]
+        cells = [[c["mask"], *map(str, (c["known_eqns"], c["unknown_eqns"], c["residuals"],
+                                        c["residual_bytes"]))] if c["error"] is None
+                 else [c["mask"], "error:", "nothing", "to", "differentiate"]
+                 for c in records[case]["masks"]]
+        assert rows == cells, case

@@ -19,8 +19,8 @@ from sitebuild.frontend import ensure_node_modules, node_tool
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 JS = ["app", "tests/js", "tests/browser/wall", "tools", "sitebuild", "eslint.config.js"]
-PRETTIER = ["app/**/*.js", "tests/js/*.mjs", "tests/browser/wall/*.js", "tools/*.mjs",
-            "sitebuild/*.mjs", "eslint.config.js"]
+PRETTIER = ["app/**/*.js", "tests/js/*.mjs", "tests/js/unit/*.mjs", "tests/browser/wall/*.js",
+            "tools/*.mjs", "sitebuild/*.mjs", "eslint.config.js"]
 
 
 def _run(cmd: list[str]) -> None:

@@ -154,3 +154,26 @@ def test_a_bad_value_fails_the_request_at_its_input():
     rec = explain.run("masks", source=HEADER + STAGED["seed"][0],
                       args=[{"value": "[1,"}, {"value": "2.0"}])
     assert rec["error"]["input"] == "x"
+
+
+@pytest.mark.parametrize("as_mode", ["grad", "checkpoint"])
+@pytest.mark.parametrize("name", ["seed", "diamond", "mlp"])
+def test_cells_asked_as_an_autodiff_mode_are_that_modes_split_of_each_mask(name, as_mode):
+    """Asked as grad or checkpoint (the explorer in those modes), a mask is argnums and each
+    cell counts that mode's own record for it (its forward/linear split), or its error."""
+    source, values = STAGED[name]
+    extra = {"policy": "dots_saveable"} if as_mode == "checkpoint" else {}
+    rec = explain.run("masks", source=HEADER + source, args=_args(values), as_mode=as_mode,
+                      **extra)
+    assert "error" not in rec, rec["error"]
+    assert rec["as_mode"] == as_mode and rec["policy"] == extra.get("policy")
+    for cell in rec["masks"]:
+        known = tuple(c == "1" for c in cell["mask"])
+        own = explain.run(as_mode, source=HEADER + source, args=_args(values, known), **extra)
+        if "error" in own:
+            assert cell["error"]["message"] == own["error"]["message"], cell
+            continue
+        assert cell["error"] is None, cell
+        assert (cell["known_eqns"], cell["unknown_eqns"], cell["residuals"],
+                cell["residual_bytes"]) == (len(own["known"]["eqns"]), len(own["unknown"]["eqns"]),
+                                            len(own["residuals"]), own["residual_bytes"]), cell

@@ -350,10 +350,13 @@
  * @property {(number | null)} traced_eqns
  * @property {number} traces
  * @property {Array<MaskCell>} masks
+ * @property {string} as_mode
+ * @property {(string | null)} policy
  */
 /**
- * One known/unknown mask of the mask explorer: what split mode gives for it, counted. `mask` has
- * one character per argument, in order: "1" known, "0" unknown.
+ * One known/unknown mask of the mask explorer: what the mode asked for (split, or grad's or
+ * checkpoint's linearized split) gives for it, counted. `mask` has one character per argument, in
+ * order: "1" known, "0" unknown.
  * @typedef {object} MaskCell
  * @property {string} mask
  * @property {number} known_eqns

@@ -56,10 +56,16 @@
  * @property {(string | null)} [fn]
  */
 /**
+ * `as_mode`: which mode's split each cell counts (grad and checkpoint read a mask as argnums);
+ * `policy`: checkpoint's.
  * @typedef {object} MasksRequest
  * @property {string} source
  * @property {Array<ArgRequest>} args
  * @property {(string | null)} [fn]
+ * @property {"split" | "grad" | "checkpoint"} [as_mode]
+ * @property {"everything_saveable" | "nothing_saveable" | "dots_saveable"
+ *  | "dots_with_no_batch_dims_saveable" | "save_only_these_names"
+ *  | "save_any_names_but_these"} [policy]
  */
 /**
  * One pending policy of a checkpoint record asked with only_selected (a row of its cards: "no

@@ -3,7 +3,8 @@
 // modes. The runner asks the engine for them in idle time (page/runner.js), so that a flip or
 // a mode switch is drawn from the cache, not after a trace. Pure: no DOM, no engine.
 
-import { MODES, isKnown, requestFor, requestKey } from "../state.js";
+import { MODES } from "../modes.js";
+import { isKnown, requestFor, requestKey } from "../state.js";
 import { paramsOf } from "../signatures.js";
 import { firstRequest } from "./pending-policies.js";
 

@@ -3,7 +3,8 @@
 // resolves, once the engine has answered and the page has redrawn, to state().
 
 import { jaxSnippet } from "../jax-snippet.js";
-import { DEFAULT_VALUE, MODES, isKnown, stateFromExample } from "../state.js";
+import { MODES } from "../modes.js";
+import { DEFAULT_VALUE, isKnown, stateFromExample } from "../state.js";
 import { programsOf } from "./views/stage-panel.js";
 
 /**
@@ -13,11 +14,22 @@ import { programsOf } from "./views/stage-panel.js";
  */
 
 /**
- * @param {{getState: () => import("./update.js").PageState, dispatch: (c: object) => void,
+ * @param {{recordWatchers: Set<(record: object) => void>,
+ *          getState: () => import("./update.js").PageState, dispatch: (c: object) => void,
  *          whenIdle: () => Promise<void>, stagePanel: StagePanelApi, permalink: () => Promise<string>,
  *          examples: import("../examples.js").Examples, openedFrom: string}} deps
+ *   recordWatchers: told of each record the stage shows (onRecord adds to it)
  */
-export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink, examples, openedFrom }) {
+export function createApi({
+  recordWatchers,
+  getState,
+  dispatch,
+  whenIdle,
+  stagePanel,
+  permalink,
+  examples,
+  openedFrom,
+}) {
   function state() {
     const { doc, record, error, signature } = getState();
     // the inputs the panel shows: the last function the engine read, kept while an edit that
@@ -62,6 +74,13 @@ export function createApi({ getState, dispatch, whenIdle, stagePanel, permalink,
   // the arguments come from the console or an embedding page (app/embed.js): any JSON, so each
   // is made the type it must be (String, Boolean) or checked before use
   return {
+    /** cb(record) for each record the stage shows, once shown (its parts merged in too);
+     *  returns a function that stops it.
+     *  @param {(record: object) => void} cb @returns {() => boolean} */
+    onRecord(cb) {
+      recordWatchers.add(cb);
+      return () => recordWatchers.delete(cb);
+    },
     setSource: (/** @type {unknown} */ code) => change({ type: "code", code: String(code) }),
     setKnown: (/** @type {string} */ name, /** @type {unknown} */ known) =>
       change({ type: "known", name, known: Boolean(known) }),

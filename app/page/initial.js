@@ -3,6 +3,7 @@
 
 import { PermalinkError, decodePermalink, loadLocal, stateFromExample } from "../state.js";
 import { defaultExample } from "../examples.js";
+import { modeOf } from "../modes.js";
 
 /** @typedef {import("../examples.js").Examples} Examples */
 /** @typedef {import("./update.js").Doc} Doc */
@@ -11,7 +12,10 @@ import { defaultExample } from "../examples.js";
  *  @param {Examples} examples @param {Doc} doc @returns {string} */
 export function matchExample(examples, doc) {
   const ex = examples.examples.find(
-    (e) => e.code === doc.code && e.mode === doc.mode && (e.mode !== "checkpoint" || (e.policy ?? "") === doc.policy),
+    (e) =>
+      e.code === doc.code &&
+      e.mode === doc.mode &&
+      (modeOf(e.mode)?.option !== "policy" || (e.policy ?? "") === doc.policy),
   );
   return ex ? ex.id : "";
 }

@@ -14,7 +14,8 @@ import {
   foldingRequests,
   followingRequests,
 } from "../sections/requests.js";
-import { MODES, masksRequest, requestFor, requestKey, stateFromExample } from "../state.js";
+import { MODES } from "../modes.js";
+import { masksRequest, requestFor, requestKey, stateFromExample } from "../state.js";
 
 /** @typedef {import("../examples.js").Examples} Examples */
 
@@ -39,7 +40,7 @@ export function openingRequests(examples) {
   const all = [
     main,
     ...followingRequests(main.kwargs),
-    masksRequest(opening), // the Masks view
+    ...[masksRequest(opening) ?? []].flat(), // the Masks view (if the opening mode has one)
     checkpointRequest(demoKwargs(CHECKPOINT_CODE, CHECKPOINT_VALUES)),
     ...foldingRequests(folding, false),
     ...foldingRequests(folding, true),
@@ -53,7 +54,8 @@ export function openingRequests(examples) {
 export function exampleRequests(examples) {
   return examples.examples.flatMap((ex) => {
     const state = stateFromExample(ex);
-    const asks = unique([...MODES.map((mode) => requestFor({ ...state, mode })), masksRequest(state)]);
+    const masks = MODES.flatMap((mode) => masksRequest({ ...state, mode }) ?? []);
+    const asks = unique([...MODES.map((mode) => requestFor({ ...state, mode })), ...masks]);
     return asks.map((r) => ({ ...r, example: ex.id }));
   });
 }

@@ -4,7 +4,7 @@
 // and merged into the record here. Pure: no DOM, no engine.
 
 import { POLICY_ROWS } from "../contract/values.js";
-import { CALL_MODES } from "./pending-whole.js";
+import { modeOf } from "../modes.js";
 
 /** @typedef {import("../contract/record.js").CheckpointRecord} CheckpointRecord */
 /** @typedef {import("../contract/record.js").PolicyAnswer} PolicyAnswer */
@@ -12,11 +12,8 @@ import { CALL_MODES } from "./pending-whole.js";
 /** The request an edit sends first: a checkpoint request asks for its selected policy alone,
  *  a split's calls come unopened and grad's saved residuals untraced (pending-whole.js). */
 export function firstRequest(req) {
-  if (!CALL_MODES.includes(req.mode)) return req;
-  const kwargs = { ...req.kwargs, open_calls: false };
-  if (req.mode === "checkpoint") kwargs.only_selected = true;
-  if (req.mode === "grad") kwargs.saved = false;
-  return { mode: req.mode, kwargs };
+  const first = modeOf(req.mode)?.first;
+  return first ? { mode: req.mode, kwargs: { ...req.kwargs, ...first } } : req;
 }
 
 /** The policies a record still waits for ([] for a complete record, or another mode's). */
@@ -55,8 +52,8 @@ export function withPolicy(record, answer) {
  */
 export function sameSplit(prev, next) {
   return (
-    prev?.mode === "checkpoint" &&
-    next?.mode === "checkpoint" &&
+    modeOf(prev?.mode)?.option === "policy" &&
+    prev.mode === next?.mode &&
     prev.events === next.events &&
     prev.panes === next.panes &&
     prev.residuals === next.residuals

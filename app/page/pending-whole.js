@@ -5,9 +5,7 @@
 // time and copies in what was left out: each call's inner split (`call`), where the call's row
 // gets its "open" toggle, and grad's saved residuals. Pure: no DOM, no engine.
 
-/** The modes whose records have events that may be calls (split, and grad's and checkpoint's
- *  linearized split). */
-export const CALL_MODES = ["split", "grad", "checkpoint"];
+import { modeOf } from "../modes.js";
 
 /** The events (their `i`) whose calls a record left unopened ([] when none). */
 export function unopenedOf(record) {
@@ -16,7 +14,7 @@ export function unopenedOf(record) {
 
 /** Whether a grad record left out its saved residuals (asked with saved false). */
 export function savedPending(record) {
-  return record?.mode === "grad" && record.saved_residuals === null;
+  return modeOf(record?.mode)?.first?.saved === false && record.saved_residuals === null;
 }
 
 /** Whether a record waits for the rest that its whole request has. */

@@ -1,69 +1,44 @@
-// Running the engine for the page's state: debounced, one call at a time, cached by request
-// key; an unedited example's answer comes from the build's file for it (fetched once, before
-// Python is asked). Every answer (the engine's, or the page's own when there is nothing to
-// ask) becomes an {type: "answer"} change. A record comes first with its calls unopened (grad's
-// without its saved residuals), and a checkpoint record with its selected policy alone; the
-// rest of it (the same request whole), then its other policies, are then asked one per idle
-// slice and merged in, each merge another answer for the same key
-// (pending-whole.js, pending-policies.js), until the next change of request stops them
-// (their calls are quiet, as below, so that change's call never waits for one). Then the
-// requests the reader is likely to make next (a flip of an input, another mode: anticipate.js),
-// the likeliest at once and the rest once they have paused, are asked the same way: quiet calls,
+// Running the engine for the page's state: debounced, one call at a time; the engine session
+// (session.js) asks and keeps the answers by request key; an unedited example's answer comes
+// from the build's file for it (fetched once, before Python is asked). Every answer (the
+// engine's, or the page's own when there is nothing to ask) becomes an {type: "answer"} change.
+// A record comes first with its calls unopened (grad's without its saved residuals), and a
+// checkpoint record with its selected policy alone; its parts (the same request whole, then its
+// other policies) are then asked one per idle slice and merged in (answers.js), each merge
+// another answer for the same key, until the next change of request stops them (their calls
+// are quiet, as below, so that change's call never waits for one). Then the requests the
+// reader is likely to make next (a flip of an input, another mode: anticipate.js), the
+// likeliest at once and the rest once they have paused, are asked the same way: quiet calls,
 // which a change's own call interrupts or overtakes (engine-client.js), and whose answer that
 // change awaits instead of asking again.
 
-import { answerProblems } from "../contract/validate.js";
-import { askEngine, askPolicy, errorAnswer, notStarted } from "../engine-answers.js";
-import {
-  ANSWERS_KEPT,
-  ANTICIPATE_AFTER_MS,
-  ANTICIPATE_UNDER_MS,
-  FOLLOW_UP_WAIT_MS,
-  IDLE_FRAME_WAIT_MS,
-} from "../limits.js";
+import { errorAnswer, notStarted } from "../engine-answers.js";
+import { ANTICIPATE_AFTER_MS, ANTICIPATE_UNDER_MS, FOLLOW_UP_WAIT_MS, IDLE_FRAME_WAIT_MS } from "../limits.js";
 import { requestFor, requestKey } from "../state.js";
 import { askSignature, signatureError, signatureOf } from "../signatures.js";
-import { waitsForWhole, wholeRequest, withWhole } from "./pending-whole.js";
-import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
+import { nextPart, waitsForPart } from "./answers.js";
+import { firstRequest } from "./pending-policies.js";
 import { cancelIdle, onIdle } from "../main-thread.js";
 import { flippedInput, nextRequests } from "./anticipate.js";
 
 const RUN_QUEUED = -1;
 
 /**
- * @param {{engine: any, getState: () => import("./update.js").PageState,
+ * @param {{engine: any, session: ReturnType<typeof import("./session.js").createSession>,
+ *          getState: () => import("./update.js").PageState,
  *          dispatch: (change: object) => void,
  *          exampleRecords?: (code: string) => Promise<unknown> | null}} deps
+ *   session: asks the engine and keeps its answers (page/session.js);
  *   exampleRecords: fetches the records the build answered for the examples of this code and
  *   seeds them (null: none of their files is still to come)
  */
-export function createRunner({ engine, getState, dispatch, exampleRecords = null }) {
-  const cache = new Map(); // request key -> the engine's answer (record or {error}), oldest first
-  /** Keeps an answer, forgetting the oldest beyond ANSWERS_KEPT (a record may be megabytes). */
-  function keep(key, answer) {
-    cache.delete(key);
-    cache.set(key, answer);
-    if (cache.size > ANSWERS_KEPT) cache.delete(cache.keys().next().value);
-  }
-  // request key -> a record answered at build time, checked against the contract when first
-  // used (checking all of them at load would keep the main thread busy for nothing)
-  const seeded = new Map();
-  /** The answer at hand for key: one cached, or a seeded record that keeps the contract. */
-  function known(key) {
-    if (cache.has(key) || !seeded.has(key)) return cache.get(key);
-    const rec = seeded.get(key);
-    seeded.delete(key);
-    if (answerProblems(rec).length) return undefined; // a broken build: the engine is asked
-    keep(key, rec);
-    return rec;
-  }
+export function createRunner({ engine, session, getState, dispatch, exampleRecords = null }) {
+  const { answers } = session;
   let timer = 0; // 0, a setTimeout's id, or RUN_QUEUED (a run waiting as a microtask)
   let inflight = false;
   let rerun = false;
   let idleWaiters = [];
   let following = null; // {key, slice}: the calls and policies being asked for the record of key
-  const ahead = new Map(); // request key -> {asked, handle}: the quiet call asking for it ahead
-  let askedMs = 0; // how long the engine took for the last request the page waited for
   let lastDoc = null; // the doc of the last run, and the input flipped since the one before
   let lastFlipped = null;
 
@@ -119,27 +94,12 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   }
 
   async function ask(req, key) {
-    if (engine.state === "error") {
-      return errorAnswer("engine", notStarted(engine.info.error?.message));
-    }
+    const down = session.down();
+    if (down) return down;
     inflight = true;
     if (!getState().record || engine.state === "loading") dispatch({ type: "waiting", on: true });
     try {
-      const start = performance.now();
-      // asked ahead already (anticipate): its answer, not a second trace
-      const early = ahead.get(key);
-      let asked = null;
-      if (early) {
-        early.handle.hurry(); // waiting behind other quiet calls no longer
-        asked = await early.asked;
-      }
-      if (!asked?.cacheable) {
-        asked = await askEngine(engine, req); // not asked ahead, or that call made way
-        askedMs = performance.now() - start;
-      }
-      // a timeout, a crash, a restart is not cached: the same request may work next time
-      if (asked.cacheable) keep(key, asked.answer);
-      return asked.answer;
+      return await session.ask(req, key);
     } finally {
       inflight = false;
       dispatch({ type: "waiting", on: false });
@@ -155,7 +115,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     } finally {
       inflight = false;
     }
-    return known(key);
+    return answers.get(key);
   }
 
   /** The engine reads the function of `code` (the page parses no Python), then the run goes
@@ -202,7 +162,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       return;
     }
     // no function to trace: the engine's reason (a syntax error, no def) is the answer
-    let answer = signatureError(s.doc.code) ?? known(key);
+    let answer = signatureError(s.doc.code) ?? answers.get(key);
     const pending = answer === undefined ? exampleRecords?.(s.doc.code) : null;
     if (pending) answer = await fromBuild(pending, key);
     if (answer === undefined && rerun && requestKey(requestFor(getState().doc)) !== key) {
@@ -226,14 +186,12 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   }
 
   // ---------------------------------------------------------------- follow-ups
-  const pendingAny = (record) => waitsForWhole(record) || pendingOf(record).length > 0;
-
   /** Ask for what the record drawn for key still waits for (the rest of its whole request,
    *  then its pending policies), one per idle slice. */
   function follow(req, key) {
     const s = getState();
     if (following?.key === key || s.recordKey !== key) return;
-    if (!pendingAny(s.record)) {
+    if (!waitsForPart(s.record)) {
       anticipate(s.doc);
       return;
     }
@@ -272,7 +230,7 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
    *  after a slow trace (the next would be as slow: a waste of the engine). */
   function anticipate(doc) {
     stopAhead(); // one round at a time: the last doc's
-    if (askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !signatureOf(doc.code)) return;
+    if (session.askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !signatureOf(doc.code)) return;
     const todo = nextRequests(doc, lastFlipped);
     const key = requestKey(requestFor(doc));
     const mine = { stop: () => {} };
@@ -280,25 +238,15 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     // a change stopped the rest (its own are asked after its answer)
     const live = () => round === mine && requestKey(requestFor(getState().doc)) === key;
     // (a seeded record is checked when drawn, not here: a first frame's task would pay for it)
-    const answered = (k) => cache.has(k) || seeded.has(k) || ahead.has(k);
+    const answered = (k) => session.answered(k);
     const askAhead = async () => {
       await exampleRecords?.(doc.code); // an example's other modes are in the build's files
       if (!live()) return;
       let next = todo.shift();
       while (next && answered(next.key)) next = todo.shift();
       if (!next) return;
-      await askOne(next);
-      if (live() && askedMs <= ANTICIPATE_UNDER_MS) inIdle();
-    };
-    const askOne = async (next) => {
-      const start = performance.now();
-      const handle = { hurry: () => {} };
-      const asked = askEngine(engine, next.req, { quiet: true, handle });
-      ahead.set(next.key, { asked, handle });
-      const { answer, cacheable } = await asked;
-      askedMs = performance.now() - start;
-      ahead.delete(next.key);
-      if (cacheable) keep(next.key, answer);
+      await session.askAhead(next);
+      if (live() && session.askedMs <= ANTICIPATE_UNDER_MS) inIdle();
     };
     const inIdle = () => {
       const slice = onIdle(askAhead);
@@ -315,24 +263,19 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
     const [likeliest] = todo;
     if (likeliest && !answered(likeliest.key) && !exampleRecords?.(doc.code)) {
       todo.shift();
-      askOne(likeliest).then(() => {
-        if (live() && askedMs <= ANTICIPATE_UNDER_MS) afterPause();
+      session.askAhead(likeliest).then(() => {
+        if (live() && session.askedMs <= ANTICIPATE_UNDER_MS) afterPause();
       });
     } else afterPause();
   }
 
-  /** The record's next follow-up asked and merged in: the rest of it (the same request,
-   *  whole), else its next pending policy; whether more is pending. */
+  /** The record's next part asked and merged in (page/answers.js): the rest of it (the same
+   *  request, whole), else its next pending policy; whether more is pending. */
   async function askFollowUp(req, run) {
     const asked = getState().record;
-    const whole = waitsForWhole(asked);
-    const [policy] = pendingOf(asked);
-    if (!whole && !policy) return false;
-    // quiet: the reader's next change interrupts it rather than waiting for the rest of a card
-    // that change makes stale (a card of a slow function takes as long as its split)
-    const { answer } = await (whole
-      ? askEngine(engine, wholeRequest(firstRequest(req)), { quiet: true })
-      : askPolicy(engine, policyKwargs(req, policy), { quiet: true }));
+    const part = nextPart(asked);
+    if (!part) return false;
+    const { answer } = await session.askPart(req, part);
     // stale: a change came while it was asked (the record may even be the same key's anew)
     if (following !== run || getState().record !== asked) return false;
     if ("error" in answer) {
@@ -340,13 +283,10 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
       // any other error leaves it pending: the next run for this key asks again
       return answer.error.type === "cancelled";
     }
-    const record = whole
-      ? withWhole(asked, answer)
-      : withPolicy(/** @type {any} */ (asked), /** @type {any} */ (answer));
+    const record = session.merged(run.key, asked, part, answer);
     if (!record) return false; // another split's rest (it cannot be, for the same request)
-    keep(run.key, record);
     dispatch({ type: "answer", answer: record, key: run.key });
-    return pendingAny(record);
+    return waitsForPart(record);
   }
 
   /** A change of request: the follow-ups still to ask are dropped (the schedule that follows
@@ -360,9 +300,5 @@ export function createRunner({ engine, getState, dispatch, exampleRecords = null
   return {
     schedule,
     whenIdle,
-    /** A record answered before any call (precomputed at build time), checked against the
-     *  contract when first used. */
-    seed: (key, answer) => seeded.set(key, answer),
-    cached: (key) => known(key) ?? null,
   };
 }

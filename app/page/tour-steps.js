@@ -3,15 +3,10 @@
 //
 //   tourSteps(record) -> [{id, question, targets, text}]   targets: selectors, first present wins
 
+import { modeOf } from "../modes.js";
+
 const KNOWN = new Set(["known", "known-dropped"]);
 const UNKNOWN = new Set(["unknown", "unknown-dropped"]);
-
-const TRACED = {
-  split: "Your function traced",
-  jit: "Your function traced",
-  grad: "Under grad, your function with its tangents traced",
-  checkpoint: "Under checkpoint, your function with its tangents traced",
-};
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const code = (s) => `\`${s}\``;
@@ -21,15 +16,19 @@ function facts(record) {
   const events = Array.isArray(record?.events) ? record.events : [];
   const residuals = Array.isArray(record?.residuals) ? record.residuals : [];
   const known = events.filter((e) => KNOWN.has(e.side));
+  const mode = modeOf(record?.mode) ?? modeOf("split");
+  // argnums modes trace the function's JVP: its events are the tangents' too
+  const jvp = mode.mask === "argnums";
   return {
     mode: record?.mode ?? "split",
     n: events.length,
     known,
     unknown: events.filter((e) => UNKNOWN.has(e.side)),
     both: events.filter((e) => e.side === "both"),
-    staged: record?.mode === "jit",
+    staged: mode.staged,
     // what the events are of: the function itself (split, jit) or its JVP (grad, checkpoint)
-    traced: TRACED[record?.mode] ?? TRACED.split,
+    primal: !jvp,
+    traced: jvp ? `Under ${mode.label}, your function with its tangents traced` : "Your function traced",
     residuals,
     renamed: residuals.find((r) => r.known_name !== r.unknown_name) ?? null,
   };
@@ -62,7 +61,7 @@ function whatCrosses(f) {
 }
 
 function whyNoFolding(f) {
-  const primal = f.mode === "split" || f.mode === "jit"; // the events are the function's own
+  const { primal } = f; // the events are the function's own
   const all = primal ? `all ${plural(f.n, "equation")} of your function are` : "every equation of your function is";
   const example = f.known.length ? code(f.known[0].short) : null;
   const runNow = !example

@@ -14,9 +14,11 @@
 //   {type: "signature", signature}            the engine read the function of doc.code
 //   {type: "waiting", on}                     a first answer is being waited for (an answer
 //                                             ends the wait, the build's as well as Python's)
+//   {type: "masks", key, answer}              the mask explorer's record (null: no function)
 //   {type: "touch"}                           the reader asked for the link: save from now on
 
-import { MODES, effectiveKnown } from "../state.js";
+import { MODES } from "../modes.js";
+import { effectiveKnown } from "../state.js";
 
 /**
  * @typedef {{code: string, known: Record<string, boolean>, values: Record<string, string>,
@@ -31,6 +33,8 @@ import { MODES, effectiveKnown } from "../state.js";
  * @property {string | null} recordKey its request key
  * @property {PageError | null} error the last answer's error
  * @property {boolean} waiting
+ * @property {{key: string, answer: any} | null} masks the mask explorer's last answer
+ *   (engine session), for the request of key (answer null: the function did not trace)
  * @property {Signature | null} signature the function of the last code whose signature the
  *   engine gave (signatures.js): the inputs drawn, kept while an edit is read
  * @typedef {import("../signatures.js").Signature} Signature
@@ -42,7 +46,8 @@ import { MODES, effectiveKnown } from "../state.js";
  * @returns {PageState}
  */
 export function initialPageState(doc, exampleId, signature = null) {
-  return { doc, exampleId, touched: false, record: null, recordKey: null, error: null, waiting: false, signature };
+  const empty = { record: null, recordKey: null, error: null, waiting: false, masks: null };
+  return { doc, exampleId, touched: false, signature, ...empty };
 }
 
 /** A copy of an argument map, with no prototype (an argument may be called "__proto__"). */
@@ -91,9 +96,9 @@ export function update(s, change, sameExample) {
       return edited(s, { ...doc, instantiate: change.instantiate.map(Boolean) }, sameExample);
     case "step":
       if (change.step === doc.step) return s;
-      return { ...s, doc: { ...doc, step: change.step }, touched: s.touched || change.byUser };
+      return { ...s, doc: { ...doc, step: change.step }, touched: s.touched || Boolean(change.byUser) };
     case "load":
-      return { ...s, doc: change.doc, exampleId: change.exampleId, touched: s.touched || change.byUser };
+      return { ...s, doc: change.doc, exampleId: change.exampleId, touched: s.touched || Boolean(change.byUser) };
     case "answer":
       return answered(s, change.answer, change.key);
     case "touch":
@@ -103,6 +108,8 @@ export function update(s, change, sameExample) {
       return { ...s, signature: change.signature };
     case "waiting":
       return change.on === s.waiting ? s : { ...s, waiting: change.on };
+    case "masks":
+      return { ...s, masks: { key: change.key, answer: change.answer } };
     default:
       throw new Error(`unknown change ${JSON.stringify(change.type)}`);
   }

@@ -1,17 +1,15 @@
 // The explainer's sections: one live demo per question, all driven by the page's engine.
 //
-//   initSections({engine, explainer})       called once by app/main.js
-//   document event "pe:record" {record, key} main.js fires it whenever the main record is drawn
+//   ctx = initSections({engine, explainer, session})   called once by app/main.js
+//   ctx.setMain(record, request, key)                  main.js, whenever the main record is drawn
 //
-// Demos 1, 2, 5 and 6 follow the function in the main editor (the request key of the main
-// record carries its source and args); 3 and 4 have their own small function. Engine calls go
-// through the same client, one at a time, only for demos near the viewport, and only once the
-// main split is idle (explainer.settled()), so they never hold up the main view. Answers are
-// cached by request key, starting with the answers the build precomputed for the page's
-// opening state (dist/precomputed.json, tools/precompute.py).
-import { askEngine, errorAnswer, notStarted } from "../engine-answers.js";
-import { SECTION_CALL_TIMEOUT_MS, SECTION_LANDING_MS } from "../limits.js";
-import { waitsForWhole } from "../page/pending-whole.js";
+// Demos 1, 2, 5 and 6 follow the function in the main editor (the main record's request
+// carries its source and args); 3 and 4 have their own small function. Their records come
+// from the page's engine session (page/session.js): kept with the page's (the build's
+// precomputed answers among them), else asked one at a time, only for demos near the viewport,
+// and only once the main split is idle, so they never hold up the main view.
+import { SECTION_LANDING_MS } from "../limits.js";
+import { waitsForPart } from "../page/answers.js";
 import { requestKey } from "../state.js";
 import { followStage } from "./intro.js";
 
@@ -77,13 +75,12 @@ function landOn(target) {
   const timer = setTimeout(done, SECTION_LANDING_MS);
 }
 
-const keyOf = (mode, kwargs) => requestKey({ mode, kwargs });
-
-function createContext(engine, explainer, precomputed) {
-  const cache = new Map();
-  const pending = new Map(); // key -> promise
+/**
+ * The demos' context: the main record they follow (set by the page's render), and their
+ * records, asked of the engine session (page/session.js), which keeps them with the page's.
+ */
+function createContext(engine, explainer, session) {
   const listeners = new Set();
-  let chain = Promise.resolve();
   const ctx = {
     engine,
     explainer,
@@ -93,82 +90,40 @@ function createContext(engine, explainer, precomputed) {
       listeners.add(cb);
       return () => listeners.delete(cb);
     },
-    setMain(record, key) {
-      let mode;
-      let kwargs;
-      try {
-        [mode, kwargs] = JSON.parse(key);
-      } catch {
-        return;
-      }
-      if (!kwargs || typeof kwargs.source !== "string") return;
-      // a record still waiting for its rest or its policies is no answer for a demo to keep
-      if (!record.pending_policies?.length && !waitsForWhole(record)) cache.set(key, record);
-      ctx.main = { mode, kwargs, record, key };
+    /** The main record drawn, for its request. */
+    setMain(record, request, key) {
+      if (ctx.main?.record === record) return;
+      ctx.main = { mode: request.mode, kwargs: request.kwargs, record, key };
       for (const cb of listeners) cb(ctx.main);
     },
-    /** Source and args of the main function: the kwargs of split and interpreters requests. */
     /** The main function's kwargs, or null after `draw()` when there is none yet. */
     mainOrDraw(draw) {
       const kw = ctx.mainKwargs();
       if (!kw) draw();
       return kw;
     },
+    /** Source and args of the main function: the kwargs of split and interpreters requests. */
     mainKwargs() {
       return ctx.main ? { source: ctx.main.kwargs.source, args: ctx.main.kwargs.args } : null;
     },
     cached(mode, kwargs) {
-      const key = keyOf(mode, kwargs);
-      return cache.get(key) ?? precomputed(key) ?? null;
+      const answer = session.answers.get(requestKey({ mode, kwargs })) ?? null;
+      // a record still waiting for its parts is no answer for a demo to take
+      return answer && !waitsForPart(answer) ? answer : null;
     },
-    /**
-     * A record for (mode, kwargs): from the cache, or from the engine once the main view is
-     * idle. `stillWanted()` is asked again just before the call; a request nobody wants any
-     * more resolves to null without running.
-     */
-    request(mode, kwargs, { stillWanted = () => true } = {}) {
-      const key = keyOf(mode, kwargs);
-      const hit = ctx.cached(mode, kwargs);
-      if (hit) return Promise.resolve(hit);
-      if (pending.has(key)) return pending.get(key);
-      const p = new Promise((resolve) => {
-        chain = chain.then(async () => {
-          if (!stillWanted()) {
-            resolve(null);
-            return;
-          }
-          try {
-            await explainer.settled();
-          } catch {
-            /* the page reports its own errors */
-          }
-          if (!stillWanted()) {
-            resolve(null);
-            return;
-          }
-          if (engine.state === "error") {
-            resolve(errorAnswer("engine", notStarted(engine.info?.error?.message)));
-            return;
-          }
-          const asked = await askEngine(engine, { mode, kwargs }, { timeoutMs: SECTION_CALL_TIMEOUT_MS });
-          if (asked.cacheable) cache.set(key, asked.answer);
-          resolve(asked.answer);
-        });
-      }).finally(() => pending.delete(key));
-      pending.set(key, p);
-      return p;
-    },
+    /** A record for (mode, kwargs): kept, or asked once the main view is idle (session.js). */
+    request: (mode, kwargs, how) => session.request({ mode, kwargs }, how),
   };
   return ctx;
 }
 
 /**
- * @param {{engine: any, explainer: any, precomputed?: (key: string) => object | null | undefined,
- *          root?: Document | Element}} deps precomputed: the build's answer for a request key
- *   (checked against the contract when first asked for), if it has one
+ * @param {{engine: any, explainer: any, session: any, root?: Document | Element}} deps
+ *   session: the page's engine session (page/session.js), which asks for the demos' records
+ * @returns the demos' context: its setMain(record, request, key) follows the main record
  */
-export function initSections({ engine, explainer, precomputed = () => null, root = document }) {
-  const ctx = createContext(engine, explainer, precomputed);
+export function initSections({ engine, explainer, session, root = document }) {
+  const ctx = createContext(engine, explainer, session);
   followStage(root.querySelector("[data-testid=intro-stage]"), explainer);
   /** @type {Array<{el: HTMLElement, load: () => Promise<Function>, demo: any, starting?: Promise<void>, visible: boolean, dirty: boolean}>} */
   const demos = [];
@@ -227,10 +182,6 @@ export function initSections({ engine, explainer, precomputed = () => null, root
         d.dirty = true;
         refresh(d);
       }
-  });
-  document.addEventListener("pe:record", (e) => {
-    const { detail } = /** @type {CustomEvent} */ (e);
-    if (detail && detail.record && detail.key) ctx.setMain(detail.record, detail.key);
   });
   // The engine's state shows in the demos that are still waiting for it.
   engine.onState(() => {

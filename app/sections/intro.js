@@ -2,6 +2,7 @@
 // reader's function, its mask and the mode (never the default example's, which the page's HTML
 // holds only until the first record is drawn).
 
+import { modeOf } from "../modes.js";
 import { h, rich } from "./util.js";
 
 const SHOWN = 3; // primitives named in a sentence; the rest are counted
@@ -28,17 +29,17 @@ function inputsSentence(rec) {
   const known = names(rec.args.filter((a) => a.known).map((a) => a.name));
   const unknown = names(rec.args.filter((a) => !a.known).map((a) => a.name));
   const fixed = known ? ` and holds ${known} fixed` : "";
-  switch (rec.mode) {
-    case "jit":
-      return `The function is ${sig}, under \`jax.jit\`: every input is unknown whatever its toggle, so the trace computes nothing.`;
-    case "grad":
-      return `The function is ${sig}, under \`jax.grad\`: it differentiates ${unknown}${fixed}, so the primals are known and the tangents of ${unknown} unknown.`;
-    case "checkpoint":
+  const mode = modeOf(rec.mode);
+  if (mode?.staged)
+    return `The function is ${sig}, under \`jax.jit\`: every input is unknown whatever its toggle, so the trace computes nothing.`;
+  if (mode?.mask === "argnums") {
+    // a mode with a policy is grad of checkpoint; the policy decides what is saved
+    if (mode.option === "policy")
       return `The function is ${sig}, under \`jax.grad\` of \`jax.checkpoint\`: it differentiates ${unknown}${fixed}, and the policy \`${rec.selected}\` decides which values of the forward pass are saved.`;
-    default:
-      if (!unknown) return `The function is ${sig}, with every input known.`;
-      return `The function is ${sig}, with ${known ? `${known} known and ` : "every input "}${unknown} unknown.`;
+    return `The function is ${sig}, under \`jax.grad\`: it differentiates ${unknown}${fixed}, so the primals are known and the tangents of ${unknown} unknown.`;
   }
+  if (!unknown) return `The function is ${sig}, with every input known.`;
+  return `The function is ${sig}, with ${known ? `${known} known and ` : "every input "}${unknown} unknown.`;
 }
 
 /** What Play shows, from the record's steps. */
@@ -46,7 +47,7 @@ function playSentence(rec) {
   const events = rec.events ?? [];
   const on = (side) => events.filter((e) => e.side === side);
   const [known, unknown] = [on("known"), on("unknown")];
-  if (rec.mode === "jit") return ` and watch ${equations(events, "staged")} land in the program one by one.`;
+  if (modeOf(rec.mode)?.staged) return ` and watch ${equations(events, "staged")} land in the program one by one.`;
   if (known.length + unknown.length < events.length) {
     return " and watch each equation land in the known program, the unknown one, or both.";
   }
@@ -55,15 +56,17 @@ function playSentence(rec) {
   if (!known.length)
     return ` and watch ${equations(unknown, "staged")} wait: each reads an unknown input, so the known program computes nothing.`;
   const waiting =
-    rec.mode === "split" ? `for ${names(rec.args.filter((a) => !a.known).map((a) => a.name))}` : "for the tangents";
+    modeOf(rec.mode)?.mask === "known"
+      ? `for ${names(rec.args.filter((a) => !a.known).map((a) => a.name))}`
+      : "for the tangents";
   return ` and watch ${equations(known, "known")} run at once while ${equations(unknown, "staged")} ${unknown.length === 1 ? "waits" : "wait"} ${waiting}.`;
 }
 
 /**
  * Keep `el` describing the stage: its sentences are written again whenever the page draws a
- * record (the "pe:record" event), starting with the record on screen now, if any.
+ * record (window.explainer.onRecord), starting with the record on screen now, if any.
  * @param {Element | null} el
- * @param {{record?: () => any}} [explainer]
+ * @param {{record?: () => any, onRecord?: (cb: (record: any) => void) => unknown}} [explainer]
  */
 export function followStage(el, explainer) {
   if (!el) return;
@@ -73,10 +76,10 @@ export function followStage(el, explainer) {
       rich(inputsSentence(rec)),
       " Press ",
       h("strong", null, "Play"),
-      rec.mode === "jit" ? " above the program" : " above the programs",
+      modeOf(rec.mode)?.staged ? " above the program" : " above the programs",
       rich(playSentence(rec)),
     );
   };
   write(explainer?.record?.());
-  document.addEventListener("pe:record", (e) => write(/** @type {CustomEvent} */ (e).detail?.record));
+  explainer?.onRecord?.(write);
 }

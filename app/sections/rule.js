@@ -3,6 +3,8 @@
 import { h, rich, waitingNote, errorNote, reducedMotion, argsLine } from "./util.js";
 import { createLoader } from "./loader.js";
 
+const SHOWN = "split"; // the mode this demo shows, whatever the page's
+
 const PLAY_MS = 1100;
 
 export function createRuleDemo(el, ctx) {
@@ -42,7 +44,7 @@ export function createRuleDemo(el, ctx) {
     const n = evs.length;
     const args = argsLine(record);
     const note =
-      ctx.main && ctx.main.mode !== "split"
+      ctx.main && ctx.main.mode !== SHOWN
         ? h(
             "p",
             { class: "x-note" },
@@ -218,7 +220,7 @@ export function createRuleDemo(el, ctx) {
     refresh() {
       const kw = ctx.mainOrDraw(draw);
       if (!kw) return;
-      loader([{ mode: "split", kwargs: kw }], {
+      loader([{ mode: SHOWN, kwargs: kw }], {
         shown: Boolean(record),
         waiting: () => record || draw(),
         take([rec]) {

@@ -1,6 +1,7 @@
 // The legend above the traced strip: what the colours, badges and arrows mean.
 
 import { h, s } from "./dom.js";
+import { modeOf } from "../modes.js";
 
 /** @param {string} cls @param {string | null} badgeText @param {string} name @param {string} text */
 function item(cls, badgeText, name, text) {
@@ -17,7 +18,7 @@ function item(cls, badgeText, name, text) {
 
 /** @param {string | null} mode */
 export function renderLegend(mode) {
-  if (mode === "jit") {
+  if (modeOf(mode)?.staged) {
     return h(
       "ul",
       { class: "st-legend", "aria-label": "Legend" },

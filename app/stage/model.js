@@ -9,6 +9,8 @@
 //   jit         one pane: the staged program   (event i is equation i)
 //   checkpoint  no animation: policies compared side by side (see checkpoint.js)
 
+import { modeOf } from "../modes.js";
+
 /** @typedef {import("../contract/record.js").EngineRecord} EngineRecord */
 /** @typedef {import("../contract/record.js").Pane} Pane */
 /** @typedef {import("../contract/record.js").Event} Event */
@@ -63,7 +65,7 @@ export function kindOf(record) {
   if (record.error) return "error";
   // a checkpoint record carries the selected policy's split: animate it under the policy cards
   if (panesOf(record).length && Array.isArray(record.events)) return "panes";
-  if (record.mode === "checkpoint") return "checkpoint";
+  if (modeOf(record.mode)?.option === "policy") return "checkpoint"; // its policies' cards alone
   return "empty";
 }
 
@@ -265,13 +267,14 @@ export function madeBy(model, r) {
  *  opened (null otherwise, or while its calls are not opened yet).
  *  @param {any} record a record of any mode */
 export function insideCall(record) {
-  const events = record?.mode === "checkpoint" ? (record.events ?? []) : [];
+  // (a mode with a policy is checkpoint: its function is inside a remat)
+  const events = modeOf(record?.mode)?.option === "policy" ? (record.events ?? []) : [];
   return events.length === 1 && events[0].call?.primitive === "remat2" ? events[0].call : null;
 }
 
 /** The model stepped inside its remat call: the steps are the call's inner events (which no
  *  outer pane holds), the outer programs and residuals shown whole.
- *  @param {Model} model */
+ *  @param {Model} model @returns {Model} */
 export function insideModel(model) {
   const call = insideCall(model.record);
   if (!call) return model;
@@ -308,7 +311,7 @@ export function insideModel(model) {
 export function narrationText(model, step) {
   if (!model.total) return "";
   if (step <= 0) {
-    return model.mode === "jit"
+    return modeOf(model.mode)?.staged
       ? `Step 0 of ${model.total}: nothing staged yet. Step forward to stage each traced operation.`
       : `Step 0 of ${model.total}: nothing judged yet. Step forward to send each traced ` +
           "equation to the known or the unknown program.";

@@ -4,6 +4,7 @@
 import { callToggle, REDUCE_PRECISION_WHY } from "./calls.js";
 import { add, copyText, h, selectContents, sourceAnchor } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
+import { modeOf } from "../modes.js";
 
 const ROLE_BADGE = { known: "K", unknown: "U", staged: "S", other: "" };
 const ROLE_NAME = { known: "known", unknown: "unknown", staged: "staged", other: "" };
@@ -270,7 +271,7 @@ export function renderTrace(model, reveal) {
     add(list, li);
     return li;
   });
-  const isJit = model.mode === "jit";
+  const isJit = Boolean(modeOf(model.mode)?.staged);
   const el = h(
     "section",
     { class: "st-trace", "data-testid": "trace-strip" },

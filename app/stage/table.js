@@ -3,6 +3,7 @@
 import { formatBytes, h, lazyDetails, richText } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 import { badgeRole } from "./panes.js";
+import { modeOf } from "../modes.js";
 
 /** @typedef {import("./model.js").Model} Model */
 
@@ -44,7 +45,7 @@ export function renderTable(model, onRows) {
 
 /** @param {Model} model @returns {Element[]} */
 function tableRows(model) {
-  const isJit = model.mode === "jit";
+  const isJit = Boolean(modeOf(model.mode)?.staged);
   return model.events.map((ev) =>
     h(
       "tr",
@@ -71,7 +72,7 @@ function tableRows(model) {
 
 /** @param {Model} model @param {Element[]} rows */
 function tableBody(model, rows) {
-  const isJit = model.mode === "jit";
+  const isJit = Boolean(modeOf(model.mode)?.staged);
   const caption = isJit
     ? "Every traced equation and how jit staged it."
     : "Every traced equation, in trace order: which program it went to, why, and the " + "residuals it made or reads.";

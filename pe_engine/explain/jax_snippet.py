@@ -39,8 +39,50 @@ def _split(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
             + _prints(record, ["known", "unknown"]))
 
 
+_MASKS_LINEARIZED = '''print('# mask known_eqns unknown_eqns residuals residual_bytes')
+n = len(args)
+for bits in range({count}):
+    mask = format(bits, '0{n}b')  # one digit per argument: 1 held fixed, 0 differentiated
+    argnums = [i for i, c in enumerate(mask) if c == '0']
+    if not argnums:
+        print(mask, 'error: nothing to differentiate')
+        continue
+    k = len(argnums)
+
+    def jvp_program(*xs, argnums=argnums):
+        """Every primal, then the tangents of the differentiated inputs (the others held)."""
+        primals = list(xs[:n])
+
+        def differentiated(*d):
+            full = list(primals)
+            for i, x in zip(argnums, d):
+                full[i] = x
+            return fun(*full)
+        return jax.jvp(differentiated, tuple(primals[i] for i in argnums), tuple(xs[n:]))
+
+    closed = jax.make_jaxpr(jvp_program)(*args, *(args[i] for i in argnums))
+    forward, linear, _, res = pe.partial_eval_jaxpr_nounits(closed, [False] * n + [True] * k,
+                                                            False)
+    print(mask, len(forward.jaxpr.eqns), len(linear.jaxpr.eqns), len(res),
+          sum(a.size * a.dtype.itemsize for a in res))
+'''
+
+# the function a linearized mask differentiates, by the mode the cells count
+_MASKS_FUN: dict[str, Callable[[str], str]] = {
+    "grad": lambda policy: "fun = f\n",
+    "checkpoint": lambda policy: (
+        "names = sorted({e.params['name'] for e in jax.make_jaxpr(f)(*args).jaxpr.eqns\n"
+        "                if e.primitive.name == 'name'})  # checkpoint_name's\n"
+        f"fun = jax.checkpoint(f, policy=jax.checkpoint_policies.{policy}"
+        + ("(*names))\n" if policy.startswith("save_") else ")\n")),
+}
+
+
 def _masks(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     n = len(args)
+    fun = _MASKS_FUN.get(record.get("as_mode", "split"))
+    if fun:  # grad's or checkpoint's linearized split of each mask, as the cells count it
+        return fun(record.get("policy") or "") + _MASKS_LINEARIZED.format(count=2 ** n, n=n)
     return (f"closed = jax.make_jaxpr(f)(*args)\n"
             f"print('# mask known_eqns unknown_eqns residuals residual_bytes')\n"
             f"for bits in range({2 ** n}):\n"

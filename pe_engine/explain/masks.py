@@ -11,33 +11,55 @@ traces the very same program, so its split is the shared program's; a mask that 
 them unknown is traced on its own, as split mode traces it (and fails where split mode fails).
 Each mask gets split mode's budget of staged equations (caps.PageCaps), the shared trace's
 share included.
+
+Asked as grad or checkpoint (`as_mode`), a mask is what those modes read it as, JAX's argnums
+(the unknown inputs are differentiated), and each cell counts that mode's linearized split: its
+forward (known) and linear (unknown) programs and the residuals between them. Nothing is shared
+there: each mask is linearized on its own, as the mode does it.
 """
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import core
 from ..core import ClosedJaxpr, Jaxpr, Var
 from ..partial_eval import partial_eval_jaxpr_nounits
 from ..pytree import tree_leaves
+from . import autodiff
 from .caps import PageCaps
 from .failures import engine_error
 from .limits import MAX_MASK_INPUTS
-from .record import RECORD_VERSION, MaskCell, MasksRecord
+from .record import (
+    DEFAULT_POLICY,
+    RECORD_VERSION,
+    CheckpointRecord,
+    GradRecord,
+    MaskCell,
+    MasksRecord,
+)
 from .requests import args_record, load_request, trace_user
 from .sandbox import UserCodeError
 
 
-def masks(source: str, args: Sequence[dict[str, Any]], fn: str | None = None) -> MasksRecord:
-    """Every mask of the user's function: "1" known, "0" unknown, one character an argument."""
+def masks(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
+          as_mode: str = "split", policy: str = DEFAULT_POLICY) -> MasksRecord:
+    """Every mask of the user's function: "1" known, "0" unknown, one character an argument;
+    each cell as mode `as_mode` (split, grad, checkpoint under `policy`) gives it for that mask."""
     lf, values, params = load_request(source, fn, args)
     if len(params) > MAX_MASK_INPUTS:
         raise UserCodeError(
             f"the mask explorer splits functions of up to {MAX_MASK_INPUTS} inputs every way; "
             f"{lf.name} takes {len(params)} ({', '.join(params)})", lf.lineno, "limit")
     n = len(params)
+    if as_mode != "split":
+        cells = [_autodiff_cell(source, args, fn, as_mode, policy, known)
+                 for known in itertools.product([False, True], repeat=n)]
+        return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,  # type: ignore[typeddict-item]  # modes.run adds jax_snippet, memory
+                "args": args_record(params, args, values), "traced_eqns": None,
+                "traces": len(cells), "masks": cells, "as_mode": as_mode,
+                "policy": policy if as_mode == "checkpoint" else None}
     shared = _Trace(lf.fn, values, [True] * n)
     read = (_inputs_read(shared.closed.jaxpr, shared.decisions, values)
             if shared.closed is not None else set(range(n)))
@@ -52,7 +74,7 @@ def masks(source: str, args: Sequence[dict[str, Any]], fn: str | None = None) ->
     return {"version": RECORD_VERSION, "mode": "masks", "fn": lf.name,  # type: ignore[typeddict-item]  # modes.run adds jax_snippet, memory
             "args": args_record(params, args, values),
             "traced_eqns": len(shared.closed.jaxpr.eqns) if shared.closed is not None else None,
-            "traces": traces, "masks": cells}
+            "traces": traces, "masks": cells, "as_mode": "split", "policy": None}
 
 
 class _Trace:
@@ -86,6 +108,30 @@ class _Trace:
         return {"mask": mask, "known_eqns": len(k.jaxpr.eqns), "unknown_eqns": len(u.jaxpr.eqns),
                 "residuals": len(res), "residual_bytes": sum(a.nbytes for a in res),
                 "error": None}
+
+
+# what a mask is asked of each autodiff mode: its first request's (no calls opened, nothing
+# traced beyond the split; checkpoint: the selected policy alone)
+_AUTODIFF: dict[str, Callable[[dict[str, Any], str], GradRecord | CheckpointRecord]] = {
+    "grad": lambda kw, policy: autodiff.grad(**kw, open_calls=False, saved=False),
+    "checkpoint": lambda kw, policy: autodiff.checkpoint(**kw, policy=policy, only_selected=True,
+                                                         open_calls=False),
+}
+
+
+def _autodiff_cell(source: str, args: Sequence[dict[str, Any]], fn: str | None, mode: str,
+                   policy: str, known: Sequence[bool]) -> MaskCell:
+    """One mask as grad or checkpoint mode splits it: its inputs marked unknown differentiated."""
+    mask = "".join("1" if k else "0" for k in known)
+    flagged = [{**a, "known": k} for a, k in zip(args, known)]
+    try:
+        with core.observing(PageCaps()):  # each mask gets a request's budget, as the mode's own
+            rec = _AUTODIFF[mode]({"source": source, "args": flagged, "fn": fn}, policy)
+    except Exception as e:  # noqa: BLE001 - the cell fails as the mode would
+        return _failed(mask, e)
+    return {"mask": mask, "known_eqns": len(rec["known"]["eqns"]),
+            "unknown_eqns": len(rec["unknown"]["eqns"]), "residuals": len(rec["residuals"]),
+            "residual_bytes": rec["residual_bytes"], "error": None}
 
 
 def _failed(mask: str, exc: Exception) -> MaskCell:

@@ -362,14 +362,15 @@ class ErrorRecord(TypedDict):
 
 
 class MaskCell(TypedDict):
-    """One known/unknown mask of the mask explorer: what split mode gives for it, counted.
-    `mask` has one character per argument, in order: "1" known, "0" unknown."""
+    """One known/unknown mask of the mask explorer: what the mode asked for (split, or grad's
+    or checkpoint's linearized split) gives for it, counted. `mask` has one character per
+    argument, in order: "1" known, "0" unknown."""
     mask: str
     known_eqns: int  # equations of the known program
     unknown_eqns: int  # equations of the unknown program
     residuals: int
     residual_bytes: int
-    error: EngineError | None  # the error split mode gives for this mask (then all 0)
+    error: EngineError | None  # the error the mode gives for this mask (then all 0)
 
 
 class MasksRecord(RecordBase):
@@ -380,6 +381,8 @@ class MasksRecord(RecordBase):
     traced_eqns: int | None  # equations traced with every input known (None: that failed)
     traces: int
     masks: list[MaskCell]
+    as_mode: str  # the mode whose split each cell counts (split, grad or checkpoint)
+    policy: str | None  # checkpoint's policy (None for the other modes)
 
 
 RECORDS = {"split": SplitRecord, "jit": JitRecord, "grad": GradRecord,

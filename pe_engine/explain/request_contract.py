@@ -6,7 +6,7 @@ request it builds against (app/contract/request-schema.json) and the JSDoc typed
 checked against; the engine checks every request against the same schema before it runs one
 (modes.run), so a bad field is named instead of failing somewhere inside a trace.
 """
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from .record import PolicyName, PolicyRow
 
@@ -57,7 +57,10 @@ class InterpretersRequest(RequestBase):
 
 
 class MasksRequest(RequestBase):
-    pass
+    """`as_mode`: which mode's split each cell counts (grad and checkpoint read a mask as
+    argnums); `policy`: checkpoint's."""
+    as_mode: NotRequired[Literal["split", "grad", "checkpoint"]]
+    policy: NotRequired[PolicyName]
 
 
 class PolicyRequest(RequestBase):

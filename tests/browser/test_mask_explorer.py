@@ -145,3 +145,94 @@ def test_edits_in_quick_succession_ask_for_the_last_masks_only(page, site, wait_
     modes = page.evaluate("() => window.__modes")
     assert modes.count("split") == 3 and modes.count("masks") == 1, modes
     assert modes[-1] == "masks"
+
+
+def _grad(mask: str) -> dict:
+    args = [{"known": m == "1", "value": VALUES[p]} for p, m in zip(PARAMS, mask)]
+    return as_json(run("grad", source=CODE, args=args))
+
+
+def _load_grad_mode(page) -> None:
+    page.evaluate("""async ([code, values]) => {
+        await window.explainer.setSource(code);
+        for (const [k, v] of Object.entries(values)) await window.explainer.setValue(k, v);
+        await window.explainer.setKnown('W', true); await window.explainer.setKnown('b', true);
+        await window.explainer.setKnown('x', false);
+        await window.explainer.setMode('grad');
+    }""", [CODE, VALUES])
+    page.wait_for_function("""() => document.querySelectorAll('[data-testid=mask-cell]').length
+        === 8 && !document.querySelector('[data-testid=mask-explorer]').classList
+        .contains('is-updating')""", timeout=90_000)
+
+
+def test_in_grad_mode_every_cell_is_grads_split_and_a_click_stays_in_grad(page, site,
+                                                                          wait_engine_ready):
+    """The cells count the page's mode: in grad mode a mask is argnums (the unknown inputs are
+    differentiated) and each cell is grad's forward/linear split for it; a click loads the mask
+    and the page stays in grad mode (before, every cell showed split's counts, and a click
+    switched to split)."""
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    _load_grad_mode(page)
+    cells = {c["mask"]: c for c in _cells(page)}
+    for mask, c in cells.items():
+        rec = _grad(mask)
+        if "error" in rec:  # nothing differentiated: grad's own error
+            assert mask == "111", rec
+            continue
+        k, u = len(rec["known"]["eqns"]), len(rec["unknown"]["eqns"])
+        assert c["eqns"] == f"eqns {k} known · {u} unknown", (mask, c)
+        n = len(rec["residuals"])
+        assert c["res"].startswith(f"{n} residual{'' if n == 1 else 's'} · "), (mask, c)
+    assert cells["110"]["pressed"] == "true"
+    # grad's counts differ from split's for this function: the check above is not split's
+    assert any(cells[m]["eqns"] != (lambda r: f"eqns {len(r['known']['eqns'])} known · "
+                                    f"{len(r['unknown']['eqns'])} unknown")(_split(m))
+               for m in cells if m != "111")
+
+    page.click("[data-testid=mask-cell][data-mask='001']")
+    s = page.evaluate("() => window.explainer.settled()")
+    assert s["mode"] == "grad" and s["mask"] == {"W": False, "b": False, "x": True}
+    want = _grad("001")
+    assert (s["known"], s["unknown"]) == (want["known"]["text"], want["unknown"]["text"])
+
+
+def test_each_cell_is_named_by_its_mask_in_the_modes_words(page, site, wait_engine_ready):
+    """A screen reader hears which inputs are known (before, the name was 'W b x eqns …':
+    which inputs were known was only a border style)."""
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    page.evaluate("""async ([code, values]) => {
+        await window.explainer.setSource(code);
+        for (const [k, v] of Object.entries(values)) await window.explainer.setValue(k, v);
+    }""", [CODE, VALUES])
+    page.wait_for_function("""() => document.querySelectorAll('[data-testid=mask-cell]').length
+        === 8 && !document.querySelector('[data-testid=mask-explorer]').classList
+        .contains('is-updating')""", timeout=60_000)
+    rec = _split("101")
+    k, u, n = len(rec["known"]["eqns"]), len(rec["unknown"]["eqns"]), len(rec["residuals"])
+    # the name is the cell's content (no aria-label): the mask in words, then what it shows
+    name = (f"W known, b unknown, x known: eqns {k} known · {u} unknown "
+            f"{n} residual{'' if n == 1 else 's'} · ")
+    cell = page.get_by_role("button", name=name)
+    assert cell.count() == 1
+    assert cell.get_attribute("data-mask") == "101"
+    assert cell.get_attribute("aria-label") is None
+    # every cell's name starts with its own mask
+    labels = page.eval_on_selector_all(
+        "[data-testid=mask-cell]",
+        "cs => cs.map(c => [c.dataset.mask, c.querySelector('.mask-words').textContent])")
+    for mask, label in labels:
+        words = ", ".join(f"{p} {'known' if m == '1' else 'unknown'}" for p, m in zip(PARAMS, mask))
+        assert label == words + ": ", (mask, label)
+
+    _load_grad_mode(page)
+    label = page.text_content("[data-testid=mask-cell][data-mask='110'] .mask-words")
+    assert label == "W held fixed, b held fixed, x differentiated: ", label
+
+
+def test_jit_mode_has_no_mask_explorer(page, site, wait_engine_ready):
+    """Under jit every input is a formal parameter: no mask has a say, so no grid of them."""
+    open_page(page, site, wait_engine_ready=wait_engine_ready)
+    page.evaluate("() => window.explainer.setMode('jit')")
+    page.wait_for_function("() => document.querySelector('[data-testid=mask-explorer]').hidden")
+    page.evaluate("() => window.explainer.setMode('split')")
+    page.wait_for_function("() => !document.querySelector('[data-testid=mask-explorer]').hidden")

@@ -237,8 +237,7 @@ def test_copy_as_jax_prints_the_programs_on_the_page(opened, example, tmp_path):
 # on screen (not drawn again)
 WATCH_CALLS = """() => {
   window.__log = [];
-  document.addEventListener("pe:record", (e) => {
-    const rec = e.detail.record;
+  window.explainer.onRecord((rec) => {
     const panes = document.querySelector("#stage [data-testid=panes]");
     // the outer rows' toggles (checkpoint mode also opens its remat, whose calls have theirs)
     const toggles = document.querySelectorAll(

@@ -12,7 +12,8 @@ import { nextRequests } from "../../app/page/anticipate.js";
 import { firstRequest, policyKwargs } from "../../app/page/pending-policies.js";
 import { wholeRequest } from "../../app/page/pending-whole.js";
 import { POLICY_NAMES } from "../../app/contract/values.js";
-import { MODES, masksRequest, requestFor, stateFromExample } from "../../app/state.js";
+import { MODES } from "../../app/modes.js";
+import { masksRequest, requestFor, stateFromExample } from "../../app/state.js";
 
 seedSignatures(JSON.parse(await text(process.stdin)).signatures);
 const examples = JSON.parse(readFileSync(new URL("../../app/examples.json", import.meta.url), "utf8"));
@@ -33,7 +34,10 @@ for (const ex of examples.examples) {
   }
   const forced = requestFor({ ...state, mode: "split", instantiate: [true] });
   put(`${ex.id}/split/instantiate`, forced);
-  put(`${ex.id}/masks`, masksRequest(state));
+  for (const mode of MODES) {
+    const masks = masksRequest({ ...state, mode });
+    if (masks) put(`${ex.id}/${mode}/masks`, masks);
+  }
   nextRequests(state, null).forEach((r, i) => put(`${ex.id}/ahead[${i}]`, r.req));
 }
 process.stdout.write(out.map((r) => `${JSON.stringify(r)}\n`).join(""));

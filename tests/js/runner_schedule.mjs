@@ -2,6 +2,7 @@
 // tests/test_runner_schedule.py: when a change's request leaves, and how changes made in one
 // task share a request. Prints one JSON object of observations.
 import { createRunner } from "../../app/page/runner.js";
+import { createSession } from "../../app/page/session.js";
 import { requestFor, requestKey, stateFromExample } from "../../app/state.js";
 import { seedSignatures } from "../../app/signatures.js";
 
@@ -32,16 +33,15 @@ function page() {
   };
   let state = { doc: stateFromExample(EXAMPLE), record: null, recordKey: null, error: null };
   const answers = [];
-  const runner = createRunner({
-    engine,
-    getState: () => state,
-    dispatch: (c) => {
-      if (c.type === "answer") {
-        answers.push(c.key);
-        state = { ...state, recordKey: c.key, error: c.answer.error ?? null };
-      }
-    },
-  });
+  const getState = () => state;
+  const dispatch = (c) => {
+    if (c.type === "answer") {
+      answers.push(c.key);
+      state = { ...state, recordKey: c.key, error: c.answer.error ?? null };
+    }
+  };
+  const session = createSession({ engine, getState, dispatch, settled: async () => {} });
+  const runner = createRunner({ engine, session, getState, dispatch });
   const setKnown = (name, known) => {
     state = { ...state, doc: { ...state.doc, known: { ...state.doc.known, [name]: known } } };
   };

@@ -4,7 +4,8 @@
 import { setText } from "../../dom-writes.js";
 import { mountExamples } from "../../examples.js";
 import { createInputs } from "../../inputs.js";
-import { BLURBS, createModes } from "../../modes.js";
+import { modeOf } from "../../modes.js";
+import { createModes } from "./mode-tabs.js";
 import { isKnown, soleDifferentiated, stateFromExample } from "../../state.js";
 
 // how the engine words "no argument differentiated" (the record contract, issue 12)
@@ -35,7 +36,7 @@ export function createControls(els, examples, getState, dispatch) {
     onToggle(name) {
       const doc = getState().doc;
       // aria-disabled: jit has no mask, and grad differentiates at least one input
-      if (doc.mode === "jit" || soleDifferentiated(doc, name)) return;
+      if (modeOf(doc.mode)?.mask === "none" || soleDifferentiated(doc, name)) return;
       dispatch({ type: "known", name, known: !isKnown(doc, name), run: "now" });
     },
     onValue(name, text) {
@@ -56,7 +57,7 @@ export function createControls(els, examples, getState, dispatch) {
     const message = s.error?.message ?? "";
     modes.render(s.doc);
     menu.show(s.exampleId);
-    setText(els.blurb, /** @type {Record<string, string>} */ (BLURBS)[s.doc.mode]);
+    setText(els.blurb, modeOf(s.doc.mode)?.blurb ?? "");
     inputs.render({
       // the inputs of the function the engine read last (an edit's, once the engine has read it)
       params: s.signature?.params ?? [],

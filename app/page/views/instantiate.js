@@ -4,6 +4,7 @@
 // over as a residual. Outputs that are unknown anyway have nothing to force.
 
 import { setHidden } from "../../dom-writes.js";
+import { modeOf } from "../../modes.js";
 
 /** @typedef {import("../update.js").PageState} PageState */
 /** @typedef {import("../../contract/record.js").SplitRecord} SplitRecord */
@@ -25,8 +26,9 @@ export function createInstantiate(root, { getState, dispatch }) {
   }
 
   return function render(s) {
-    // a split record (its mode says so), while the page is in split mode
-    const rec = s.doc.mode === "split" && s.record?.mode === "split" ? /** @type {SplitRecord} */ (s.record) : null;
+    // a split record (its mode says so), while the page is in a mode whose outputs may be forced
+    const rec =
+      modeOf(s.doc.mode)?.instantiate && s.record?.mode === s.doc.mode ? /** @type {SplitRecord} */ (s.record) : null;
     const outs = rec ? rec.program.outvars : [];
     const forced = rec?.instantiate ?? [];
     const outUnknowns = rec?.out_unknowns ?? [];

@@ -1,15 +1,15 @@
 // The mask explorer: every known/unknown mask of the function in the editor at once (the
 // engine's "masks" mode, one request for all of them), one button per mask, sorted by the
 // bytes of residuals the split hands over, so "which inputs should be known?" reads off the
-// grid. A button loads its mask into the stage (split mode: the mask is what a split is of).
+// grid. Each cell counts what the page's mode gives for its mask (grad and checkpoint read a
+// mask as argnums: modes.js), is named by its mask in the mode's words ("x known, y unknown:
+// …"), and loads its mask into the stage in the same mode. A mode whose mask has no say (jit)
+// has no explorer.
 //
-// It asks the engine only once the main view is idle (window.explainer.settled()) and traced the
-// function without an error, and takes only the answer to its latest request. Its call is a
-// quiet one (engine-client.js): a flip or an edit interrupts it instead of waiting behind its
-// 2**n splits, and it is asked again once the reader pauses.
+// It draws the engine session's answer (page/session.js asks once the main view is idle,
+// and dispatches it as {type: "masks"}): it never calls the engine itself.
 
-import { askEngine } from "../../engine-answers.js";
-import { MASKS_QUIET_MS, SECTION_CALL_TIMEOUT_MS } from "../../limits.js";
+import { modeOf } from "../../modes.js";
 import { isKnown, masksRequest, requestKey } from "../../state.js";
 import { signatureOf } from "../../signatures.js";
 import { formatBytes } from "../../stage/dom.js";
@@ -25,59 +25,46 @@ const currentMask = (params, doc) => params.map((p) => (isKnown(doc, p) ? "1" : 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
- * @param {HTMLElement} root the explorer's section (data-testid="mask-explorer")
- * @param {{engine: any, settled: () => Promise<any>, getState: () => any,
- *          dispatch: (change: object) => void, cached: (key: string) => any}} deps
- *   cached: an answer the page has already (the build precomputed the opening state's)
- * @returns {(state: any) => void} render: follows the editor's function, marks the current mask
+ * Whether the explorer shows for a state (its function read, or the one read last): a source
+ * the engine cannot read (a syntax error) keeps the view of the function read last, waiting for
+ * a fix; a function of no inputs, or a mode whose mask has no say, has no explorer.
  */
-export function createMaskExplorer(root, { engine, settled, getState, dispatch, cached }) {
+export function shows(s) {
+  const sig = signatureOf(s.doc.code);
+  return ((sig ?? s.signature)?.params ?? []).length > 0 && Boolean(modeOf(s.doc.mode)?.masks);
+}
+
+/** The request the engine session asks for the explorer of `s` (null: none to ask). */
+export function wantedMasks(s) {
+  return signatureOf(s.doc.code) && shows(s) ? masksRequest(s.doc) : null;
+}
+
+/**
+ * @param {HTMLElement} root the explorer's section (data-testid="mask-explorer")
+ * @param {{getState: () => any, dispatch: (change: object) => void}} deps
+ * @returns {(state: any) => void} render: follows the editor's function and the session's
+ *   answer, marks the current mask
+ */
+export function createMaskExplorer(root, { getState, dispatch }) {
   const grid = root.querySelector(".mask-grid");
   const status = root.querySelector(".mask-status");
-  let wanted = ""; // the request key the grid shows or waits for
-  let shown = null; // {params, record} drawn
+  let drawn = null; // the masks answer drawn (state.masks)
+  let shown = null; // {params, record, mode} drawn
   let drawnFor = ""; // the mask marked current in the drawn grid
-
-  /** Once the main view has drawn its answer (render() runs inside the page's dispatch, before
-   *  the change schedules the main run: the dispatch ends first, so that settled() waits for
-   *  that run too). */
-  async function afterMainRun() {
-    await Promise.resolve();
-    try {
-      await settled();
-    } catch {
-      /* the page reports its own errors */
-    }
-  }
 
   /** No grid until the function above traces without an error. */
   function waitForFix() {
-    wanted = "";
     shown = null;
     grid.replaceChildren();
     status.textContent = "Every mask of the function shows here once the function above traces without an error.";
     root.classList.remove("is-updating");
   }
 
-  async function ask(request, key) {
-    await afterMainRun();
-    if (key !== wanted) return;
-    if (getState().error) {
-      // the main view could not trace it (an error, a runaway): 2**n splits would fail the same
-      // way, or each run into the time limit
+  function take(answer, doc) {
+    if (answer === null) {
       waitForFix();
       return;
     }
-    let answer = cached(key);
-    while (!answer) {
-      await new Promise((resolve) => setTimeout(resolve, MASKS_QUIET_MS));
-      if (key !== wanted) return; // the reader edited on: this grid is dropped unasked
-      const asked = await askEngine(engine, request, { timeoutMs: SECTION_CALL_TIMEOUT_MS, quiet: true });
-      // made way for a call of the reader's (the same function, another mask): asked again
-      if ("error" in asked.answer && asked.answer.error.type === "cancelled") await afterMainRun();
-      else answer = asked.answer;
-    }
-    if (key !== wanted) return;
     if ("error" in answer) {
       shown = null;
       grid.replaceChildren();
@@ -86,18 +73,16 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
       return;
     }
     const record = /** @type {import("../../contract/record.js").MasksRecord} */ (answer);
-    shown = { params: record.args.map((a) => a.name), record };
-    draw(getState().doc);
+    shown = { params: record.args.map((a) => a.name), record, mode: doc.mode };
+    draw(doc);
   }
 
   function load(mask) {
     const s = getState();
     const known = Object.assign(Object.create(null), s.doc.known);
     shown.params.forEach((p, i) => (known[p] = mask[i] === "1"));
-    const doc = { ...s.doc, known, mode: "split", step: null };
-    // still the example only if the mode stays (a mask is part of an example's opening state)
-    const exampleId = s.doc.mode === "split" ? s.exampleId : "";
-    dispatch({ type: "load", doc, exampleId, byUser: true, run: "now" });
+    // the mode stays: a cell counts the page's mode for its mask
+    dispatch({ type: "load", doc: { ...s.doc, known, step: null }, exampleId: s.exampleId, byUser: true, run: "now" });
   }
 
   function draw(doc) {
@@ -109,10 +94,13 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
     const cells = [...record.masks].sort(
       (a, b) => Number(Boolean(a.error)) - Number(Boolean(b.error)) || a.residual_bytes - b.residual_bytes,
     );
+    const mode = shown.mode;
     status.textContent =
-      `${plural(record.masks.length, "mask")} of ${record.fn}(${params.join(", ")}), fewest residual bytes first; ` +
-      `traced ${record.traces === 1 ? "once" : `${record.traces} times`}. A mask loads into the stage.`;
-    grid.replaceChildren(...cells.map((c) => cell(c, params, c.mask === current, most)));
+      `${plural(record.masks.length, "mask")} of ${record.fn}(${params.join(", ")}) as ${mode} splits them, ` +
+      `fewest residual bytes first; traced ${record.traces === 1 ? "once" : `${record.traces} times`}. ` +
+      `A mask loads into the stage, in ${mode} mode.`;
+    const words = modeOf(mode).maskWords;
+    grid.replaceChildren(...cells.map((c) => cell(c, params, c.mask === current, most, words)));
   }
 
   /** Another mask of the same function marked in the grid drawn. Drawing the grid again laid
@@ -122,15 +110,19 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
     for (const b of grid.children) b.setAttribute("aria-pressed", String(b.getAttribute("data-mask") === current));
   }
 
-  function cell(c, params, isCurrent, most) {
+  function cell(c, params, isCurrent, most, words) {
     const b = el("button", "mask-cell");
     b.type = "button";
     b.dataset.testid = "mask-cell";
     b.dataset.mask = c.mask;
     b.setAttribute("aria-pressed", String(isCurrent));
+    // the mask in words, heard first (which inputs are known is otherwise only a border style);
+    // the cell's name is its content, so it holds every visible word (WCAG 2.5.3)
+    const mask = params.map((p, i) => `${p} ${words[Number(c.mask[i] === "1")]}`).join(", ");
     const names = el("span", "mask-names");
+    names.setAttribute("aria-hidden", "true"); // said by the words above
     params.forEach((p, i) => names.append(el("span", c.mask[i] === "1" ? "tag tag-known" : "tag tag-unknown", p)));
-    b.append(names);
+    b.append(el("span", "mask-words", `${mask}: `), names);
     if (c.error) {
       b.classList.add("has-error");
       b.append(el("span", "mask-error", c.error.message));
@@ -145,10 +137,9 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
       const res = el("span", "mask-res", `${plural(c.residuals, "residual")} · ${formatBytes(c.residual_bytes)}`);
       const bar = el("span", "mask-bar");
       bar.style.setProperty("--share", String(c.residual_bytes / most));
-      b.append(eq, res, bar);
+      b.append(eq, " ", res, bar);
     }
-    const known = params.filter((_, i) => c.mask[i] === "1");
-    b.title = `Load this mask: ${known.length ? known.join(", ") : "nothing"} known`;
+    b.title = `Load this mask: ${mask}`;
     b.addEventListener("click", () => load(c.mask));
     return b;
   }
@@ -156,23 +147,24 @@ export function createMaskExplorer(root, { engine, settled, getState, dispatch, 
   return function render(s) {
     const sig = signatureOf(s.doc.code);
     if (sig === undefined) return; // drawn again once the engine has read the function
-    // a source the engine cannot read (a syntax error) keeps the view of the function read
-    // last, waiting for a fix
-    root.hidden = ((sig ?? s.signature)?.params ?? []).length === 0;
+    root.hidden = !shows(s);
     if (root.hidden) return;
     if (sig === null) {
+      drawn = null;
       waitForFix();
       return;
     }
-    const request = masksRequest(s.doc);
-    const key = requestKey(request);
-    if (key === wanted) {
-      const current = shown && currentMask(shown.params, s.doc);
-      if (shown && current !== drawnFor) mark(current);
+    const key = requestKey(masksRequest(s.doc));
+    if (s.masks?.key !== key) {
+      root.classList.add("is-updating"); // the session asks for it
       return;
     }
-    wanted = key;
-    root.classList.add("is-updating");
-    ask(request, key);
+    if (s.masks !== drawn) {
+      drawn = s.masks;
+      take(s.masks.answer, s.doc);
+      return;
+    }
+    const current = shown && currentMask(shown.params, s.doc);
+    if (shown && current !== drawnFor) mark(current);
   };
 }

@@ -4,6 +4,7 @@
 
 import { wholeArrived } from "../pending-whole.js";
 import { pendingOf, sameSplit, withStandIns } from "../pending-policies.js";
+import { modeOf } from "../../modes.js";
 
 /** @typedef {import("../../contract/record.js").EngineRecord} EngineRecord */
 /** @typedef {import("../../contract/record.js").CheckpointRecord} CheckpointRecord */
@@ -28,13 +29,8 @@ const splitText = (rec) => {
   const split = { ...rec, events, jax_snippet: null };
   // (a key set to null would keep its place in the text)
   delete split.unopened_calls;
-  if (rec.mode === "grad") {
-    delete split.saved_residuals;
-    delete split.saved_bytes;
-  }
-  return JSON.stringify(
-    rec.mode === "checkpoint" ? { ...split, policies: null, memory: null, pending_policies: null } : split,
-  );
+  for (const field of modeOf(rec.mode)?.later ?? []) delete split[field];
+  return JSON.stringify(split);
 };
 
 /** The programs as text, when the stage module could not be loaded.
@@ -60,9 +56,10 @@ function fallbackDraw(root, rec) {
 
 /**
  * @param {{root: HTMLElement, panel: HTMLElement, editor: any,
- *          dispatch: (change: object) => void}} deps
+ *          dispatch: (change: object) => void, onRecord?: (record: object) => void}} deps
+ *   onRecord: told of each record once the stage shows it (window.explainer.onRecord)
  */
-export async function createStagePanel({ root, panel, editor, dispatch }) {
+export async function createStagePanel({ root, panel, editor, dispatch, onRecord = () => {} }) {
   /** @type {ReturnType<typeof import("../../stage/index.js").createStage> | null} */
   let stage = null;
   // the record the stage last drew, its text, and the record whose policy cards it shows
@@ -149,7 +146,7 @@ export async function createStagePanel({ root, panel, editor, dispatch }) {
         stage.setRecord(next.record, { step: next.doc.step, key: next.recordKey });
         drawn = { record: next.record, text: null, cards: pendingOf(next.record).length ? null : next.record };
       } else fallbackDraw(root, next.record);
-      document.dispatchEvent(new CustomEvent("pe:record", { detail: { record: next.record, key: next.recordKey } }));
+      onRecord(next.record);
     },
   };
 }

@@ -1,0 +1,79 @@
+// The engine session's pure core (page/session.js asks, this keeps and merges): the answers
+// kept by request key, the records the build answered (seeded, checked against the contract
+// when first used), and the record that arrives in parts: what a first answer still waits for
+// (its whole request's rest: pending-whole.js; its other policies: pending-policies.js), how to
+// ask for it, and how the part is merged in. Pure: no DOM, no engine, no clock.
+
+import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
+import { waitsForWhole, wholeRequest, withWhole } from "./pending-whole.js";
+
+/**
+ * @param {{limit: number, check: (record: unknown) => string[]}} how limit: answers kept (a
+ *   record may be megabytes); check: a seeded record's contract problems ([] when it keeps it)
+ */
+export function createAnswers({ limit, check }) {
+  const kept = new Map(); // request key -> answer (record or {error}), oldest first
+  const seeded = new Map(); // request key -> a record answered at build time, not checked yet
+
+  /** Keeps an answer, forgetting the oldest beyond `limit`. */
+  function keep(key, answer) {
+    kept.delete(key);
+    kept.set(key, answer);
+    if (kept.size > limit) kept.delete(kept.keys().next().value);
+  }
+
+  /** The answer at hand for key: one kept, or a seeded record that keeps the contract. */
+  function get(key) {
+    if (kept.has(key) || !seeded.has(key)) return kept.get(key);
+    const rec = seeded.get(key);
+    seeded.delete(key);
+    if (check(rec).length) return undefined; // a broken build: the engine is asked
+    keep(key, rec);
+    return rec;
+  }
+
+  return {
+    keep,
+    get,
+    /** Whether key has an answer, without checking a seeded one (a first frame's task would
+     *  pay for it). */
+    has: (key) => kept.has(key) || seeded.has(key),
+    seed: (key, record) => seeded.set(key, record),
+  };
+}
+
+/** @typedef {{kind: "whole"} | {kind: "policy", policy: string}} Part */
+
+/**
+ * The next part a record waits for: the rest of its whole request first, then its pending
+ * policies one at a time; null when it is complete.
+ * @returns {Part | null}
+ */
+export function nextPart(record) {
+  if (waitsForWhole(record)) return { kind: "whole" };
+  const [policy] = pendingOf(record);
+  return policy ? { kind: "policy", policy } : null;
+}
+
+/** Whether a record still waits for a part. */
+export const waitsForPart = (record) => nextPart(record) !== null;
+
+/**
+ * What to ask the engine for a part of the record of `req` (its request as the state makes it):
+ * the entry point and its kwargs.
+ * @param {{mode: string, kwargs: object}} req @param {Part} part
+ * @returns {{entry: "run", request: {mode: string, kwargs: object}} | {entry: "policy", kwargs: object}}
+ */
+export function partRequest(req, part) {
+  if (part.kind === "whole") return { entry: "run", request: wholeRequest(firstRequest(req)) };
+  return { entry: "policy", kwargs: policyKwargs(req, part.policy) };
+}
+
+/**
+ * `record` with a part's answer merged in; null when the answer does not fit it (another
+ * split's rest).
+ * @param {any} record @param {Part} part @param {any} answer
+ */
+export function mergePart(record, part, answer) {
+  return part.kind === "whole" ? withWhole(record, answer) : withPolicy(record, answer);
+}
