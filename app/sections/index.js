@@ -113,6 +113,9 @@ function createContext(engine, explainer, session) {
     },
     /** A record for (mode, kwargs): kept, or asked once the main view is idle (session.js). */
     request: (mode, kwargs, how) => session.request({ mode, kwargs }, how),
+    /** A demo's own function's signature, asked once the main view is idle (session.js).
+     *  @param {string} code */
+    signature: (code) => session.signature(code),
   };
   return ctx;
 }
