@@ -170,7 +170,11 @@ export function withPredict(createStage, root, opts = {}, slot = null) {
     if (q) {
       const where = q.line != null ? ` (line ${q.line})` : "";
       // the residual question speaks in the unknown pane's names, as its reveal does
-      const staged = [" is staged; the unknown program runs it as ", h("code", { "data-testid": "predict-staged" }, q.staged), "."];
+      const staged = [
+        " is staged; the unknown program runs it as ",
+        h("code", { "data-testid": "predict-staged" }, q.staged),
+        ".",
+      ];
       ask.replaceChildren(
         `Equation ${q.i + 1} of ${state.questions.length}${where}: `,
         h("code", { "data-testid": "predict-eqn" }, q.short),
