@@ -107,6 +107,9 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
       else if (el.dataset.event != null && el.dataset.depth === "0") userStep(Number(el.dataset.event) + 1);
     },
   });
+  /** The residual chips' tab stop: kept on a chip revealed at the step shown.
+   *  @type {ReturnType<typeof createRoving> | null} */
+  let resKeys = null;
 
   // ---------------------------------------------------------------- steps
   function applyStep(/** @type {number} */ want, { source = "api", animate = false } = {}) {
@@ -137,6 +140,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     // scheduled after the scroll's frame callback: it reads layout before the edges write it
     if (!model.inside) view?.edges?.setStep(step);
     if (view && source !== "user" && source !== "key") paneKeys.refresh(currentEqn());
+    resKeys?.refresh();
     if (next !== prev || source === "record") {
       const ev = step > 0 ? model.events[step - 1] : null;
       const line = ev?.line ?? null;
@@ -298,9 +302,8 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
         view = viewOf();
       }
       if (!leaveFirstFrame()) content.replaceChildren(...view.nodes);
-      if (view.resList) {
-        createRoving(view.resList, { items: () => view?.resChips ?? [] }).refresh();
-      }
+      resKeys = view.resList ? createRoving(view.resList, { items: () => view?.resChips ?? [] }) : null;
+      resKeys?.refresh();
       applyStep(want == null || want === "" ? model.total : Number(want), { source: "record" });
       diffs.show(prevModel, outer, view);
       view.edges?.schedule(true);
