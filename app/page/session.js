@@ -3,8 +3,9 @@
 // the page's own request (what was asked ahead for it is awaited, not asked again), asks ahead
 // (quiet calls the reader's own interrupts), asks for the parts a first answer left out and
 // merges them (answers.js), and asks for the demos' records (and their own functions'
-// signatures) and the mask explorer's records once the main view is idle, one at a time. Views never call the engine: the runner (page/runner.js)
-// schedules the page's requests, and every answer reaches the views through dispatch.
+// signatures) and the mask explorer's records once the main view is idle, one at a time.
+// Views never call the engine: the runner (page/runner.js) schedules the page's requests,
+// and every answer reaches the views through dispatch.
 
 import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer, notStarted } from "../engine-answers.js";
