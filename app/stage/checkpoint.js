@@ -12,7 +12,7 @@ import { accountData, accountText } from "./memory-account.js";
 
 /**
  * @param {import("../contract/record.js").CheckpointRecord} record
- * @param {{onLink?: (link: object | null) => void, animated?: boolean}} [options]
+ * @param {{onLink?: (link: import("./model.js").Link | null) => void, animated?: boolean}} [options]
  */
 export function renderCheckpoint(record, { onLink, animated = false } = {}) {
   const policies = record.policies || [];
