@@ -272,7 +272,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     timeline.reset(model.total, step);
     const outer = model;
     const viewOf = () => {
-      const v = buildView(outer, timeline, (/** @type {any} */ l) => onLink?.(l)); // (untyped in view.js)
+      const v = buildView(outer, timeline, (l) => onLink?.(l));
       if (inside) model = enterInside(v, outer, timeline, step);
       return v;
     };
@@ -325,7 +325,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
    *  drawn again; the split, its step, its marks and its diff stay as they are. */
   function setPolicies(/** @type {any} */ record) {
     model = { ...model, record };
-    renewPolicies(view, record, (/** @type {any} */ l) => onLink?.(l));
+    renewPolicies(view, record, (l) => onLink?.(l));
   }
 
   // ---------------------------------------------------------------- API
