@@ -8,7 +8,7 @@ import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-pol
 import { waitsForWhole, wholeRequest, withWhole } from "./pending-whole.js";
 
 /** @import { EngineAnswer } from "../contract/record.js" */
-/** @import { Request } from "./pending-whole.js" */
+/** @import { PageRequest } from "./pending-whole.js" */
 
 /**
  * @param {{limit: number, check: (record: unknown) => string[]}} how limit: answers kept (a
@@ -69,8 +69,8 @@ export const waitsForPart = (/** @type {EngineAnswer | null | undefined} */ reco
 /**
  * What to ask the engine for a part of the record of `req` (its request as the state makes it):
  * the entry point and its kwargs.
- * @param {Request} req @param {Part} part
- * @returns {{entry: "run", request: Request} | {entry: "policy", kwargs: object}}
+ * @param {PageRequest} req @param {Part} part
+ * @returns {{entry: "run", request: PageRequest} | {entry: "policy", kwargs: object}}
  */
 export function partRequest(req, part) {
   if (part.kind === "whole") return { entry: "run", request: wholeRequest(firstRequest(req)) };

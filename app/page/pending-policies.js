@@ -9,11 +9,11 @@ import { modeOf } from "../modes.js";
 /** @typedef {import("../contract/record.js").CheckpointRecord} CheckpointRecord */
 /** @typedef {import("../contract/record.js").PolicyAnswer} PolicyAnswer */
 /** @import { EngineAnswer } from "../contract/record.js" */
-/** @import { Request } from "./pending-whole.js" */
+/** @import { PageRequest } from "./pending-whole.js" */
 
 /** The request an edit sends first: a checkpoint request asks for its selected policy alone,
  *  a split's calls come unopened and grad's saved residuals untraced (pending-whole.js).
- *  @param {Request} req @returns {Request} */
+ *  @param {PageRequest} req @returns {PageRequest} */
 export function firstRequest(req) {
   const first = modeOf(req.mode)?.first;
   return first ? { mode: req.mode, kwargs: { ...req.kwargs, ...first } } : req;
@@ -28,7 +28,7 @@ export function pendingOf(record) {
 }
 
 /** The kwargs of pe_engine.explain.checkpoint_policy for one pending policy of `req`.
- *  @param {Request} req @param {string} policy */
+ *  @param {PageRequest} req @param {string} policy */
 export function policyKwargs(req, policy) {
   return { ...req.kwargs, policy };
 }

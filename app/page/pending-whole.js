@@ -8,7 +8,7 @@
 import { modeOf } from "../modes.js";
 
 /** @import { EngineAnswer } from "../contract/record.js" */
-/** @typedef {{mode: string, kwargs: Record<string, unknown>}} Request a request as the state makes it */
+/** @typedef {{mode: string, kwargs: Record<string, unknown>}} PageRequest a request as the state makes it */
 
 /** The events (their `i`) whose calls a record left unopened ([] when none).
  *  @param {EngineAnswer | null | undefined} record @returns {number[]} */
@@ -31,7 +31,7 @@ export function waitsForWhole(record) {
 
 /** The whole request of `req` (a first request): its calls opened, its saved residuals
  *  traced; a checkpoint request still asks for its selected policy alone (the others come
- *  apart). @param {Request} req @returns {Request} */
+ *  apart). @param {PageRequest} req @returns {PageRequest} */
 export function wholeRequest(req) {
   const kwargs = { ...req.kwargs };
   delete kwargs.open_calls;
