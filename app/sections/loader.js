@@ -3,13 +3,14 @@
 // taken: a demo that asked again since ignores what its older call brings back.
 
 /**
- * @param {any} ctx the sections' context (index.js)
+ * @param {import("./index.js").SectionContext} ctx the sections' context
  * @param {HTMLElement} el the demo's element
  */
 export function createLoader(ctx, el) {
+  /** @type {string | null} the latest call's requests, as JSON */
   let wanted = null;
   /**
-   * @param {Array<{mode: string, kwargs: object}>} requests
+   * @param {Array<{mode: string, kwargs: Record<string, unknown>}>} requests
    * @param {{shown?: boolean, waiting?: () => void, take: (answers: any[]) => void}} how
    *   shown: the demo already shows these requests' answers (nothing to do if unchanged);
    *   waiting: called when the engine must be asked
