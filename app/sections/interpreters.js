@@ -183,11 +183,11 @@ export function createInterpretersDemo(el, ctx) {
         shown: Boolean(rec || error),
         waiting: () => rec || draw(),
         take([s, r]) {
-          if (r.error) error = r;
+          if ("error" in r) error = r;
           else {
             error = null;
             rec = r;
-            split = s.error ? null : s;
+            split = "error" in s ? null : s;
           }
           draw();
         },

@@ -224,7 +224,7 @@ export function createRuleDemo(el, ctx) {
         shown: Boolean(record),
         waiting: () => record || draw(),
         take([rec]) {
-          if (rec.error && record && !record.error) el.prepend(errorNote(rec));
+          if ("error" in rec && record && !record.error) el.prepend(errorNote(rec));
           else show(rec);
         },
       });
