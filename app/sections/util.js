@@ -5,7 +5,8 @@
 /**
  * A child of h(): a node, text (a number, made text), nothing (null, false), or lists of them.
  * @typedef {Node | string | number | boolean | null | undefined} Leaf
- * @typedef {Leaf | Array<Leaf | Leaf[]>} Child
+ * @typedef {Leaf | ChildList} Child
+ * @typedef {Array<Child>} ChildList
  */
 
 /** h("div", {class: "x", "data-testid": "y"}, child, "text", [more])
@@ -24,7 +25,8 @@ export function h(tag, attrs, ...children) {
       el.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
     else el.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat(Infinity)) {
+  // every list flattened: its leaves (typed as unknown[] first: a flat() of the recursive type is too deep for tsc)
+  for (const c of /** @type {Leaf[]} */ (/** @type {unknown[]} */ (children).flat(Infinity))) {
     if (c == null || c === false) continue;
     el.append(c instanceof Node ? c : String(c));
   }
