@@ -3,7 +3,7 @@
 // a request's inputs are one per parameter, so a source's signature is known before any request
 // on it is built. The build writes the signatures of the sources the page opens with (the
 // examples', the demos') into examples.json, so the first frame needs no engine; any other
-// source's is asked once (page/runner.js, sections/loader.js) and kept here.
+// source's is asked once (page/runner.js; a demo's own function: page/session.js) and kept here.
 
 import { signatureProblems } from "./contract/validate.js";
 import { askSignatureOf } from "./engine-answers.js";

@@ -1,7 +1,8 @@
 """Predict mode's state machine (app/stage/predict.js), run in Node on the stage's model of
 records the engine makes here: the truth it asks against is the engine's judgement of each
-equation, the operands it asks about at a mixed equation are the ones the engine's narration
-says become residuals, and the score counts what the reader got right."""
+equation, the operands it asks about at a mixed equation are the record's staged operands (in
+the unknown pane's names, as the reveal and the narration speak), and the score counts what the
+reader got right."""
 from __future__ import annotations
 
 import json
@@ -47,13 +48,12 @@ def run_machine(cases: list[tuple[dict, list[dict]]]) -> list[dict]:
 
 
 def residual_operands(ev: dict) -> list[str]:
-    """The operands that become residuals at a staged equation the engine records with
-    residuals: its known inputs that are not literals, in the traced program's names (the
-    question's). A call that splits ("both") is asked no operands."""
-    if not ev.get("residuals") or SIDE[ev["side"]] != "unknown":
+    """The operands that become residuals at a staged equation: the record's staged operands
+    that receive a residual, in the unknown pane's names. A call that splits ("both") is asked
+    no operands."""
+    if SIDE[ev["side"]] != "unknown":
         return []
-    return list(dict.fromkeys(x["name"] for x in ev["inputs"]
-                              if x["known"] and x["origin"] != "literal"))
+    return [o["name"] for o in ev.get("staged_operands", []) if o["residual"] is not None]
 
 
 def truthful_script(rec: dict) -> list[dict]:
@@ -68,14 +68,20 @@ def truthful_script(rec: dict) -> list[dict]:
 def test_the_default_example_with_a_known_sequence_of_answers():
     rec = record("split")
     right, wrong, mixed = run_machine([
-        (rec, [{"side": "known"}, {"side": "unknown"}, {"residuals": ["c"]}]),
+        (rec, [{"side": "known"}, {"side": "unknown"}, {"residuals": ["a"]}]),
         (rec, [{"side": "unknown"}, {"side": "known"}, {"residuals": ["b"]}]),
-        (rec, [{"side": "known"}, {"side": "both"}, {"residuals": ["c", "b"]}]),
+        (rec, [{"side": "known"}, {"side": "both"}, {"residuals": ["a", "b"]}]),
     ])
-    # sin runs now; mul is staged, mixed: its known operand c becomes a residual
-    asked = [(q["short"], q["truth"], q["operands"], q["residuals"]) for q in right["questions"]]
-    assert asked == [("c = sin a", "known", [], []),
-                     ("d = mul c b", "unknown", ["c", "b"], ["c"])]
+    # sin runs now; mul is staged, mixed: asked in the unknown pane's names (`c = mul a b`),
+    # where its operand a is the residual the known program's b (sin x) crosses as
+    asked = [(q["short"], q["staged"], q["truth"], q["operands"], q["sources"], q["residuals"])
+             for q in right["questions"]]
+    assert asked == [("c = sin a", "", "known", [], [], []),
+                     ("d = mul c b", "c = mul a b", "unknown", ["a", "b"],
+                      ["from line 5", "argument y"], ["a"])]
+    assert rec["events"][1]["staged_operands"] == [
+        {"name": "a", "residual": 0, "known_name": "b", "arg": None, "line": 5},
+        {"name": "b", "residual": None, "known_name": None, "arg": "y", "line": None}]
     phases = [(s["phase"], s["at"]) for s in right["steps"]]
     assert phases == [("side", 1), ("residuals", 1), ("done", 2)]
     assert right["steps"][-1]["score"] == {"right": 3, "asked": 3,
@@ -90,7 +96,10 @@ def test_the_default_example_with_a_known_sequence_of_answers():
     assert right["steps"][1]["reveal"] == ("Right: it is unknown. "
                                            "Now: which of its operands become residuals?")
     assert right["steps"][2]["reveal"].startswith(
-        "Right: it is unknown. Right: `c` becomes a residual.")
+        "Right: it is unknown. Right: `a` becomes a residual. `c = mul a b` is staged in the "
+        "unknown program")
+    # the reveal's operand is the one the engine's narration names as the residual, here
+    assert "becomes residual r0, `a` here" in right["steps"][2]["reveal"]
     assert wrong["steps"][-1]["score"]["right"] == 0
     assert wrong["steps"][0]["reveal"].startswith("Not this time: it is known.")
     assert mixed["final"] == "You predicted 1 of 3: known or unknown 1 of 2; residuals 0 of 1."
@@ -106,6 +115,16 @@ def test_every_mode_asks_the_engines_judgement(mode, fn):
     assert out["total"] == len(events)
     assert [q["truth"] for q in out["questions"]] == [SIDE[e["side"]] for e in events]
     assert [q["residuals"] for q in out["questions"]] == [residual_operands(e) for e in events]
+    # one set of names: each residual operand asked is the unknown pane's, as the narration
+    # (the reveal's reason) names it, and the residual the record says it receives
+    for ev in events:
+        for o in ev["staged_operands"] if residual_operands(ev) else []:
+            if o["residual"] is not None:
+                r = rec["residuals"][o["residual"]]
+                assert o["name"] == r["unknown_name"] and o["known_name"] == r["known_name"]
+                assert f"residual r{o['residual']}, `{o['name']}` here" in ev["narration"]
+    # split and grad ask some (checkpoint's outer event is one remat call; jit has no residuals)
+    assert any(residual_operands(e) for e in events) == (mode in ("split", "grad"))
     # answered with the engine's own judgement, every answer is right and every step lands once
     last = out["steps"][-1]
     assert last["phase"] == "done" and last["at"] == len(events)
@@ -116,8 +135,8 @@ def test_every_mode_asks_the_engines_judgement(mode, fn):
 
 def test_answers_out_of_turn_change_nothing():
     rec = record("split")
-    script = [{"residuals": ["c"]}, {"side": "maybe"}, {"side": "known"}, {"side": "unknown"},
-              {"side": "known"}, {"residuals": ["c", "nope"]}]
+    script = [{"residuals": ["a"]}, {"side": "maybe"}, {"side": "known"}, {"side": "unknown"},
+              {"side": "known"}, {"residuals": ["a", "nope"]}]
     (out,) = run_machine([(rec, script)])
     phases = [(s["phase"], s["at"], s["score"]["asked"]) for s in out["steps"]]
     assert phases == [("side", 0, 0), ("side", 0, 0), ("side", 1, 1), ("residuals", 1, 2),

@@ -136,6 +136,7 @@
  * @property {(string | null)} [source]
  * @property {(Array<(string | null)> | null)} [value]
  * @property {Array<number>} [residuals]
+ * @property {Array<StagedOperand>} [staged_operands]
  * @property {boolean} [all_constant]
  * @property {CallSplit} [call]
  */
@@ -144,6 +145,17 @@
  * @property {string} name
  * @property {boolean} known
  * @property {string} origin
+ */
+/**
+ * An operand a staged equation reads, as the unknown pane that runs it prints it, and where it
+ * comes from in the user's code. One with a residual is a residual operand: the known program
+ * hands it over (what predict mode asks at a mixed equation).
+ * @typedef {object} StagedOperand
+ * @property {string} name
+ * @property {(number | null)} residual
+ * @property {(string | null)} known_name
+ * @property {(string | null)} arg
+ * @property {(number | null)} line
  */
 /**
  * A call equation opened in place: its inner program split under the unknowns its rule saw, one

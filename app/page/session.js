@@ -2,13 +2,15 @@
 // by request key (page/answers.js: the pure core, with the build's seeded records), asks for
 // the page's own request (what was asked ahead for it is awaited, not asked again), asks ahead
 // (quiet calls the reader's own interrupts), asks for the parts a first answer left out and
-// merges them (answers.js), and asks for the demos' and the mask explorer's records once the
-// main view is idle, one at a time. Views never call the engine: the runner (page/runner.js)
-// schedules the page's requests, and every answer reaches the views through dispatch.
+// merges them (answers.js), and asks for the demos' records (and their own functions'
+// signatures) and the mask explorer's records once the main view is idle, one at a time.
+// Views never call the engine: the runner (page/runner.js) schedules the page's requests,
+// and every answer reaches the views through dispatch.
 
 import { answerProblems } from "../contract/validate.js";
 import { askEngine, askPolicy, errorAnswer, notStarted } from "../engine-answers.js";
 import { ANSWERS_KEPT, MASKS_QUIET_MS, SECTION_CALL_TIMEOUT_MS } from "../limits.js";
+import { askSignature, signatureOf } from "../signatures.js";
 import { requestKey } from "../state.js";
 import { createAnswers, mergePart, partRequest, waitsForPart } from "./answers.js";
 
@@ -93,6 +95,14 @@ export function createSession({ engine, getState, dispatch, settled }) {
 
     request: demoRequests(),
     wantMasks: masks(),
+
+    /** The signature of a demo's own function (sections/mini-editor.js), as signatures.js
+     *  asks and keeps it: one not known yet is asked once the main view is idle.
+     *  @param {string} code */
+    async signature(code) {
+      if (signatureOf(code) === undefined) await idle();
+      return askSignature(engine, code);
+    },
   };
 
   /**

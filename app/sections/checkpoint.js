@@ -46,7 +46,7 @@ export function createCheckpointDemo(el, ctx) {
   const loader = createLoader(ctx, el);
   let shownPolicy = "dots_saveable";
   const editor = createMiniEditor({
-    engine: ctx.engine,
+    signature: ctx.signature,
     id: "ckpt",
     code: CHECKPOINT_CODE,
     values: CHECKPOINT_VALUES,

@@ -20,7 +20,7 @@ export function createFoldingDemo(el, ctx) {
   let error = null;
   const loader = createLoader(ctx, el);
   const editor = createMiniEditor({
-    engine: ctx.engine,
+    signature: ctx.signature,
     id: "fold",
     code: FOLDING_CODE,
     values: FOLDING_VALUES,

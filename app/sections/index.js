@@ -138,6 +138,9 @@ function createContext(engine, explainer, session) {
     /** A record for (mode, kwargs): kept, or asked once the main view is idle (session.js). */
     /** @param {string} mode @param {Record<string, unknown>} kwargs @param {{stillWanted?: () => boolean}} [how] */
     request: (mode, kwargs, how) => session.request({ mode, kwargs }, how),
+    /** A demo's own function's signature, asked once the main view is idle (session.js).
+     *  @param {string} code */
+    signature: (code) => session.signature(code),
   };
   return ctx;
 }

@@ -1,14 +1,29 @@
 // A small editable function for the demos that have their own (sections 3 and 4): a code
 // box and one value field per parameter of the function the engine traces (its signature,
-// read by the engine: signatures.js). onChange({source, args}) fires (debounced) after edits,
-// once the engine has read the edited function; Ctrl/Cmd+Enter fires at once.
+// read by the engine: signatures.js, asked through the page's engine session as the demos'
+// records are: ctx.signature). onChange({source, args}) fires (debounced) after edits, once
+// the engine has read the edited function; Ctrl/Cmd+Enter fires at once.
 import { h } from "./util.js";
-import { askSignature, paramsOf } from "../signatures.js";
+import { paramsOf } from "../signatures.js";
 import { demoKwargs } from "./requests.js";
 
+/** @typedef {ReturnType<typeof demoKwargs>} DemoKwargs */
+
+/**
+ * @param {object} opts
+ * @param {string} opts.id the prefix of its elements' ids and test ids
+ * @param {(code: string) => Promise<unknown>} opts.signature asks the engine for a source's
+ *   signature (resolves once signatures.js keeps it): the sections' ctx.signature
+ * @param {string} opts.code
+ * @param {Record<string, string>} [opts.values] each parameter's value (default 1.0)
+ * @param {Record<string, boolean>} [opts.known] the parameters that are known
+ * @param {string} opts.label
+ * @param {(kwargs: DemoKwargs) => void} opts.onChange
+ * @param {number} [opts.rows]
+ */
 export function createMiniEditor({
   id,
-  engine,
+  signature,
   code,
   values = {},
   known = {},
@@ -16,7 +31,9 @@ export function createMiniEditor({
   onChange,
   rows = code.split("\n").length,
 }) {
+  /** @type {Record<string, string>} */
   const vals = { ...values };
+  /** @type {ReturnType<typeof setTimeout> | 0} */
   let timer = 0;
   const textarea = h("textarea", {
     id: `${id}-code`,
@@ -74,6 +91,7 @@ export function createMiniEditor({
     }
   }
 
+  /** @param {KeyboardEvent} e */
   function keys(e) {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
@@ -83,11 +101,12 @@ export function createMiniEditor({
   textarea.addEventListener("keydown", keys);
   textarea.addEventListener("input", () => schedule(500));
 
+  /** @param {number} ms */
   function schedule(ms) {
     clearTimeout(timer);
     const at = setTimeout(async () => {
       // the edited function's inputs, as the engine reads them (kept: asked once a source)
-      await askSignature(engine, textarea.value);
+      await signature(textarea.value);
       if (timer !== at) return; // edited again meanwhile: that edit's run takes over
       renderFields();
       onChange(request());
@@ -103,13 +122,15 @@ export function createMiniEditor({
   return {
     el: root,
     request,
+    /** @param {string} text */
     setSource(text) {
       textarea.value = text;
       schedule(0);
     },
+    /** @param {string} p @param {string} v */
     setValue(p, v) {
       vals[p] = v;
-      const i = fields.querySelector(`[data-param="${p}"]`);
+      const i = fields.querySelector(`input[data-param="${p}"]`);
       if (i) i.value = v;
       schedule(0);
     },

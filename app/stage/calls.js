@@ -9,7 +9,9 @@
 import { add, h, richText, sourceAnchor } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").CallSplit} CallSplit */
+/** @typedef {"known" | "unknown"} InnerRole the roles of the inner panes shown */
 
+/** @type {Record<InnerRole, string>} */
 const BADGE = { known: "K", unknown: "U" };
 
 /**
@@ -32,17 +34,22 @@ export function callToggle(row, call, depth) {
     h("span", { "aria-hidden": "true" }, "▸ "),
     "open",
   );
+  /** @type {HTMLElement | null} */
   let split = null;
-  const set = (open) => {
-    if (open && !split) {
-      split = renderCallSplit(call, depth, sourceOf(row));
-      split.addEventListener("keydown", (e) => closeOnEscape(e, btn));
-      split.querySelector("[data-testid=call-close]")?.addEventListener("click", () => {
-        set(false);
-        btn.focus();
-      });
-    }
-    if (open) placeSplit(row, split);
+  // the split, made when it first opens, then kept
+  const opened = () => {
+    if (split) return split;
+    const made = renderCallSplit(call, depth, sourceOf(row));
+    made.addEventListener("keydown", (e) => closeOnEscape(e, btn));
+    made.querySelector("[data-testid=call-close]")?.addEventListener("click", () => {
+      set(false);
+      btn.focus();
+    });
+    split = made;
+    return made;
+  };
+  const set = (/** @type {boolean} */ open) => {
+    if (open) placeSplit(row, opened());
     else split?.remove();
     btn.setAttribute("aria-expanded", String(open));
     // written only when it changes: a call the build's first frame opened is taken over as is
@@ -55,7 +62,7 @@ export function callToggle(row, call, depth) {
     const open = btn.getAttribute("aria-expanded") !== "true";
     set(open);
     // it opens below the programs: brought into view (the panes' scroller, then the page)
-    if (open) split.scrollIntoView({ block: "nearest" });
+    if (open) opened().scrollIntoView({ block: "nearest" });
   });
   openers.set(btn, () => set(true));
   // Escape on the call's row (or its toggle) closes what it opened
@@ -63,20 +70,23 @@ export function callToggle(row, call, depth) {
   return btn;
 }
 
+/** @type {WeakMap<Element, () => void>} */
 const openers = new WeakMap();
 
+/** @param {Node | null} node @param {string} text */
 function retext(node, text) {
   if (node && node.textContent !== text) node.textContent = text;
 }
 
 /** Open a call from its toggle without moving the page (a call the stage opens itself).
- *  @returns {boolean} whether `btn` is a call's toggle */
+ *  @param {Element} btn @returns {boolean} whether `btn` is a call's toggle */
 export function openCall(btn) {
   openers.get(btn)?.();
   return openers.has(btn);
 }
 
-/** Escape closes the innermost opened call the key was pressed in, focus back on its toggle. */
+/** Escape closes the innermost opened call the key was pressed in, focus back on its toggle.
+ *  @param {KeyboardEvent} e @param {HTMLButtonElement} btn */
 function closeOnEscape(e, btn) {
   if (e.key !== "Escape" || e.defaultPrevented || btn.getAttribute("aria-expanded") !== "true") return;
   e.preventDefault();
@@ -84,7 +94,7 @@ function closeOnEscape(e, btn) {
   btn.focus();
 }
 
-/** Where a call was opened from: "opened from Forward (known), line 9". */
+/** Where a call was opened from: "opened from Forward (known), line 9". @param {HTMLElement} row */
 function sourceOf(row) {
   const pane = row.closest("[data-role]")?.querySelector("h3, h4")?.textContent ?? "";
   const line = row.dataset.line;
@@ -95,6 +105,7 @@ function sourceOf(row) {
  * An opened call takes the whole width below the programs it opens from (the outer panes'
  * region, view.js, or the call it sits in), not the one column its row is in. Outside the
  * panes (a card), it opens under its row.
+ * @param {HTMLElement} row @param {HTMLElement} split
  */
 function placeSplit(row, split) {
   const parent = row.parentElement?.closest("[data-testid=call-split]");
@@ -106,7 +117,8 @@ function placeSplit(row, split) {
 }
 
 /** The split of one call: a section of its own (an <li> when it opens under its row in a
- *  list of equations). `from` says where it was opened from. */
+ *  list of equations). `from` says where it was opened from.
+ *  @param {CallSplit} call @param {number} depth @param {string} [from] @returns {HTMLElement} */
 export function renderCallSplit(call, depth, from = "") {
   // each operand named as the reader knows it: the argument W1, a literal, "from line 6"
   const inputs = call.inputs_known.map((k, i) =>
@@ -138,9 +150,9 @@ export function renderCallSplit(call, depth, from = "") {
     h("span", { class: "st-call-ins" }, "Its own split, by the same rule. Its inputs as the rule saw them: ", inputs),
   );
   const places = placesOf(call);
-  const panes = call.panes
-    .filter((p) => p.role === "known" || p.role === "unknown")
-    .map((p) => innerPane(call, p, places, depth));
+  const panes = call.panes.flatMap((p) =>
+    p.role === "known" || p.role === "unknown" ? [innerPane(call, p, p.role, places, depth)] : [],
+  );
   return h(
     "section",
     {
@@ -172,7 +184,8 @@ export function renderCallSplit(call, depth, from = "") {
   );
 }
 
-/** For each pane role, which inner event each equation is. */
+/** For each pane role, which inner event each equation is.
+ *  @param {CallSplit} call @returns {Record<InnerRole, Map<number, number>>} */
 function placesOf(call) {
   const of = { known: new Map(), unknown: new Map() };
   call.events.forEach((ev, i) => {
@@ -182,8 +195,9 @@ function placesOf(call) {
   return of;
 }
 
-function innerPane(call, pane, places, depth) {
-  const role = pane.role;
+/** @param {CallSplit} call @param {import("../contract/record.js").Pane} pane @param {InnerRole} role its role
+ *  @param {Record<InnerRole, Map<number, number>>} places @param {number} depth */
+function innerPane(call, pane, role, places, depth) {
   const saved = new Set(call.saved);
   const recomputed = new Set(call.recomputed);
   const rows = pane.program.eqns.map((text, j) => {
@@ -213,8 +227,9 @@ function innerPane(call, pane, places, depth) {
       tabindex: "-1",
     });
     const line = ev?.line ?? null;
-    const prevEv = j > 0 ? call.events[places[role].get(j - 1)] : null;
-    if (line != null && prevEv?.line !== line) add(li, sourceAnchor(line, ev.source));
+    const prevEvi = j > 0 ? places[role].get(j - 1) : undefined;
+    const prevEv = prevEvi != null ? call.events[prevEvi] : null;
+    if (line != null && prevEv?.line !== line) add(li, sourceAnchor(line, ev?.source));
     add(
       li,
       h(
@@ -243,10 +258,10 @@ function innerPane(call, pane, places, depth) {
 }
 
 /** scan / while: the carries' fixpoint, one round after another, beside the body the rounds
- *  speak of (the inner program as traced, whose names they use). */
+ *  speak of (the inner program as traced, whose names they use). @param {CallSplit} call */
 function renderRounds(call) {
-  const carryName = (c) => call.carries?.[c] ?? `carry ${c}`;
-  const carries = (flags) =>
+  const carryName = (/** @type {number} */ c) => call.carries?.[c] ?? `carry ${c}`;
+  const carries = (/** @type {boolean[]} */ flags) =>
     flags.map((u, c) =>
       h(
         "span",
@@ -305,8 +320,9 @@ function renderRounds(call) {
 
 /** What the inner split keeps and, for a checkpoint, what the unknown program runs again:
  *  counted as the residuals are (one traced equation, one saved output), so the numbers
- *  agree with the residuals listed under it. */
+ *  agree with the residuals listed under it. @param {CallSplit} call */
 function rematNote(call) {
+  /** @param {number} k @param {string} one @param {string} many */
   const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
   const saved = call.residuals.filter((r) => r.producer != null).length;
   const forwarded = call.residuals.length - saved;
@@ -329,14 +345,16 @@ export const REDUCE_PRECISION_WHY =
   "excess precision cannot give the forward pass and the recomputation in the backward pass " +
   "different values (JAX inserts it on every saved residual's producer).";
 
-const hasReducePrecision = (texts) => texts.some((t) => /= reduce_precision\[/.test(t));
+const hasReducePrecision = (/** @type {string[]} */ texts) => texts.some((t) => /= reduce_precision\[/.test(t));
 
-/** The sentence on reduce_precision, under the inner programs that hold one (else null). */
+/** The sentence on reduce_precision, under the inner programs that hold one (else null).
+ *  @param {CallSplit} call */
 function reducePrecisionNote(call) {
   if (!hasReducePrecision(call.panes.flatMap((p) => p.program.eqns))) return null;
   return h("p", { class: "st-call-note st-why", "data-testid": "reduce-precision-why" }, REDUCE_PRECISION_WHY);
 }
 
+/** @param {CallSplit} call */
 function residualLine(call) {
   return h(
     "p",

@@ -12,7 +12,7 @@ import { accountData, accountText } from "./memory-account.js";
 
 /**
  * @param {import("../contract/record.js").CheckpointRecord} record
- * @param {{onLink?: (link: object | null) => void, animated?: boolean}} [options]
+ * @param {{onLink?: (link: import("./model.js").Link | null) => void, animated?: boolean}} [options]
  */
 export function renderCheckpoint(record, { onLink, animated = false } = {}) {
   const policies = record.policies || [];
@@ -139,15 +139,18 @@ export function renderCheckpoint(record, { onLink, animated = false } = {}) {
   );
 }
 
-/** The cards, and a placeholder for each pending policy, in POLICY_ROWS order. */
+/** The cards, and a placeholder for each pending policy, in POLICY_ROWS order.
+ *  @param {import("../contract/record.js").Policy[]} policies @param {HTMLElement[]} cards cards[i]: policies[i]'s
+ *  @param {string[]} pending */
 function inRowOrder(policies, cards, pending) {
   if (!pending.length) return cards;
-  const rank = (name) => POLICY_ROWS.indexOf(name);
+  const rank = (/** @type {string} */ name) => POLICY_ROWS.indexOf(name);
   const placed = policies.map((p, i) => ({ rank: rank(p.name), el: cards[i] }));
   for (const name of pending) placed.push({ rank: rank(name), el: pendingCard(name) });
   return placed.sort((a, b) => a.rank - b.rank).map((c) => c.el);
 }
 
+/** @param {string} name */
 function pendingCard(name) {
   return h(
     "article",

@@ -86,9 +86,9 @@ function diffModels(prev, next) {
  *  @param {View} view @param {Model} model @param {Diff} diff
  *  @param {{onGone: (r: ModelResidual) => Element}} handlers */
 function markDiff(view, model, diff, { onGone }) {
-  /** @type {HTMLElement[]} */
+  /** @type {Array<HTMLElement | SVGElement>} */
   const marked = [];
-  /** @param {HTMLElement | null | undefined} el @param {string} kind */
+  /** @param {HTMLElement | SVGElement | null | undefined} el @param {string} kind */
   const mark = (el, kind) => {
     if (!el) return;
     el.dataset.diff = kind;

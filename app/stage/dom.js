@@ -3,11 +3,21 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const HTML_NS = "http://www.w3.org/1999/xhtml";
 
+/**
+ * An attribute's value: null or false leaves it out, true sets it empty; `dataset` takes an
+ * object, an `on…` attribute a listener.
+ * @typedef {string | number | boolean | null | undefined | EventListener | Record<string, string>} AttrValue
+ * @typedef {Record<string, AttrValue>} Attrs
+ * @typedef {Node | string | number | boolean | null | undefined | Children} Child null and false are left out
+ * @typedef {Array<Child>} Children
+ */
+
+/** @template {HTMLElement | SVGElement} E @param {E} el @param {Attrs | null | undefined} attrs */
 function apply(el, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v == null || v === false) continue;
-    if (k === "class") el.setAttribute("class", v);
-    else if (k === "text") el.textContent = v;
+    if (k === "class") el.setAttribute("class", String(v));
+    else if (k === "text") el.textContent = String(v);
     else if (k === "dataset") Object.assign(el.dataset, v);
     else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? "" : String(v));
@@ -15,10 +25,11 @@ function apply(el, attrs) {
   return el;
 }
 
+/** @template {Element} E @param {E} el @param {Child[]} children */
 function append(el, children) {
-  const adopting = making?.els != null;
+  const adopting = making != null && "els" in making;
   const inPlace = adopting && adopted.has(el);
-  for (const c of children.flat(Infinity)) {
+  for (const c of /** @type {unknown[]} */ (children).flat(Infinity)) {
     if (c == null || c === false) continue;
     // while adopting, an adopted element is already where the build put it, and so is an
     // adopted parent's text
@@ -34,22 +45,28 @@ function append(el, children) {
 // The page runs the same code over that HTML and each element made is, in turn, the one the
 // build made there (adopted): the code attaches its listeners and keeps its references, its
 // attributes and children are the HTML's already, and nothing on screen is drawn again.
+/** @typedef {{made: Element[]} | {els: (Element | null | undefined)[], i: number, ok: boolean}} Making */
+/** @type {Making | null} */
 let making = null; // {els, i, ok} while adopting; {made} while recording
+/** @type {WeakSet<Node>} */
 const adopted = new WeakSet();
 
+/** An element `tag` of namespace `ns` (HTML's or SVG's). @param {string} ns @param {string} tag
+ *  @returns {HTMLElement | SVGElement} */
 function make(ns, tag) {
   const queue = making;
-  if (queue?.els) {
+  if (queue && "els" in queue) {
     const el = queue.els[queue.i++];
     if (el && el.localName === tag && el.namespaceURI === ns) {
       adopted.add(el);
-      return el;
+      return /** @type {HTMLElement | SVGElement} */ (el);
     }
     // not what the build made here (null: not in its HTML): made anew, and told
     if (el !== null) queue.ok = false;
   }
-  const el = ns === HTML_NS ? document.createElement(tag) : document.createElementNS(ns, tag);
-  queue?.made?.push(el);
+  const el =
+    ns === HTML_NS ? document.createElement(tag) : /** @type {SVGElement} */ (document.createElementNS(ns, tag));
+  if (queue && "made" in queue) queue.made.push(el);
   return el;
 }
 
@@ -59,7 +76,7 @@ function make(ns, tag) {
  * there means make one anew). `ok` turns false when one is not what the build made at that
  * place (another tag, or none left), which the caller then draws anew.
  * @template T
- * @param {{made: Element[]} | {els: (Element | null | undefined)[], i: number, ok: boolean}} queue
+ * @param {Making} queue
  * @param {() => T} fn
  * @returns {T}
  */
@@ -73,22 +90,35 @@ export function makingWith(queue, fn) {
   }
 }
 
-/** h("div", {class: "x", "data-testid": "y"}, child, "text", [more]) */
+/**
+ * h("div", {class: "x", "data-testid": "y"}, child, "text", [more])
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {Attrs | null} [attrs] @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs, ...children) {
-  return made(make(HTML_NS, tag), attrs, children);
+  return /** @type {HTMLElementTagNameMap[K]} */ (made(make(HTML_NS, tag), attrs, children));
 }
 
+/**
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag @param {Attrs | null} [attrs] @param {...Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function s(tag, attrs, ...children) {
-  return made(make(SVG_NS, tag), attrs, children);
+  return /** @type {SVGElementTagNameMap[K]} */ (made(make(SVG_NS, tag), attrs, children));
 }
 
-/** Append `children` to `el`, as h() does: nodes the build's HTML already holds stay put. */
+/** Append `children` to `el`, as h() does: nodes the build's HTML already holds stay put.
+ *  @template {Element} E @param {E} el @param {...Child} children */
 export function add(el, ...children) {
   return append(el, children);
 }
 
+/** @template {HTMLElement | SVGElement} E @param {E} el @param {Attrs | null | undefined} attrs
+ *  @param {Child[]} children */
 function made(el, attrs, children) {
-  if (!(making?.els && adopted.has(el))) return append(apply(el, attrs), children);
+  if (!(making && "els" in making && adopted.has(el))) return append(apply(el, attrs), children);
   // the HTML has its attributes and children: only the listeners are the page's
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
@@ -100,9 +130,11 @@ function made(el, attrs, children) {
 // elements each new split built (grad-mlp: the table view, 225 of 828). So its body is built
 // when it first opens: on the summary's click, which comes before the details opens (no empty
 // frame), or on its toggle event when it is opened some other way.
+/** @type {WeakMap<Element, () => void>} */
 const fills = new WeakMap();
 
-/** A <details> with `summary` whose body, `build()`'s nodes, is made when it first opens. */
+/** A <details> with `summary` whose body, `build()`'s nodes, is made when it first opens.
+ *  @param {Attrs} attrs @param {Child} summary @param {() => Child} build */
 export function lazyDetails(attrs, summary, build) {
   const el = h("details", attrs, h("summary", null, summary));
   const fill = () => {
@@ -119,13 +151,14 @@ export function lazyDetails(attrs, summary, build) {
   return el;
 }
 
-/** Open a details (lazyDetails' or not), its body there in the same frame. */
+/** Open a details (lazyDetails' or not), its body there in the same frame.
+ *  @param {HTMLDetailsElement} el */
 export function openDetails(el) {
   fills.get(el)?.();
   el.open = true;
 }
 
-/** Text with `code` spans, as the engine writes narration. */
+/** Text with `code` spans, as the engine writes narration. @param {string | null | undefined} text */
 export function richText(text) {
   const frag = document.createDocumentFragment();
   String(text ?? "")
@@ -137,7 +170,8 @@ export function richText(text) {
   return frag;
 }
 
-/** "line 5 · h = jnp.tanh(...)": where an equation came from in the user's code. */
+/** "line 5 · h = jnp.tanh(...)": where an equation came from in the user's code.
+ *  @param {number} line @param {string | null | undefined} source */
 export function sourceAnchor(line, source) {
   return h(
     "span",
@@ -147,11 +181,12 @@ export function sourceAnchor(line, source) {
   );
 }
 
+/** @param {string | null | undefined} text */
 export function stripTicks(text) {
   return String(text ?? "").replaceAll("`", "");
 }
 
-/** Bytes as JAX users read them: "4 B", "1.5 KiB". */
+/** Bytes as JAX users read them: "4 B", "1.5 KiB". @param {number | null | undefined} n */
 export function formatBytes(n) {
   if (n == null) return "";
   if (n < 1024) return `${n} B`;
@@ -159,10 +194,14 @@ export function formatBytes(n) {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** Is focus somewhere the user types (editor, form field)? Then stage keys stay out. */
+/** Is focus somewhere the user types (editor, form field)? Then stage keys stay out.
+ *  @param {Element | null} el */
 export function isTypingTarget(el) {
   if (!el || el === document.body) return false;
-  if (el.isContentEditable || el.closest?.("[contenteditable]:not([contenteditable=false])")) {
+  if (
+    (el instanceof HTMLElement && el.isContentEditable) ||
+    el.closest?.("[contenteditable]:not([contenteditable=false])")
+  ) {
     return true;
   }
   const tag = el.tagName;
@@ -191,13 +230,14 @@ const ARROW_WIDGETS = [
   .map((r) => `[role="${r}"]`)
   .join(",");
 
-/** Widgets that use the arrow keys (and Home/End) themselves, or opted out of stage keys. */
+/** Widgets that use the arrow keys (and Home/End) themselves, or opted out of stage keys.
+ *  @param {Element | null} el */
 export function ownsArrowKeys(el) {
   if (!el || el === document.body) return false;
   return !!el.closest?.(`${ARROW_WIDGETS},[data-stage-keys="off"]`);
 }
 
-/** Elements where Space already means "activate": let the browser do it. */
+/** Elements where Space already means "activate": let the browser do it. @param {Element | null} el */
 export function isActivatable(el) {
   if (!el || el === document.body) return false;
   const tag = el.tagName;
@@ -205,10 +245,11 @@ export function isActivatable(el) {
     tag === "BUTTON" ||
     tag === "A" ||
     tag === "SUMMARY" ||
-    ["button", "link", "checkbox", "switch", "menuitem", "tab", "option"].includes(el.getAttribute?.("role"))
+    ["button", "link", "checkbox", "switch", "menuitem", "tab", "option"].includes(el.getAttribute?.("role") ?? "")
   );
 }
 
+/** @param {string} text @returns {Promise<boolean>} whether it was copied */
 export async function copyText(text) {
   try {
     if (navigator.clipboard && window.isSecureContext) {
@@ -232,11 +273,13 @@ export async function copyText(text) {
   return ok;
 }
 
-/** Select the contents of an element (the last resort when copying is not allowed). */
+/** Select the contents of an element (the last resort when copying is not allowed).
+ *  @param {Node} el */
 export function selectContents(el) {
   const range = document.createRange();
   range.selectNodeContents(el);
+  // null only in a frame that is not displayed (Firefox)
   const sel = getSelection();
-  sel.removeAllRanges();
-  sel.addRange(range);
+  sel?.removeAllRanges();
+  sel?.addRange(range);
 }

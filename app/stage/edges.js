@@ -19,13 +19,37 @@ import { placeLabels } from "./label-slots.js";
 const STUB = 16; // length of a stub, px
 const LABEL_H = 15; // a label's height, px
 
+/** @typedef {{x: number, y: number}} Point */
+/** @typedef {{left: number, right: number, top: number, bottom: number}} Box in the host's coordinates */
+/** @typedef {{pane: number, y: number}} End where an edge meets an element: its port's height */
+/**
+ * One residual's edge as drawn: its elements, and (measure()) its source and judged readers' ends.
+ * @typedef {object} EdgeItem
+ * @property {import("./model.js").Edge} e
+ * @property {SVGGElement} g
+ * @property {SVGPathElement} path
+ * @property {SVGPathElement} heads
+ * @property {SVGPathElement} halo
+ * @property {SVGGElement} label
+ * @property {SVGRectElement} box
+ * @property {SVGTextElement} text
+ * @property {End | null} src
+ * @property {Array<import("./model.js").Edge["to"][number] & {end: End}>} dsts
+ */
+/** @typedef {EdgeItem & {src: End}} Drawn an edge drawn: its source is on screen */
+/**
+ * What measure() reads of the layout: the host's size, the scroller's height, each pane's box,
+ * and whether the panes are stacked (one under the other) rather than side by side.
+ * @typedef {{box: {w: number, h: number}, scrollerHeight: number, panes: Box[], stacked: boolean}} Layout
+ */
+
 export class EdgeLayer {
   /**
-   * @param scroller   the element that scrolls the panes (the window edges are drawn for)
-   * @param host       the panes' element the SVG covers (position: relative)
-   * @param model      view model (model.js)
-   * @param paneViews  renderPane() results, indexed like model.panes
-   * @param reveal     reveal(el, step) from the stage
+   * @param {HTMLElement} scroller the element that scrolls the panes (the window edges are drawn for)
+   * @param {HTMLElement} host the panes' element the SVG covers (position: relative)
+   * @param {import("./model.js").Model} model view model (model.js)
+   * @param {import("./panes.js").PaneView[]} paneViews renderPane() results, indexed like model.panes
+   * @param {import("./timeline.js").Reveal} reveal reveal(el, step) from the stage
    */
   constructor(scroller, host, model, paneViews, reveal) {
     this.scroller = scroller;
@@ -34,6 +58,7 @@ export class EdgeLayer {
     this.paneViews = paneViews;
     this.step = model.total;
     this.svg = s("svg", { class: "st-edges", "aria-hidden": "true", focusable: "false" });
+    /** @type {EdgeItem[]} */
     this.items = model.edges.map((e) => {
       const path = s("path", { class: "st-edge-line" });
       const heads = s("path", { class: "st-edge-head" });
@@ -54,6 +79,8 @@ export class EdgeLayer {
       return { e, g, path, heads, halo, label, box, text, src: null, dsts: [] };
     });
     add(host, this.svg);
+    /** @type {Layout | null} */
+    this.layout = null;
     this.frame = 0;
     this.dirty = true;
     this.schedule = this.schedule.bind(this);
@@ -62,13 +89,13 @@ export class EdgeLayer {
     this.ro.observe(scroller);
   }
 
-  /** The step the stage shows: consumers not judged yet have no branch. */
+  /** The step the stage shows: consumers not judged yet have no branch. @param {number} step */
   setStep(step) {
     this.step = step;
     this.schedule(false);
   }
 
-  /** Light an edge. */
+  /** Light an edge. @param {EdgeItem} item @param {boolean} on */
   highlight(item, on) {
     item.g.classList.toggle("is-hl", on);
   }
@@ -92,30 +119,35 @@ export class EdgeLayer {
   measure() {
     this.dirty = false;
     const hr = this.host.getBoundingClientRect();
-    this.box = { w: this.host.scrollWidth, h: this.host.scrollHeight };
+    const box = { w: this.host.scrollWidth, h: this.host.scrollHeight };
     // read here, with the rest of the layout: read in draw(), after its writes, it laid the
     // page out a second time at every step (the observer marks a resized scroller dirty)
-    this.scrollerHeight = this.scroller.clientHeight;
-    this.panes = this.paneViews.map((v) => {
+    const scrollerHeight = this.scroller.clientHeight;
+    const panes = this.paneViews.map((v) => {
       const p = v.el.getBoundingClientRect();
       return { left: p.left - hr.left, right: p.right - hr.left, top: p.top - hr.top, bottom: p.bottom - hr.top };
     });
-    const [a, b] = this.edgePanes();
-    this.stacked = a != null && b != null && this.panes[b].top >= this.panes[a].bottom - 1;
+    const ends = this.edgePanes();
+    const stacked = ends != null && panes[ends[1]].top >= panes[ends[0]].bottom - 1;
+    this.layout = { box, scrollerHeight, panes, stacked };
+    /** @param {Element | null | undefined} el @returns {Box | null} */
     const rowBox = (el) => {
       if (!el || !el.getClientRects().length) return null;
       const r = el.getBoundingClientRect();
       return { top: r.top - hr.top, bottom: r.bottom - hr.top, left: r.left - hr.left, right: r.right - hr.left };
     };
     // ends that meet one element share its height: one port each
+    /** @type {Map<Element, {box: Box, pane: number, kind: string, ends: End[]}>} */
     const ports = new Map();
+    /** @param {Element | null | undefined} el @param {number} pane @param {"src" | "dst"} kind
+     *  @returns {End | null} */
     const port = (el, pane, kind) => {
       const box = rowBox(el);
-      if (!box) return null;
+      if (!el || !box) return null;
       const key = el;
       if (!ports.has(key)) ports.set(key, { box, pane, kind, ends: [] });
       const end = { pane, y: 0 };
-      ports.get(key).ends.push(end);
+      ports.get(key)?.ends.push(end);
       return end;
     };
     for (const it of this.items) {
@@ -124,7 +156,8 @@ export class EdgeLayer {
       it.dsts = [];
       if (e.from) {
         const v = this.paneViews[e.from.pane];
-        const el = e.from.eqn != null ? v.eqnEls[e.from.eqn] : v.varEls.get(e.from.invar) || v.headLine;
+        const invar = e.from.invar != null ? v.varEls.get(e.from.invar) : null;
+        const el = e.from.eqn != null ? v.eqnEls[e.from.eqn] : invar || v.headLine;
         it.src = port(el, e.from.pane, "src");
       }
       for (const t of e.to) {
@@ -141,54 +174,63 @@ export class EdgeLayer {
     }
   }
 
+  /** The panes the edges run between, [known, unknown] (every edge leaves the one, reaches the
+   *  other); null when no edge has both ends. @returns {[number, number] | null} */
   edgePanes() {
     const e = this.model.edges.find((x) => x.from && x.to.length);
-    return e ? [e.from.pane, e.to[0].pane] : [null, null];
+    return e?.from ? [e.from.pane, e.to[0].pane] : null;
   }
 
-  /** The gutter the labels live in: [x0, x1] in the host's coordinates. */
-  gutter() {
-    const [a, b] = this.edgePanes();
-    if (a == null) return [0, 0];
-    const k = this.panes[a];
-    const u = this.panes[b];
-    return this.stacked ? [2, Math.min(k.left, u.left) - 2] : [k.right + 2, u.left - 2];
+  /** The gutter the labels live in: [x0, x1] in the host's coordinates. @param {Layout} layout */
+  gutter(layout) {
+    const ends = this.edgePanes();
+    if (ends == null) return [0, 0];
+    const k = layout.panes[ends[0]];
+    const u = layout.panes[ends[1]];
+    return layout.stacked ? [2, Math.min(k.left, u.left) - 2] : [k.right + 2, u.left - 2];
   }
 
   draw() {
-    if (!this.panes) return;
-    setAttr(this.svg, "width", String(this.box.w));
-    setAttr(this.svg, "height", String(this.box.h));
-    setAttr(this.svg, "viewBox", `0 0 ${this.box.w} ${this.box.h}`);
-    const [gx0, gx1] = this.gutter();
-    const shown = this.items.filter((it) => it.src && it.e.reveal <= this.step && this.targets(it).length);
-    for (const it of this.items) it.g.classList.toggle("st-edge--orphan", !shown.includes(it));
+    const layout = this.layout;
+    if (!layout) return;
+    setAttr(this.svg, "width", String(layout.box.w));
+    setAttr(this.svg, "height", String(layout.box.h));
+    setAttr(this.svg, "viewBox", `0 0 ${layout.box.w} ${layout.box.h}`);
+    const [gx0, gx1] = this.gutter(layout);
+    const shown = this.items.filter(
+      /** @returns {it is Drawn} */ (it) => it.src != null && it.e.reveal <= this.step && this.targets(it).length > 0,
+    );
+    for (const it of this.items) it.g.classList.toggle("st-edge--orphan", !shown.some((d) => d === it));
     const slots = placeLabels(
       shown.map((it) => ({ want: it.src.y, width: 8 + 6.5 * it.e.label.length })),
-      { x0: gx0, x1: gx1, height: LABEL_H, gap: 2, fromRight: this.stacked },
+      { x0: gx0, x1: gx1, height: LABEL_H, gap: 2, fromRight: layout.stacked },
     );
     // an end further than this from its label becomes stubs (see the top of the file)
-    const reach = Math.max(160, this.scrollerHeight * 0.6);
-    shown.forEach((it, n) => this.route(it, slots[n], reach));
+    const reach = Math.max(160, layout.scrollerHeight * 0.6);
+    shown.forEach((it, n) => this.route(it, slots[n], reach, layout));
   }
 
+  /** @param {EdgeItem} it */
   targets(it) {
     return it.dsts.filter((d) => d.consumer < this.step);
   }
 
-  /** One edge: source -> label -> each judged consumer, stubs for ends out of reach. */
-  route(it, slot, reach) {
-    const [a] = this.edgePanes();
-    const k = this.panes[a];
+  /** One edge: source -> label -> each judged consumer, stubs for ends out of reach.
+   *  @param {Drawn} it @param {{x: number, y: number, width: number}} slot its label's
+   *  @param {number} reach @param {Layout} layout */
+  route(it, slot, reach, layout) {
+    const src = it.src;
+    const k = layout.panes[src.pane];
     const L = { x: slot.x, y: slot.y };
     const parts = [];
     const heads = [];
-    const out = this.stacked ? -1 : 1; // the source is left through its pane's right side, or left
-    const sx = this.stacked ? k.left : k.right;
-    parts.push(curve({ x: sx, y: it.src.y }, L, out, out));
+    const out = layout.stacked ? -1 : 1; // the source is left through its pane's right side, or left
+    const sx = layout.stacked ? k.left : k.right;
+    parts.push(curve({ x: sx, y: src.y }, L, out, out));
+    /** @type {Set<number>} */
     const far = new Set();
     for (const d of this.targets(it)) {
-      const q = { x: this.panes[d.pane].left, y: d.end.y };
+      const q = { x: layout.panes[d.pane].left, y: d.end.y };
       heads.push(`M ${f(q.x)} ${f(q.y)} l -7 -3.5 l 0 7 z`);
       if (Math.abs(q.y - L.y) <= reach) {
         parts.push(curve(L, q, 1, 1));
@@ -226,10 +268,11 @@ export class EdgeLayer {
   }
 }
 
-const f = (v) => v.toFixed(1);
+const f = (/** @type {number} */ v) => v.toFixed(1);
 
 /** A cubic from p to q with horizontal tangents: it leaves p heading `out` (+1 right, -1
- *  left) and reaches q heading `arrive`. */
+ *  left) and reaches q heading `arrive`. @param {Point} p @param {Point} q @param {number} out
+ *  @param {number} arrive */
 function curve(p, q, out, arrive) {
   const dx = Math.max(12, Math.abs(q.x - p.x) * 0.5);
   return `M ${f(p.x)} ${f(p.y)} C ${f(p.x + out * dx)} ${f(p.y)} ${f(q.x - arrive * dx)} ${f(q.y)} ${f(q.x)} ${f(q.y)}`;

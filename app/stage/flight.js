@@ -24,11 +24,8 @@ export function createFlights() {
     const from = chip.getBoundingClientRect();
     if (!from.width) return;
     const waiting = [
-      // edges.js's items (untyped: {e, g})
-      ...(view.edges?.items
-        .filter((/** @type {any} */ it) => it.e.consumers.includes(i))
-        .map((/** @type {any} */ it) => it.g) || []),
-      ...(ev.residuals || []).map((k) => view.resChips?.[k]).filter(Boolean),
+      ...(view.edges?.items.filter((it) => it.e.consumers.includes(i)).map((it) => it.g) || []),
+      ...(ev.residuals || []).map((k) => view.resChips?.[k]).filter((el) => el != null),
     ];
     for (const el of waiting) el.classList.add("st-landing");
     let landed = false;

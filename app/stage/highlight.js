@@ -12,7 +12,7 @@ import { resolveLink } from "./model.js";
 export function createHighlighter(root) {
   /** @type {Element[]} */
   let lit = []; // elements marked is-hl
-  /** @type {unknown[]} */
+  /** @type {import("./edges.js").EdgeItem[]} */
   let litEdges = []; // edge items lit through the edge layer (edges.js's)
 
   /** @param {View | null} view */
@@ -49,10 +49,9 @@ export function createHighlighter(root) {
       const e = it.e;
       const producer = model.residuals[e.k].producer;
       const byEvent =
-        link.residual == null &&
-        (e.consumers.some((/** @type {number} */ c) => events.has(c)) || (producer != null && events.has(producer)));
+        link.residual == null && (e.consumers.some((c) => events.has(c)) || (producer != null && events.has(producer)));
       if (residuals.has(e.k) && (link.residual != null || byEvent || link.line != null)) {
-        view.edges.highlight(it, true);
+        view.edges?.highlight(it, true); // (the layer whose items these are)
         litEdges.push(it);
       }
     }

@@ -6,11 +6,15 @@
 import { openCall } from "./calls.js";
 import { insideCall, insideModel } from "./model.js";
 
+/** @typedef {import("./model.js").Model} Model */
+
 /**
  * Show the outer programs whole, open the record's remat call, and turn the model into one
  * whose steps are its inner events: the timeline is reset to step `at` of them (the step the
  * build's first frame shows, or 0).
- * @returns {any} the model to step (`inside.split`: the opened remat)
+ * @param {import("./view.js").View | null} view @param {Model} model
+ * @param {import("./timeline.js").Timeline} timeline @param {number} at
+ * @returns {Model} the model to step (`inside.split`: the opened remat)
  */
 export function enterInside(view, model, timeline, at) {
   const call = insideCall(model.record);
@@ -26,12 +30,13 @@ export function enterInside(view, model, timeline, at) {
   const split = view.wrap.querySelector('.st-opened > [data-testid="call-split"]');
   split?.setAttribute("data-inside", "");
   const inner = insideModel(model);
-  inner.inside.split = split;
+  if (inner.inside) inner.inside.split = split; // (it has one: the call is there)
   timeline.reset(inner.total, at);
   return inner;
 }
 
-/** The opened remat at `step` of its inner events: the row of the event just judged. */
+/** The opened remat at `step` of its inner events: the row of the event just judged.
+ *  @param {Model} model @param {number} step @returns {Element | null} */
 export function showInside(model, step) {
   const split = model.inside?.split;
   if (!split?.isConnected) return null;

@@ -10,6 +10,7 @@ import { formatBytes } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").MemoryAccount} MemoryAccount */
 
+/** @param {number} n @param {string} word */
 const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "3 activations (40 B) + 2 inputs kept (44 B)" */

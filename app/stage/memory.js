@@ -8,6 +8,7 @@ import { add, formatBytes, h, lazyDetails, s } from "./dom.js";
 import { accountData, accountText } from "./memory-account.js";
 
 /** @typedef {import("../contract/record.js").MemoryLine} MemoryLine */
+/** @typedef {MemoryLine & {hue: number}} ChartLine a line as drawn: its colour (and dashes) */
 
 const W = 640;
 const H = 220;
@@ -22,6 +23,7 @@ const DASHES = ["", "6 4", "2 3", "10 3 2 3", "1 5", "8 2", "4 2 1 2", "12 4"];
  */
 export function renderMemory(memory, selected = "", pending = []) {
   // plain grad's one line has no policy name; a policy keeps its colour whatever else is drawn
+  /** @type {ChartLine[]} */
   const lines = memory.map((l, n) => {
     const rank = POLICY_ROWS.indexOf(l.policy);
     return { ...l, label: l.label || "grad", hue: (rank < 0 ? n : rank) % LINES };
@@ -29,8 +31,8 @@ export function renderMemory(memory, selected = "", pending = []) {
   // each step holds its bytes until the next one: a step line, step i over [i, i + 1)
   const steps = Math.max(1, ...lines.map((l) => l.points.length));
   const peak = Math.max(1, ...lines.map((l) => l.peak_bytes));
-  const x = (i) => M.left + (i / steps) * (W - M.left - M.right);
-  const y = (b) => H - M.bottom - (b / peak) * (H - M.top - M.bottom);
+  const x = (/** @type {number} */ i) => M.left + (i / steps) * (W - M.left - M.right);
+  const y = (/** @type {number} */ b) => H - M.bottom - (b / peak) * (H - M.top - M.bottom);
   const titleId = `st-mem-${Math.random().toString(36).slice(2, 8)}`;
   const summary = lines.map((l) => `${l.label}: peak ${accountText(l.account)}, ${l.recomputed} recomputed`).join("; ");
 
@@ -131,7 +133,7 @@ export function renderMemory(memory, selected = "", pending = []) {
   );
 }
 
-/** The chart's numbers: one row per step, one column per line. */
+/** The chart's numbers: one row per step, one column per line. @param {ChartLine[]} lines */
 function memoryTable(lines) {
   return lazyDetails({ class: "st-table-wrap" }, "Memory as a table", () => {
     const longest = lines.reduce((a, l) => (l.points.length > a.points.length ? l : a), lines[0]);

@@ -69,6 +69,7 @@ export function kindOf(record) {
   return "empty";
 }
 
+/** @type {Record<string, string>} an event's side, said (model.Event's `side`) */
 export const SIDE_LABEL = {
   known: "known",
   unknown: "unknown",
@@ -78,7 +79,7 @@ export const SIDE_LABEL = {
   staged: "staged",
 };
 
-/** Badge letters: colour is never the only cue. */
+/** Badge letters: colour is never the only cue. @type {Record<string, string>} */
 export const SIDE_BADGE = {
   known: "K",
   unknown: "U",

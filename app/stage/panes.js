@@ -6,20 +6,45 @@ import { add, copyText, h, selectContents, sourceAnchor } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 import { modeOf } from "../modes.js";
 
+/** @typedef {import("./model.js").Model} Model */
+/** @typedef {import("./model.js").ModelPane} ModelPane */
+/** @typedef {import("./model.js").ModelResidual} ModelResidual */
+/** @typedef {import("./timeline.js").Reveal} Reveal */
+/**
+ * A pane as drawn (renderPane): its elements, and `showStep(step)` to count what a step shows.
+ * @typedef {object} PaneView
+ * @property {HTMLElement} el
+ * @property {HTMLOListElement} body
+ * @property {HTMLLIElement[]} eqnEls eqnEls[j]: equation j's row
+ * @property {Map<string, HTMLSpanElement>} varEls a binder of the header, by name
+ * @property {HTMLSpanElement[]} invarEls
+ * @property {HTMLSpanElement[]} outEls
+ * @property {HTMLDivElement} headLine
+ * @property {HTMLDivElement} footLine
+ * @property {ModelPane} pane
+ * @property {(step: number) => void} showStep
+ * @property {Map<number, Element[]>} [resVarEls] the names each residual has in the header and
+ *   footer (view.js adds them)
+ */
+
+/** @type {Record<ModelPane["role"], string>} */
 const ROLE_BADGE = { known: "K", unknown: "U", staged: "S", other: "" };
+/** @type {Record<ModelPane["role"], string>} */
 const ROLE_NAME = { known: "known", unknown: "unknown", staged: "staged", other: "" };
 
+/** @param {ModelPane["role"]} role @param {string} [text] */
 function badge(role, text = ROLE_BADGE[role]) {
   return text ? h("span", { class: `st-badge st-badge--${role}`, "aria-hidden": "true" }, text) : null;
 }
 
+/** @param {ModelResidual} r @param {string} [extra] @param {Element | null} [before] */
 function resTag(r, extra = "", before = null) {
   return h("span", { class: `st-rtag ${extra}`, title: `residual ${r.label}` }, before, r.label);
 }
 
 /**
  * A pane. `reveal(el, step)` registers an element that appears at a step.
- * Returns {el, body, eqnEls[], varEls: Map(name -> el), headEl}.
+ * @param {Model} model @param {ModelPane} pane @param {Reveal} reveal @returns {PaneView}
  */
 export function renderPane(model, pane, reveal) {
   const prog = pane.program;
@@ -63,7 +88,7 @@ export function renderPane(model, pane, reveal) {
   // the count follows the step: what is on screen, of what the split will hold
   const reveals = [...pane.eqnReveal].sort((a, b) => a - b);
   let shownCount = n;
-  const showStep = (step) => {
+  const showStep = (/** @type {number} */ step) => {
     let k = 0;
     while (k < n && reveals[k] <= step) k++;
     if (k === shownCount) return;
@@ -72,9 +97,13 @@ export function renderPane(model, pane, reveal) {
   };
 
   // header line: { lambda consts; invars. let (the binders as the engine typed them)
+  /** @type {Map<string, HTMLSpanElement>} */
   const varEls = new Map();
+  /** @type {HTMLSpanElement[]} */
   const invarEls = [];
+  /** @type {HTMLSpanElement[]} */
   const outEls = [];
+  /** @param {import("../contract/record.js").TypedVar} v @param {number} j @param {boolean} isInvar */
   const typed = (v, j, isInvar) => {
     const label = isInvar ? pane.inLabels[j] : null;
     const arg = isInvar ? pane.argNames[j] : null;
@@ -91,6 +120,7 @@ export function renderPane(model, pane, reveal) {
     if (isInvar) invarEls.push(el);
     return el;
   };
+  /** @type {import("./dom.js").Child[]} */
   const parts = ["{ lambda "];
   prog.constvars.forEach((v, j) => parts.push(j ? " " : "", typed(v, j, false)));
   parts.push("; ");
@@ -98,8 +128,9 @@ export function renderPane(model, pane, reveal) {
   parts.push(". let");
   const headLine = h("div", { class: "st-line st-line--head" }, parts);
 
+  /** @type {HTMLLIElement[]} */
   const eqnEls = [];
-  const lineAt = (j) => {
+  const lineAt = (/** @type {number} */ j) => {
     const evi = pane.eqnEvent[j];
     return (evi >= 0 ? model.events[evi]?.line : null) ?? pane.program.lines?.[j] ?? null;
   };
@@ -117,6 +148,7 @@ export function renderPane(model, pane, reveal) {
       badge(pane.role),
       h("code", { class: "st-eqn-text", ...timed }, prog.eqns[j]),
     );
+    /** @type {Element[]} */
     const tags = [];
     // the value a known equation computed now (shown on the event's last known equation)
     if (
@@ -195,6 +227,7 @@ export function renderPane(model, pane, reveal) {
 
   // footer: in (outs) }
   const outs = prog.outvars;
+  /** @type {import("./dom.js").Child[]} */
   const footParts = ["in ("];
   outs.forEach((v, j) => {
     const label = pane.outLabels[j];
@@ -232,18 +265,20 @@ export function renderPane(model, pane, reveal) {
   return { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, pane, showStep };
 }
 
-/** The user's line `line` as an event of the record has it (null: none says). */
+/** The user's line `line` as an event of the record has it (null: none says).
+ *  @param {Model} model @param {number} line */
 function sourceOf(model, line) {
   const i = model.lineEvents.get(line)?.[0];
   return i != null ? (model.events[i].source ?? null) : null;
 }
 
+/** @param {number} shown @param {number} n */
 function countText(shown, n) {
   const all = `${n} equation${n === 1 ? "" : "s"}`;
   return shown === n ? all : `${shown} of ${all}`;
 }
 
-/** The traced program in trace order: one chip per event. */
+/** The traced program in trace order: one chip per event. @param {Model} model @param {Reveal} reveal */
 export function renderTrace(model, reveal) {
   // a scroller: focusable, so keyboard users can scroll it (one tab stop, however long)
   const list = h("ol", { class: "st-trace-list", "aria-label": "Traced equations in trace order", tabindex: "0" });
@@ -290,6 +325,7 @@ export function renderTrace(model, reveal) {
   return { el, list, chips };
 }
 
+/** The badge (and its colour) of an event's side. @param {string} side */
 export function badgeRole(side) {
   if (side === "known" || side === "known-dropped") return "known";
   if (side === "unknown" || side === "unknown-dropped") return "unknown";

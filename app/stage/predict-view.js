@@ -20,12 +20,15 @@ import {
   startPredict,
 } from "./predict.js";
 
+/** @typedef {import("./model.js").Model} Model */
+
 /** @type {{side: import("./predict.js").Side, key: string, label: string, hint: string}[]} */
 const SIDES = [
   { side: "known", key: "k", label: "Known", hint: "runs now" },
   { side: "unknown", key: "u", label: "Unknown", hint: "staged" },
   { side: "both", key: "b", label: "Both", hint: "a call that splits" },
 ];
+/** @type {Record<string, import("./predict.js").Side>} */
 const SIDE_OF_KEY = Object.fromEntries(SIDES.map((s) => [s.key, s.side]));
 // inputs that do not take typed characters: the keys still answer there
 const NOT_TYPED = new Set(["checkbox", "radio", "range", "button"]);
@@ -38,18 +41,21 @@ const NOT_TYPED = new Set(["checkbox", "radio", "range", "button"]);
  */
 export function withPredict(createStage, root, opts = {}, slot = null) {
   let on = false;
+  /** @type {import("./predict.js").PredictState | null} */
   let state = null;
+  /** @type {Model | null} */
   let model = null; // the split the stage shows (the gate sees each one)
   let drawQueued = false;
 
-  // the gate: the step the stage may reach (null: any); never past the split's last step
+  /** The gate: the step the stage may reach (null: any); never past the split's last step.
+   *  @param {Model} m @param {string} source @returns {number | null} */
   function gate(m, source) {
     model = m;
     if (!on || m.kind !== "panes") return null;
-    if (!state || state.key !== eventsKey(m.events, m.mode)) restart(m); // a new split: start over
+    const st = state && state.key === eventsKey(m.events, m.mode) ? state : restart(m); // a new split: start over
     if (source === "predict") return null;
-    if (source === "play" && stage.getStep() >= state.at) queueMicrotask(() => stage.pause()); // play stops at the question
-    return state.at;
+    if (source === "play" && stage.getStep() >= st.at) queueMicrotask(() => stage.pause()); // play stops at the question
+    return st.at;
   }
   const stage = createStage(root, { ...opts, gate });
 
@@ -75,7 +81,7 @@ export function withPredict(createStage, root, opts = {}, slot = null) {
         class: `st-btn pr-side pr-side--${side}`,
         "data-testid": `predict-${side}`,
         "aria-keyshortcuts": key.toUpperCase(),
-        onclick: () => answer(() => answerSide(state, side)),
+        onclick: () => answer((st) => answerSide(st, side)),
       },
       h("span", null, label),
       h("span", { class: "pr-hint" }, hint),
@@ -126,10 +132,13 @@ export function withPredict(createStage, root, opts = {}, slot = null) {
     else stage.top.append(panel);
   }
 
-  function restart(m = model) {
-    state = startPredict(m.events, m.mode);
+  /** @param {Model} m */
+  function restart(m) {
+    const st = startPredict(m.events, m.mode);
+    state = st;
     reveal.textContent = "";
     queueDraw();
+    return st;
   }
 
   function queueDraw() {
@@ -160,16 +169,23 @@ export function withPredict(createStage, root, opts = {}, slot = null) {
     done.hidden = state.phase !== "done";
     if (q) {
       const where = q.line != null ? ` (line ${q.line})` : "";
+      // the residual question speaks in the unknown pane's names, as its reveal does
+      const staged = [
+        " is staged; the unknown program runs it as ",
+        h("code", { "data-testid": "predict-staged" }, q.staged),
+        ".",
+      ];
       ask.replaceChildren(
         `Equation ${q.i + 1} of ${state.questions.length}${where}: `,
         h("code", { "data-testid": "predict-eqn" }, q.short),
-        state.phase === "side" ? " Known, unknown, or both?" : " is staged.",
+        ...(state.phase === "side" ? [" Known, unknown, or both?"] : staged),
       );
     } else ask.textContent = "Every equation has landed.";
-    if (state.phase === "residuals") drawOperands(q);
+    if (q && state.phase === "residuals") drawOperands(q);
     final.textContent = state.phase === "done" ? scoreText(state) : "";
   }
 
+  /** @param {import("./predict.js").Question} q */
   function drawOperands(q) {
     operands.replaceChildren(
       ...q.operands.map((name, n) =>
@@ -179,16 +195,18 @@ export function withPredict(createStage, root, opts = {}, slot = null) {
           h("input", { type: "checkbox", value: name, "data-testid": "predict-operand" }),
           h("kbd", { "aria-hidden": "true" }, String(n + 1)),
           h("code", null, name),
+          h("span", { class: "pr-source" }, q.sources[n]),
         ),
       ),
     );
   }
 
-  /** Apply an answer; a settled question lands its equation, animated, with the reason said. */
+  /** Apply an answer; a settled question lands its equation, animated, with the reason said.
+   *  @param {(state: import("./predict.js").PredictState) => import("./predict.js").PredictState} next */
   function answer(next) {
     if (!state) return;
     const before = state;
-    state = next();
+    state = next(state);
     if (state === before) return;
     const text = revealText(state);
     reveal.replaceChildren(richText(text));
@@ -200,6 +218,7 @@ export function withPredict(createStage, root, opts = {}, slot = null) {
 
   /** Focus what answers now (the first operand, the first side, or "Try again"). */
   function focusAnswer() {
+    if (!state) return;
     const el =
       state.phase === "residuals"
         ? operands.querySelector("input")
@@ -212,14 +231,15 @@ export function withPredict(createStage, root, opts = {}, slot = null) {
   }
 
   const submitResiduals = () =>
-    answer(() =>
+    answer((st) =>
       answerResiduals(
-        state,
+        st,
         [...operands.querySelectorAll("input:checked")].map((x) => /** @type {HTMLInputElement} */ (x).value),
       ),
     );
   check.addEventListener("click", submitResiduals);
 
+  /** @param {boolean} want */
   function setOn(want) {
     on = want;
     if (on && !panel.isConnected) mountPanel();
@@ -243,13 +263,14 @@ export function withPredict(createStage, root, opts = {}, slot = null) {
   });
 
   // ---------------------------------------------------------------- keys (before the stage's: "u" is its "next unknown")
+  /** @param {KeyboardEvent} e */
   function onKey(e) {
     if (!on || !state || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (!root.isConnected || root.closest("[inert]")) return;
     const active = /** @type {HTMLInputElement} */ (document.activeElement);
     if (isTypingTarget(active) && !NOT_TYPED.has(active.type)) return;
     const key = e.key.toLowerCase();
-    if (state.phase === "side" && SIDE_OF_KEY[key]) answer(() => answerSide(state, SIDE_OF_KEY[key]));
+    if (state.phase === "side" && SIDE_OF_KEY[key]) answer((st) => answerSide(st, SIDE_OF_KEY[key]));
     else if (state.phase === "residuals" && /^[1-9]$/.test(key)) {
       const box = /** @type {HTMLInputElement | undefined} */ (operands.querySelectorAll("input")[Number(key) - 1]);
       if (!box) return;

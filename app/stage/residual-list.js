@@ -5,15 +5,22 @@ import { formatBytes, h } from "./dom.js";
 import { accountData, accountText } from "./memory-account.js";
 import { madeBy } from "./model.js";
 
+/** @typedef {import("./model.js").Model} Model */
+/** @typedef {import("./model.js").ModelResidual} ModelResidual */
+/** @typedef {import("./timeline.js").Reveal} Reveal */
+/** @typedef {import("../contract/record.js").SavedResidual} SavedResidual */
+
+/** @param {Model} model @param {ModelResidual} r */
 function origin(model, r) {
   if (r.from_input != null) return `the known input ${r.from_input}, forwarded as is`;
   const made = madeBy(model, r);
   return made ? `computed by ${madeText(made)}` : "a known value";
 }
 
-/** "b = sin a, line 5" */
+/** "b = sin a, line 5" @param {NonNullable<ReturnType<typeof madeBy>>} m */
 const madeText = (m) => `${m.short}${m.line != null ? `, line ${m.line}` : ""}`;
 
+/** @param {Model} model @param {ModelResidual} r @param {Reveal} reveal */
 function chip(model, r, reveal) {
   const made = madeBy(model, r);
   const readers = r.consumers.map((c) => model.events[c].unknown_short?.[0] ?? model.events[c].short).join("; ");
@@ -55,10 +62,12 @@ function chip(model, r, reveal) {
   return li;
 }
 
+/** @param {SavedResidual[]} saved */
 const savedLines = (saved) => saved.map((r) => `${r.aval} ${r.description}`).join("\n");
 
 /** What JAX's print_saved_residuals would print for this function (grad and checkpoint
- *  records); null (an edit's first grad answer) is a placeholder that fillSaved completes. */
+ *  records); null (an edit's first grad answer) is a placeholder that fillSaved completes.
+ *  @param {SavedResidual[] | null | undefined} saved the record's (a split has none) */
 function savedResiduals(saved) {
   if (saved !== null && (!Array.isArray(saved) || !saved.length)) return null;
   return h(
@@ -69,18 +78,20 @@ function savedResiduals(saved) {
   );
 }
 
-/** The placeholder of savedResiduals given its lines (none: it goes). */
+/** The placeholder of savedResiduals given its lines (none: it goes).
+ *  @param {Element} el @param {SavedResidual[]} saved */
 export function fillSaved(el, saved) {
   if (!saved.length) {
     el.remove();
     return;
   }
-  el.querySelector("pre").textContent = savedLines(saved);
+  /** @type {HTMLPreElement} */ (el.querySelector("pre")).textContent = savedLines(saved);
   el.removeAttribute("aria-busy");
 }
 
 /** The residual section: {el, chips, list, saved} (chips[k] is residual k's; saved: the
- *  print_saved_residuals block, or null). */
+ *  print_saved_residuals block, or null).
+ *  @param {Model} model @param {Reveal} reveal */
 export function renderResidualList(model, reveal) {
   const rs = model.residuals;
   const account = model.record.memory_account;

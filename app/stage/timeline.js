@@ -3,6 +3,9 @@
 // `is-current` on the elements of the event just judged, so scrubbing a 200-equation record
 // stays cheap.
 
+/** @typedef {ReturnType<typeof createTimeline>} Timeline */
+/** @typedef {Timeline["reveal"]} Reveal registers an element that appears at a step */
+
 export function createTimeline() {
   /** @type {Element[][]} */
   let groups = [[]]; // groups[t]: elements that appear at step t

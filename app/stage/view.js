@@ -13,15 +13,40 @@ import { renderPane, renderTrace } from "./panes.js";
 import { fillSaved, renderResidualList } from "./residual-list.js";
 import { renderTable } from "./table.js";
 
-/** The residuals each pane shows in its header and footer, by residual: Map(k -> elements). */
+/** @typedef {import("./model.js").Model} Model */
+/** @typedef {import("./panes.js").PaneView} PaneView */
+/** @typedef {(link: import("./model.js").Link | null) => void} OnLink */
+/**
+ * The DOM of one record (buildView): `nodes` in the order the stage shows them, and the parts
+ * the stage steps, lights and scrolls.
+ * @typedef {object} View
+ * @property {Element[]} nodes
+ * @property {HTMLElement | null} policies the policy cards (a checkpoint record)
+ * @property {HTMLElement | null} memory the memory chart (grad, checkpoint)
+ * @property {ReturnType<typeof renderTrace>} trace
+ * @property {HTMLDivElement} wrap the panes' scroller
+ * @property {PaneView[]} panes indexed like model.panes
+ * @property {ReturnType<typeof renderTable>} table
+ * @property {HTMLLIElement[] | undefined} resChips resChips[k]: residual k's (a split only)
+ * @property {HTMLUListElement | undefined} resList
+ * @property {HTMLDetailsElement | null | undefined} saved print_saved_residuals' lines
+ * @property {EdgeLayer | null} edges
+ */
+
+/** The residuals each pane shows in its header and footer, by residual: Map(k -> elements).
+ *  @param {Model} model @param {PaneView} pv */
 function residualVars(model, pv) {
+  /** @type {Map<number, Element[]>} */
   const byResidual = new Map();
+  /** @param {Array<import("./model.js").ModelResidual | null>} labels
+   *  @param {(j: number) => Element | undefined} elOf the element of label j */
   const label = (labels, elOf) =>
     labels.forEach((r, j) => {
       const el = r && elOf(j);
       if (!el) return;
-      if (!byResidual.has(r.k)) byResidual.set(r.k, []);
-      byResidual.get(r.k).push(el);
+      const els = byResidual.get(r.k) ?? [];
+      if (!byResidual.has(r.k)) byResidual.set(r.k, els);
+      els.push(el);
     });
   label(pv.pane.outLabels, (j) => pv.outEls[j]);
   label(pv.pane.inLabels, (j) => pv.invarEls[j]);
@@ -38,9 +63,8 @@ function residualVars(model, pv) {
 /**
  * Build the record's view. `timeline` registers what each step reveals and which elements
  * belong to which event; `onLink` is handed to the policy cards.
- * @returns {{nodes: Element[], policies: HTMLElement | null, memory: HTMLElement | null, trace,
- *            wrap: HTMLElement, panes, table, resChips, resList, saved: HTMLElement | null,
- *            edges}}
+ * @param {Model} model @param {import("./timeline.js").Timeline} timeline @param {OnLink} onLink
+ * @returns {View}
  */
 export function buildView(model, timeline, onLink) {
   const reveal = timeline.reveal;
@@ -58,7 +82,7 @@ export function buildView(model, timeline, onLink) {
 
   const known = model.panes.find((p) => p.role === "known");
   const unknown = model.panes.find((p) => p.role === "unknown");
-  const split = Boolean(known && unknown);
+  const split = known != null && unknown != null;
   const lastSplitPane = Math.max(...model.panes.map((p, i) => (p.role !== "other" ? i : -1)));
   // the residual edges run in a gutter before the unknown program
   const paneWrap = h(
@@ -78,7 +102,7 @@ export function buildView(model, timeline, onLink) {
   const { policies, memory } = policyNodes(model.record, onLink);
   const nodes = [policies, renderLegend(model.mode), trace.el, wrap, residuals?.el, memory, table.el];
   return {
-    nodes: nodes.filter(Boolean),
+    nodes: nodes.filter((n) => n != null),
     policies,
     memory,
     trace,
@@ -92,20 +116,24 @@ export function buildView(model, timeline, onLink) {
   };
 }
 
-/** The policy cards (checkpoint) and the memory chart (grad, checkpoint) of a record. */
+/** The policy cards (checkpoint) and the memory chart (grad, checkpoint) of a record.
+ *  @param {import("../contract/record.js").EngineRecord} record @param {OnLink} onLink */
 function policyNodes(record, onLink) {
-  const policies = Array.isArray(record.policies) ? renderCheckpoint(record, { onLink, animated: true }) : null;
+  const ckpt = "policies" in record && Array.isArray(record.policies) ? record : null;
+  const policies = ckpt ? renderCheckpoint(ckpt, { onLink, animated: true }) : null;
   const lines = record.memory ?? [];
-  const memory = lines.length ? renderMemory(lines, record.selected ?? "", record.pending_policies ?? []) : null;
+  const memory = lines.length ? renderMemory(lines, ckpt?.selected ?? "", ckpt?.pending_policies ?? []) : null;
   return { policies, memory };
 }
 
 /** Draw the cards and the memory chart of `record` in place of the view's: the same split
- *  with more policies answered, everything else of the view left as it is. */
+ *  with more policies answered, everything else of the view left as it is (none drawn: nothing).
+ *  @param {View | null} view @param {import("../contract/record.js").CheckpointRecord} record
+ *  @param {OnLink} onLink */
 export function renewPolicies(view, record, onLink) {
   const next = policyNodes(record, onLink);
   for (const part of /** @type {const} */ (["policies", "memory"])) {
-    if (!view[part] || !next[part]) continue; // a checkpoint record has both, from its first answer
+    if (!view?.[part] || !next[part]) continue; // a checkpoint record has both, from its first answer
     const focus = carryOver(view[part], next[part]);
     view[part].replaceWith(next[part]);
     view[part] = next[part];
@@ -115,7 +143,10 @@ export function renewPolicies(view, record, onLink) {
 
 /** The model of `record`, the record drawn completed (app/page/pending-whole.js): each call's
  *  row in the view given the toggle it would have had, the saved residuals their lines; the
- *  split, its step and its marks stay as they are. */
+ *  split, its step and its marks stay as they are.
+ *  @param {View | null} view @param {Model} model
+ *  @param {{events: import("../contract/record.js").Event[], saved_residuals?: import("../contract/record.js").SavedResidual[] | null}} record
+ *  @returns {Model} */
 export function completeView(view, model, record) {
   const events = model.events.map((ev, i) => (record.events[i]?.call ? { ...ev, call: record.events[i].call } : ev));
   for (const pv of view?.panes ?? []) {
@@ -132,12 +163,16 @@ export function completeView(view, model, record) {
 }
 
 /** What the reader did in a card drawn anew, carried to the new card of the same policy: its
- *  programs stay open; returns the control to focus once it is in place (if one had it). */
+ *  programs stay open; returns the control to focus once it is in place (if one had it).
+ *  @param {Element} from @param {Element} to */
 function carryOver(from, to) {
+  /** The element of `to` that is `el` of `from`: the same policy's, `sel`'s in the same place.
+   *  @param {Element} el @param {string} sel */
   const twin = (el, sel) => {
     const card = el.closest("[data-policy]");
     const name = card?.getAttribute("data-policy");
-    const next = name != null ? to.querySelector(`[data-policy="${CSS.escape(name)}"]`) : null;
+    if (!card || name == null) return null;
+    const next = to.querySelector(`[data-policy="${CSS.escape(name)}"]`);
     return next?.querySelectorAll(sel)[[...card.querySelectorAll(sel)].indexOf(el)] ?? null;
   };
   for (const d of from.querySelectorAll("details[open]")) {
@@ -150,7 +185,8 @@ function carryOver(from, to) {
     : null;
 }
 
-/** How far down the page the stage's sticky controls reach (rows above it are hidden). */
+/** How far down the page the stage's sticky controls reach (rows above it are hidden).
+ *  @param {View} view */
 function stickyBottom(view) {
   const top = view.wrap.closest(".stage")?.querySelector(".st-top");
   if (!top || getComputedStyle(top).position !== "sticky") return 0;
@@ -158,7 +194,8 @@ function stickyBottom(view) {
 }
 
 /** Scroll the panes' scroller, then the page if it must, so `el` is in view: inside the
- *  scroller, and on screen below the sticky controls. */
+ *  scroller, and on screen below the sticky controls.
+ *  @param {View | null} view @param {Element | null | undefined} el @param {boolean} [page] */
 export function scrollRowIntoView(view, el, page = true) {
   if (!view || !el || !el.getClientRects().length) return;
   const sc = view.wrap;
@@ -175,7 +212,8 @@ export function scrollRowIntoView(view, el, page = true) {
   else if (row.bottom > bottom) scrollBy({ top: Math.min(row.bottom - bottom, row.top - top), behavior: "instant" });
 }
 
-/** Scroll the strip and the panes so event i is visible (its first place on screen). */
+/** Scroll the strip and the panes so event i is visible (its first place on screen).
+ *  @param {View | null} view @param {Model} model @param {number} i @param {boolean} [page] */
 export function keepInView(view, model, i, page = false) {
   if (!view) return;
   const chip = view.trace?.chips[i];
@@ -187,12 +225,13 @@ export function keepInView(view, model, i, page = false) {
       list.scrollLeft = Math.max(0, l - list.clientWidth / 2 + chip.offsetWidth / 2);
     }
   }
-  const [pi, j] = model.events[i].places.at(-1) ?? [];
-  if (pi != null) scrollRowIntoView(view, view.panes[pi]?.eqnEls[j], page);
+  const place = model.events[i].places.at(-1);
+  if (place) scrollRowIntoView(view, view.panes[place[0]]?.eqnEls[place[1]], page);
 }
 
 /** Scrubbing: scroll once per frame, for the latest step only, inside the frame's own layout.
- *  `current()` gives the view and model drawn. @returns {(i: number, page: boolean) => void} */
+ *  `current()` gives the view and model drawn.
+ *  @param {() => {view: View | null, model: Model}} current @returns {(i: number, page: boolean) => void} */
 export function frameScroller(current) {
   let frame = 0;
   let target = -1;

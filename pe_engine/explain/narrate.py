@@ -15,6 +15,7 @@ from typing import Any
 from ..core import Jaxpr, Literal, Var
 from .calls import INNER
 from .programs import short_eqn
+from .record import StagedOperand
 
 
 @dataclass
@@ -62,6 +63,28 @@ def narrate(ev: dict[str, Any], known: PaneNames, unknown: PaneNames,
     unknown_ins = [x["name"] for x in ev["inputs"] if not x["known"]]
     return (f"{traced} is unknown (it reads {_list(unknown_ins)}), and nothing reads its output, "
             "so the unknown program drops it.")
+
+
+def staged_operands(ev: dict[str, Any], unknown: PaneNames, unknown_lines: Sequence[int | None],
+                    residuals: list[dict[str, Any]], events: list[dict[str, Any]]
+                    ) -> list[StagedOperand]:
+    """What an event's equations in the unknown pane read, in that pane's names, each with
+    the residual it receives and where it comes from in the user's code (`unknown_lines`:
+    the user's line of each unknown equation; `events`: the split's, for a residual's)."""
+    made_at = {v: k for k, e in enumerate(unknown.jaxpr.eqns) for v in e.outvars}
+    said: list[StagedOperand] = []
+    for a in _atoms(unknown, ev["unknown_eqns"]):
+        k = unknown.residuals.get(a)
+        r = residuals[k] if k is not None else None
+        if r is not None:
+            arg, at = r["from_input"], r["producer"]
+            line = events[at]["line"] if arg is None and at is not None else None
+        else:
+            arg = unknown.args.get(a)
+            line = unknown_lines[made_at[a]] if arg is None and a in made_at else None
+        said.append({"name": unknown.names[a], "residual": k, "arg": arg, "line": line,
+                     "known_name": r["known_name"] if r is not None else None})
+    return said
 
 
 def _eqns(pane: PaneNames, idx: Sequence[int]) -> str:

@@ -93,6 +93,17 @@ class EventInput(TypedDict):
     origin: str
 
 
+class StagedOperand(TypedDict):
+    """An operand a staged equation reads, as the unknown pane that runs it prints it, and
+    where it comes from in the user's code. One with a residual is a residual operand: the
+    known program hands it over (what predict mode asks at a mixed equation)."""
+    name: str  # the unknown pane's name (`a`)
+    residual: int | None  # the residual it receives (its `k`); None: not a residual
+    known_name: str | None  # a residual's name in the known program (`b`); None otherwise
+    arg: str | None  # the user's argument it is (`x`, `y`); None: a value computed
+    line: int | None  # the user's line that computes it; None: an argument or a constant
+
+
 class Event(TypedDict):
     """One traced equation as the mode judges it."""
     i: int
@@ -113,6 +124,9 @@ class Event(TypedDict):
     source: NotRequired[str | None]  # the user's source line `line`, as written (stripped)
     value: NotRequired[list[str | None] | None]
     residuals: NotRequired[list[int]]
+    # split, grad, checkpoint: what its equations in the unknown pane read ([] when it has
+    # none there), in that pane's names; the ones with a residual are its residual operands
+    staged_operands: NotRequired[list[StagedOperand]]
     all_constant: NotRequired[bool]  # jit: every input a constant, staged all the same
     call: NotRequired["CallSplit"]  # a call equation (jit, remat2, scan, cond, while) opened
 

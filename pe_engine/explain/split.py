@@ -18,7 +18,7 @@ from ..partial_eval import partial_eval_jaxpr_nounits
 from ..pretty import pp_atom
 from .calls import INNER, Inner, Shown, inner_of, nounits_shown
 from .memory import account
-from .narrate import PaneNames, narrate, shorts
+from .narrate import PaneNames, narrate, shorts, staged_operands
 from .observe import Round, SplitObserver
 from .panes import split_panes
 from .programs import NamesCtx, eqn_index_by_source, line_of, program_record, short_eqn
@@ -211,6 +211,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
         })
     for ev in events:
         ev["narration"] = narrate(ev, kpane, upane, residuals)
+        ev["staged_operands"] = staged_operands(ev, upane, urec["lines"], residuals, events)
     unopened = [] if open_calls else [ev["i"] for ev in events if ev["primitive"] in INNER]
     # the dicts built above, as record.py types them
     acct = account(cast("list[Residual]", residuals))

@@ -67,16 +67,24 @@ def test_predicting_the_default_example_with_the_keyboard(opened):
     assert pg.evaluate(REVEAL) == ("Right: it is unknown. "
                                    "Now: which of its operands become residuals?")
     assert pg.evaluate(STEP) == 1
+    # one set of names: the residual question is asked in the unknown pane's names, the
+    # record's staged operands (a: the residual sin x crosses as; b: the argument y)
+    assert "the unknown program runs it as c = mul a b" in ask(pg)
+    rec = call(pg, "record")
     operands = pg.eval_on_selector_all("[data-testid=predict-operand]",
                                        "els => els.map((e) => e.value)")
-    assert operands == ["c", "b"]
-    pg.keyboard.press("1")  # c: the known operand
+    assert operands == [o["name"] for o in rec["events"][1]["staged_operands"]] == ["a", "b"]
+    labels = pg.eval_on_selector_all("[data-testid=predict-operand]",
+                                     "els => els.map((e) => e.closest('label').textContent)")
+    assert labels == ["1afrom line 5", "2bargument y"]
+    pg.keyboard.press("1")  # a: the residual
     pg.keyboard.press("Enter")
     pg.wait_for_function("() => window.explainer.state().step === 2")
     reveal = pg.evaluate(REVEAL)
-    # the verdict names the traced operand asked about; the engine's reason, the unknown pane's
-    assert reveal.startswith("Right: it is unknown. Right: c becomes a residual. "
+    # the verdict names the operand asked about as the reveal's reason (the engine's) does
+    assert reveal.startswith("Right: it is unknown. Right: a becomes a residual. "
                              "c = mul a b is staged in the unknown program")
+    assert "becomes residual r0, a here" in reveal
     final = "You predicted 2 of 3: known or unknown 1 of 2; residuals 1 of 1."
     assert pg.inner_text("[data-testid=predict-final]") == final
     assert pg.get_attribute("[data-testid=predict-final]", "role") == "status"
@@ -125,9 +133,9 @@ def test_predict_in_grad_mode_and_after_editing_the_function(opened):
     final = pg.inner_text("[data-testid=predict-final]")
     rec = call(pg, "record")
     known = sum(e["side"] in ("known", "known-dropped") for e in rec["events"])
-    # a staged equation with residuals that reads a known non-literal operand is asked which
-    mixed = sum(bool(e["residuals"]) and e["side"] in ("unknown", "unknown-dropped", "staged")
-                and any(x["known"] and x["origin"] != "literal" for x in e["inputs"])
+    # a staged equation whose staged operands include a residual is asked which
+    mixed = sum(e["side"] in ("unknown", "unknown-dropped", "staged")
+                and any(o["residual"] is not None for o in e.get("staged_operands", []))
                 for e in rec["events"])
     assert known and mixed  # grad of sin(x) * y: the forward runs, the tangent is staged
     assert final == (f"You predicted {known} of {n + mixed}: known or unknown {known} of {n}; "

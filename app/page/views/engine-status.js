@@ -24,8 +24,7 @@ export function showEngineStatus(el, engine) {
     if (state === "loading" && info.stage) text += ` (${info.stage})`;
     if (state === "ready" && info.timings) text += ` in ${(info.timings.bootMs / 1000).toFixed(1)} s`;
     if (state === "error") text = `${NO_ENGINE} (${info.error?.message ?? "no detail"}); ${STILL_SHOWN}.`;
-    el.textContent = text;
-    el.title = text; // a narrow screen cuts the line short (static/style.css)
+    el.textContent = text; // shown whole at any width: it wraps (static/style.css)
   };
   engine.onState(show);
   show(engine.state, engine.info);
