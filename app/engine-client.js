@@ -15,13 +15,14 @@
 // runs past its timeout is first interrupted (KeyboardInterrupt through the interrupt buffer
 // the frame holds, where the page is crossOriginIsolated); if Python has not answered
 // interruptGraceMs later, the frame is removed (its worker with it) and a new one is booted.
-// Either way the call rejects with an EngineError of type 'timeout'. Queued calls survive a
-// restart.
+// Either way the call rejects with an EngineError of type 'timeout'. Queued calls survive a restart.
 import { BOOT_TIMEOUT_MS, CALL_TIMEOUT_MS, INTERRUPT_GRACE_MS } from "./limits.js";
 import { adoptEarlyEngine, readAnswer, spawnEngine, validMessage } from "./engine-sandbox.js";
+/** @import { Spawned } from "./engine-sandbox.js" */
+/** @import { Call, CallOptions, EngineClient, EngineErrorExtra, EngineInfo, EngineState } from "./engine-types.js" */
 
 export class EngineError extends Error {
-  constructor(type, message, extra = {}) {
+  constructor(/** @type {string} */ type, /** @type {string} */ message, /** @type {EngineErrorExtra} */ extra = {}) {
     super(message);
     this.name = "EngineError";
     this.type = type;
@@ -31,24 +32,25 @@ export class EngineError extends Error {
 
 const STATES = ["loading", "ready", "busy", "error"];
 
+/** @returns {EngineClient} */
 export function createEngine({
   timeoutMs = CALL_TIMEOUT_MS,
   bootTimeoutMs = BOOT_TIMEOUT_MS,
   interruptGraceMs = INTERRUPT_GRACE_MS,
 } = {}) {
-  let engine = null; // {iframe, port}
+  /** @type {Spawned | null} */ let engine = null;
   let generation = 0;
-  let state = "loading";
-  let readyPromise;
-  let readyResolve;
-  let readyReject;
-  let bootTimer = null;
+  /** @type {EngineState} */ let state = "loading";
+  /** @type {Promise<EngineInfo>} */ let readyPromise;
+  /** @type {(info: EngineInfo) => void} */ let readyResolve;
+  /** @type {(err: EngineError) => void} */ let readyReject;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */ let bootTimer;
   let bootStart = 0;
   let seq = 0;
-  let current = null; // the call in flight
-  const queue = [];
-  const listeners = new Set();
-  const info = {
+  /** @type {Call | null} */ let current = null; // the call in flight
+  /** @type {Call[]} */ const queue = [];
+  /** @type {Set<(state: EngineState, info: EngineInfo) => void>} */ const listeners = new Set();
+  /** @type {EngineInfo} */ const info = {
     stage: null,
     timings: null,
     versions: null,
@@ -59,7 +61,7 @@ export function createEngine({
     cspViolations: [],
   };
 
-  function setState(next) {
+  function setState(/** @type {EngineState} */ next) {
     if (!STATES.includes(next)) throw new Error(`bad state ${next}`);
     state = next;
     for (const cb of listeners) {
@@ -81,7 +83,7 @@ export function createEngine({
       readyReject = rej;
     });
     readyPromise.catch(() => {}); // callers that care await it; no unhandled-rejection noise
-    const handler = (msg) => {
+    const handler = (/** @type {unknown} */ msg) => {
       if (gen === generation) onMessage(msg);
     };
     // the first engine was started when this module loaded; later ones start here
@@ -116,7 +118,7 @@ export function createEngine({
     engine = null;
   }
 
-  function onMessage(raw) {
+  function onMessage(/** @type {unknown} */ raw) {
     const msg = validMessage(raw);
     if (!msg) return;
     if (msg.type === "frame") {
@@ -154,10 +156,11 @@ export function createEngine({
     if (Number.isInteger(msg.id)) onResponse(msg);
   }
 
-  function onReady(msg) {
+  function onReady(/** @type {any} a valid message, its fields untrusted */ msg) {
     clearTimeout(bootTimer);
     const t = msg.timings && typeof msg.timings === "object" ? msg.timings : {};
-    const num = (x) => (Number.isFinite(x) ? x : 0);
+    const num = (/** @type {unknown} */ x) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+    /** @param {number} ms */
     const toPage = (ms) => Math.round(num(t.workerTimeOrigin) + num(t.workerStart) + ms - performance.timeOrigin);
     const stages = ["import", "loadPyodide", "packages", "engine", "verify"].filter((k) => Number.isFinite(t[k]));
     info.timings = {
@@ -184,7 +187,7 @@ export function createEngine({
     pump();
   }
 
-  function bootFailed(error) {
+  function bootFailed(/** @type {{type: string, message: string}} */ error) {
     stop();
     info.error = error;
     const err = new EngineError(error.type || "BootError", `engine failed to start: ${error.message}`, {
@@ -202,7 +205,7 @@ export function createEngine({
     setState("error");
   }
 
-  function crashed(error) {
+  function crashed(/** @type {{message: string}} */ error) {
     const c = current;
     current = null;
     if (c) {
@@ -222,7 +225,7 @@ export function createEngine({
 
   function pump() {
     if (current || state !== "ready" || queue.length === 0 || !engine) return;
-    const c = queue.shift();
+    const c = /** @type {Call} */ (queue.shift()); // the queue is not empty
     current = c;
     c.id = ++seq;
     c.started = performance.now();
@@ -231,10 +234,10 @@ export function createEngine({
     if (!c.quiet) setState("busy");
   }
 
-  function onTimeout(c) {
+  function onTimeout(/** @type {Call} */ c) {
     if (current !== c) return;
     c.timedOut = true;
-    if (info.interruptible && c.interrupt !== false) {
+    if (info.interruptible && c.interrupt !== false && engine) {
       info.interrupts++;
       c.interruptSent = true;
       engine.port.postMessage({ cmd: "interrupt" });
@@ -246,14 +249,14 @@ export function createEngine({
 
   /** A quiet call goes last; any other before the quiet ones waiting, and the quiet call in
    *  flight makes way for it. */
-  function enqueue(c) {
+  function enqueue(/** @type {Call} */ c) {
     const firstQuiet = c.quiet ? -1 : queue.findIndex((q) => q.quiet);
     queue.splice(firstQuiet < 0 ? queue.length : firstQuiet, 0, c);
     if (!c.quiet) cancelQuiet();
   }
 
   /** A quiet call the reader now waits for: queued again as theirs, or left to run. */
-  function hurry(c) {
+  function hurry(/** @type {Call} */ c) {
     if (!c.quiet) return;
     c.quiet = false;
     const at = queue.indexOf(c);
@@ -272,7 +275,7 @@ export function createEngine({
     c.graceTimer = setTimeout(() => kill(c), interruptGraceMs);
   }
 
-  function kill(c) {
+  function kill(/** @type {Call} */ c) {
     if (current !== c) return;
     current = null;
     c.reject(
@@ -288,13 +291,14 @@ export function createEngine({
     start(); // queued calls run on the new engine once it is ready
   }
 
-  function onResponse(msg) {
+  function onResponse(/** @type {any} a valid message */ msg) {
     const c = current;
     if (!c || msg.id !== c.id) return; // a stale answer
     const answer = readAnswer(msg);
-    if (answer.fatal) {
+    const failed = answer.ok === false ? answer : null;
+    if (failed?.fatal) {
       // Pyodide cannot be trusted after this (a wasm stack overflow, an abort): a new engine
-      crashed({ message: answer.error.message || "fatal Pyodide error" });
+      crashed({ message: failed.error.message || "fatal Pyodide error" });
       return;
     }
     current = null;
@@ -305,12 +309,12 @@ export function createEngine({
       c.reject(
         new EngineError("timeout", `${c.fn} did not finish within ${c.timeoutMs} ms and was interrupted`, {
           interrupted: true,
-          cause: answer.error,
+          cause: failed?.error,
           timeoutMs: c.timeoutMs,
-          lineno: answer.error?.lineno ?? null,
+          lineno: failed?.error.lineno ?? null,
         }),
       );
-    } else if (answer.ok) {
+    } else if (answer.ok === true) {
       c.resolve(answer.result);
     } else if (c.cancelled) {
       c.reject(new EngineError("cancelled", `${c.fn} was asked ahead and made way for a call`));
@@ -322,7 +326,7 @@ export function createEngine({
     pump();
   }
 
-  function call(fn, kwargs = {}, opts = {}) {
+  function call(/** @type {string} */ fn, /** @type {object} */ kwargs = {}, /** @type {CallOptions} */ opts = {}) {
     return new Promise((resolve, reject) => {
       if (state === "error") {
         reject(
@@ -333,7 +337,7 @@ export function createEngine({
         );
         return;
       }
-      const c = {
+      /** @type {Call} */ const c = {
         fn,
         kwargs,
         resolve,

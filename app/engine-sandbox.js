@@ -139,7 +139,13 @@ export function validMessage(msg) {
   return null;
 }
 
-/** @param {any} msg a valid message (untrusted fields, checked here) */
+/**
+ * A call's answer as read: its result, or the error (fatal: Pyodide cannot go on).
+ * @typedef {{ok: true, result: unknown}
+ *   | {ok: false, fatal?: boolean, error: {type: string, message: string, lineno?: number | null, traceback?: string}}} ReadAnswer
+ */
+
+/** @param {any} msg a valid message (untrusted fields, checked here) @returns {ReadAnswer} */
 export function readAnswer(msg) {
   if (typeof msg.text !== "string") {
     const e = msg.error && typeof msg.error === "object" ? msg.error : {};

@@ -24,6 +24,25 @@
 /** @typedef {{code: string, known: object, values: object, mode: string, policy: string,
  *             folding: boolean, instantiate?: boolean[]}} ModeState */
 
+/**
+ * A mode's entry (the fields are described above).
+ * @typedef {object} Mode
+ * @property {string} label
+ * @property {string} group
+ * @property {string} title
+ * @property {string} blurb
+ * @property {"known" | "argnums" | "none"} mask
+ * @property {[string, string]} maskWords
+ * @property {"folding" | "policy" | null} option
+ * @property {(s: ModeState) => Record<string, unknown>} kwargs
+ * @property {{open_calls: boolean, only_selected?: boolean, saved?: boolean} | null} first
+ * @property {string[]} later
+ * @property {boolean} staged
+ * @property {boolean} instantiate
+ * @property {import("./contract/request.js").MasksRequest["as_mode"] | null} masks
+ */
+
+/** @type {Record<string, Mode>} */
 export const MODE_TABLE = {
   split: {
     label: "split",
@@ -101,7 +120,8 @@ export const MODE_TABLE = {
 /** The modes in the tabs' order. */
 export const MODES = Object.keys(MODE_TABLE);
 
-/** A mode's entry; null for a name that is no page mode (a record of "masks", a typo). */
+/** A mode's entry; null for a name that is no page mode (a record of "masks", a typo).
+ *  @param {string | null | undefined} name @returns {Mode | null} */
 export function modeOf(name) {
-  return Object.prototype.hasOwnProperty.call(MODE_TABLE, name ?? "") ? MODE_TABLE[name] : null;
+  return Object.prototype.hasOwnProperty.call(MODE_TABLE, name ?? "") ? MODE_TABLE[name ?? ""] : null;
 }

@@ -172,9 +172,8 @@ export function functionKwargs(code, known, values, knownByDefault = true) {
 }
 
 /** The engine request for a page state.
- *  @param {Doc} state @returns {{mode: string, kwargs: Record<string, any>}} */
+ *  @param {Doc} state @returns {{mode: string, kwargs: ReturnType<typeof functionKwargs> & Record<string, any>}} */
 export function requestFor(state) {
-  /** @type {Record<string, any>} */
   const kwargs = {
     ...functionKwargs(state.code, effectiveKnown(state), state.values),
     ...modeOf(state.mode)?.kwargs(state),

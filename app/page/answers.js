@@ -7,29 +7,37 @@
 import { firstRequest, pendingOf, policyKwargs, withPolicy } from "./pending-policies.js";
 import { waitsForWhole, wholeRequest, withWhole } from "./pending-whole.js";
 
+/** @import { EngineAnswer } from "../contract/record.js" */
+/** @import { PageRequest } from "./pending-whole.js" */
+
 /**
  * @param {{limit: number, check: (record: unknown) => string[]}} how limit: answers kept (a
  *   record may be megabytes); check: a seeded record's contract problems ([] when it keeps it)
  */
 export function createAnswers({ limit, check }) {
-  const kept = new Map(); // request key -> answer (record or {error}), oldest first
-  const seeded = new Map(); // request key -> a record answered at build time, not checked yet
+  /** @type {Map<string, EngineAnswer>} request key -> answer (record or {error}), oldest first */
+  const kept = new Map();
+  /** @type {Map<string, unknown>} request key -> a record answered at build time, not checked yet */
+  const seeded = new Map();
 
-  /** Keeps an answer, forgetting the oldest beyond `limit`. */
+  /** Keeps an answer, forgetting the oldest beyond `limit`. @param {string} key @param {EngineAnswer} answer */
   function keep(key, answer) {
     kept.delete(key);
     kept.set(key, answer);
-    if (kept.size > limit) kept.delete(kept.keys().next().value);
+    const oldest = kept.keys().next();
+    if (kept.size > limit && !oldest.done) kept.delete(oldest.value);
   }
 
-  /** The answer at hand for key: one kept, or a seeded record that keeps the contract. */
+  /** The answer at hand for key: one kept, or a seeded record that keeps the contract.
+   *  @param {string} key @returns {EngineAnswer | undefined} */
   function get(key) {
     if (kept.has(key) || !seeded.has(key)) return kept.get(key);
     const rec = seeded.get(key);
     seeded.delete(key);
     if (check(rec).length) return undefined; // a broken build: the engine is asked
-    keep(key, rec);
-    return rec;
+    const checked = /** @type {EngineAnswer} */ (rec); // it keeps the contract
+    keep(key, checked);
+    return checked;
   }
 
   return {
@@ -37,8 +45,8 @@ export function createAnswers({ limit, check }) {
     get,
     /** Whether key has an answer, without checking a seeded one (a first frame's task would
      *  pay for it). */
-    has: (key) => kept.has(key) || seeded.has(key),
-    seed: (key, record) => seeded.set(key, record),
+    has: (/** @type {string} */ key) => kept.has(key) || seeded.has(key),
+    seed: (/** @type {string} */ key, /** @type {unknown} */ record) => seeded.set(key, record),
   };
 }
 
@@ -47,7 +55,7 @@ export function createAnswers({ limit, check }) {
 /**
  * The next part a record waits for: the rest of its whole request first, then its pending
  * policies one at a time; null when it is complete.
- * @returns {Part | null}
+ * @param {EngineAnswer | null | undefined} record @returns {Part | null}
  */
 export function nextPart(record) {
   if (waitsForWhole(record)) return { kind: "whole" };
@@ -56,13 +64,13 @@ export function nextPart(record) {
 }
 
 /** Whether a record still waits for a part. */
-export const waitsForPart = (record) => nextPart(record) !== null;
+export const waitsForPart = (/** @type {EngineAnswer | null | undefined} */ record) => nextPart(record) !== null;
 
 /**
  * What to ask the engine for a part of the record of `req` (its request as the state makes it):
  * the entry point and its kwargs.
- * @param {{mode: string, kwargs: object}} req @param {Part} part
- * @returns {{entry: "run", request: {mode: string, kwargs: object}} | {entry: "policy", kwargs: object}}
+ * @param {PageRequest} req @param {Part} part
+ * @returns {{entry: "run", request: PageRequest} | {entry: "policy", kwargs: object}}
  */
 export function partRequest(req, part) {
   if (part.kind === "whole") return { entry: "run", request: wholeRequest(firstRequest(req)) };

@@ -31,7 +31,7 @@ function asked(doc) {
  * The doc's requests with one input flipped, `first` (the input flipped last) first, then the
  * others in the signature's order; then the doc in each other mode, in the tabs' order.
  * @param {Doc} doc @param {string | null} first
- * @returns {{key: string, req: {mode: string, kwargs: object}}[]}
+ * @returns {{key: string, req: import("./pending-whole.js").PageRequest}[]}
  */
 export function nextRequests(doc, first) {
   const params = paramsOf(doc.code);

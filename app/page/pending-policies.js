@@ -8,20 +8,27 @@ import { modeOf } from "../modes.js";
 
 /** @typedef {import("../contract/record.js").CheckpointRecord} CheckpointRecord */
 /** @typedef {import("../contract/record.js").PolicyAnswer} PolicyAnswer */
+/** @import { EngineAnswer } from "../contract/record.js" */
+/** @import { PageRequest } from "./pending-whole.js" */
 
 /** The request an edit sends first: a checkpoint request asks for its selected policy alone,
- *  a split's calls come unopened and grad's saved residuals untraced (pending-whole.js). */
+ *  a split's calls come unopened and grad's saved residuals untraced (pending-whole.js).
+ *  @param {PageRequest} req @returns {PageRequest} */
 export function firstRequest(req) {
   const first = modeOf(req.mode)?.first;
   return first ? { mode: req.mode, kwargs: { ...req.kwargs, ...first } } : req;
 }
 
-/** The policies a record still waits for ([] for a complete record, or another mode's). */
+/** The policies a record still waits for ([] for a complete record, or another mode's).
+ *  @param {EngineAnswer | null | undefined} record @returns {string[]} */
 export function pendingOf(record) {
-  return Array.isArray(record?.pending_policies) ? record.pending_policies : [];
+  return record && "pending_policies" in record && Array.isArray(record.pending_policies)
+    ? record.pending_policies
+    : [];
 }
 
-/** The kwargs of pe_engine.explain.checkpoint_policy for one pending policy of `req`. */
+/** The kwargs of pe_engine.explain.checkpoint_policy for one pending policy of `req`.
+ *  @param {PageRequest} req @param {string} policy */
 export function policyKwargs(req, policy) {
   return { ...req.kwargs, policy };
 }
@@ -35,7 +42,7 @@ export function policyKwargs(req, policy) {
  */
 export function withPolicy(record, answer) {
   const name = answer.policy.name;
-  const rank = (n) => POLICY_ROWS.indexOf(n);
+  const rank = (/** @type {string} */ n) => POLICY_ROWS.indexOf(n);
   const at = record.policies.filter((p) => rank(p.name) < rank(name)).length;
   const policies = [...record.policies];
   const memory = [...record.memory];

@@ -7,24 +7,31 @@
 
 import { modeOf } from "../modes.js";
 
-/** The events (their `i`) whose calls a record left unopened ([] when none). */
+/** @import { EngineAnswer } from "../contract/record.js" */
+/** @typedef {{mode: string, kwargs: Record<string, unknown>}} PageRequest a request as the state makes it */
+
+/** The events (their `i`) whose calls a record left unopened ([] when none).
+ *  @param {EngineAnswer | null | undefined} record @returns {number[]} */
 export function unopenedOf(record) {
-  return Array.isArray(record?.unopened_calls) ? record.unopened_calls : [];
+  return record && "unopened_calls" in record && Array.isArray(record.unopened_calls) ? record.unopened_calls : [];
 }
 
-/** Whether a grad record left out its saved residuals (asked with saved false). */
+/** Whether a grad record left out its saved residuals (asked with saved false).
+ *  @param {EngineAnswer | null | undefined} record */
 export function savedPending(record) {
-  return modeOf(record?.mode)?.first?.saved === false && record.saved_residuals === null;
+  if (!record || !("mode" in record) || modeOf(record.mode)?.first?.saved !== false) return false;
+  return "saved_residuals" in record && record.saved_residuals === null;
 }
 
-/** Whether a record waits for the rest that its whole request has. */
+/** Whether a record waits for the rest that its whole request has.
+ *  @param {EngineAnswer | null | undefined} record */
 export function waitsForWhole(record) {
   return unopenedOf(record).length > 0 || savedPending(record);
 }
 
 /** The whole request of `req` (a first request): its calls opened, its saved residuals
  *  traced; a checkpoint request still asks for its selected policy alone (the others come
- *  apart). */
+ *  apart). @param {PageRequest} req @returns {PageRequest} */
 export function wholeRequest(req) {
   const kwargs = { ...req.kwargs };
   delete kwargs.open_calls;
@@ -43,9 +50,12 @@ export function withWhole(record, whole) {
   const events = record.events;
   const from = whole?.events;
   if (!Array.isArray(from) || from.length !== events.length) return null;
-  if (events.some((ev, i) => ev.primitive !== from[i].primitive)) return null;
+  if (
+    events.some((/** @type {{primitive: string}} */ ev, /** @type {number} */ i) => ev.primitive !== from[i].primitive)
+  )
+    return null;
   if (savedPending(record) && !Array.isArray(whole.saved_residuals)) return null;
-  const next = events.map((ev, i) =>
+  const next = events.map((/** @type {object} */ ev, /** @type {number} */ i) =>
     unopenedOf(record).includes(i) && from[i].call ? { ...ev, call: from[i].call } : ev,
   );
   const done = { ...record, events: next };
@@ -65,5 +75,8 @@ export function withWhole(record, whole) {
 export function wholeArrived(prev, next) {
   if (!waitsForWhole(prev) || waitsForWhole(next)) return false;
   if (prev.panes !== next.panes || prev.residuals !== next.residuals) return false;
-  return prev.events.length === next.events.length && next.events.every((ev, i) => ev === prev.events[i] || ev.call);
+  return (
+    prev.events.length === next.events.length &&
+    next.events.every((/** @type {{call?: object}} */ ev, /** @type {number} */ i) => ev === prev.events[i] || ev.call)
+  );
 }

@@ -23,11 +23,16 @@ import { flippedInput, nextRequests } from "./anticipate.js";
 
 const RUN_QUEUED = -1;
 
+/** @import { EngineAnswer } from "../contract/record.js" */
+/** @import { EngineClient } from "../engine-types.js" */
+/** @import { PageRequest } from "./pending-whole.js" */
+/** @import { Doc } from "./update.js" */
+
 /**
- * @param {{engine: any, session: ReturnType<typeof import("./session.js").createSession>,
+ * @param {{engine: EngineClient, session: ReturnType<typeof import("./session.js").createSession>,
  *          getState: () => import("./update.js").PageState,
  *          dispatch: (change: object) => void,
- *          exampleRecords?: (code: string) => Promise<unknown> | null}} deps
+ *          exampleRecords?: ((code: string) => Promise<unknown> | null) | null}} deps
  *   session: asks the engine and keeps its answers (page/session.js);
  *   exampleRecords: fetches the records the build answered for the examples of this code and
  *   seeds them (null: none of their files is still to come)
@@ -37,9 +42,13 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
   let timer = 0; // 0, a setTimeout's id, or RUN_QUEUED (a run waiting as a microtask)
   let inflight = false;
   let rerun = false;
+  /** @type {((value: void) => void)[]} */
   let idleWaiters = [];
-  let following = null; // {key, slice}: the calls and policies being asked for the record of key
-  let lastDoc = null; // the doc of the last run, and the input flipped since the one before
+  /** @type {{key: string, slice: number} | null} the calls and policies being asked for the record of key */
+  let following = null;
+  /** @type {Doc | null} the doc of the last run, and the input flipped since the one before */
+  let lastDoc = null;
+  /** @type {string | null} */
   let lastFlipped = null;
 
   /** The inputs drawn follow the doc's function as soon as its signature is known (a run
@@ -51,6 +60,7 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
     return signature;
   }
 
+  /** @param {number} ms */
   function schedule(ms) {
     showSignature();
     stopFollowing();
@@ -93,6 +103,7 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
     requestAnimationFrame(() => requestAnimationFrame(wake));
   }
 
+  /** @param {PageRequest} req @param {string} key @returns {Promise<EngineAnswer>} */
   async function ask(req, key) {
     const down = session.down();
     if (down) return down;
@@ -107,7 +118,8 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
   }
 
   /** An example's answer from the build (its code unedited, in any mode), once the files
-   *  still `pending` for that code are in: Python is asked only after them. */
+   *  still `pending` for that code are in: Python is asked only after them.
+   *  @param {Promise<unknown>} pending @param {string} key */
   async function fromBuild(pending, key) {
     inflight = true;
     try {
@@ -119,7 +131,8 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
   }
 
   /** The engine reads the function of `code` (the page parses no Python), then the run goes
-   *  on with its request; an engine that cannot answer is shown as any answer's failure. */
+   *  on with its request; an engine that cannot answer is shown as any answer's failure.
+   *  @param {string} code */
   async function readSignature(code) {
     /** @type {{answer: object, kept: boolean}} */
     let asked = { answer: errorAnswer("engine", notStarted(engine.info.error?.message)), kept: false };
@@ -187,7 +200,7 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
 
   // ---------------------------------------------------------------- follow-ups
   /** Ask for what the record drawn for key still waits for (the rest of its whole request,
-   *  then its pending policies), one per idle slice. */
+   *  then its pending policies), one per idle slice. @param {PageRequest} req @param {string} key */
   function follow(req, key) {
     const s = getState();
     if (following?.key === key || s.recordKey !== key) return;
@@ -219,6 +232,7 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
   // ---------------------------------------------------------------- asked ahead
   // the round being asked ahead, for one doc; its stop() cancels the timer, then the idle slice,
   // of its next request (their ids are counted apart: one cannot be cancelled as the other)
+  /** @type {{stop: () => void} | null} */
   let round = null;
   function stopAhead() {
     round?.stop();
@@ -227,7 +241,7 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
 
   /** Ask ahead for the doc's next requests not answered yet: the likeliest (the input flipped
    *  last, flipped again) at once, the rest once the reader has paused, one per idle slice; not
-   *  after a slow trace (the next would be as slow: a waste of the engine). */
+   *  after a slow trace (the next would be as slow: a waste of the engine). @param {Doc} doc */
   function anticipate(doc) {
     stopAhead(); // one round at a time: the last doc's
     if (session.askedMs > ANTICIPATE_UNDER_MS || engine.state === "error" || !signatureOf(doc.code)) return;
@@ -238,7 +252,7 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
     // a change stopped the rest (its own are asked after its answer)
     const live = () => round === mine && requestKey(requestFor(getState().doc)) === key;
     // (a seeded record is checked when drawn, not here: a first frame's task would pay for it)
-    const answered = (k) => session.answered(k);
+    const answered = (/** @type {string} */ k) => session.answered(k);
     const askAhead = async () => {
       await exampleRecords?.(doc.code); // an example's other modes are in the build's files
       if (!live()) return;
@@ -270,11 +284,12 @@ export function createRunner({ engine, session, getState, dispatch, exampleRecor
   }
 
   /** The record's next part asked and merged in (page/answers.js): the rest of it (the same
-   *  request, whole), else its next pending policy; whether more is pending. */
+   *  request, whole), else its next pending policy; whether more is pending.
+   *  @param {PageRequest} req @param {{key: string, slice: number}} run */
   async function askFollowUp(req, run) {
     const asked = getState().record;
     const part = nextPart(asked);
-    if (!part) return false;
+    if (!asked || !part) return false;
     const { answer } = await session.askPart(req, part);
     // stale: a change came while it was asked (the record may even be the same key's anew)
     if (following !== run || getState().record !== asked) return false;

@@ -14,13 +14,19 @@ import { askSignature, signatureOf } from "../signatures.js";
 import { requestKey } from "../state.js";
 import { createAnswers, mergePart, partRequest, waitsForPart } from "./answers.js";
 
+/** @import { EngineAnswer } from "../contract/record.js" */
+/** @import { EngineClient } from "../engine-types.js" */
+/** @import { Part } from "./answers.js" */
+/** @import { PageRequest } from "./pending-whole.js" */
+
 /**
- * @param {{engine: any, getState: () => any, dispatch: (change: object) => void,
+ * @param {{engine: EngineClient, getState: () => any, dispatch: (change: object) => void,
  *          settled: () => Promise<unknown>}} deps settled: resolves once the main view is idle
  */
 export function createSession({ engine, getState, dispatch, settled }) {
   const answers = createAnswers({ limit: ANSWERS_KEPT, check: answerProblems });
-  const ahead = new Map(); // request key -> {asked, handle}: the quiet call asking for it ahead
+  /** @type {Map<string, {asked: ReturnType<typeof askEngine>, handle: {hurry: () => void}}>} */
+  const ahead = new Map(); // request key -> the quiet call asking for it ahead
   const session = {
     answers,
     /** How long the engine took for the last request the page waited for (or asked ahead). */
@@ -31,7 +37,8 @@ export function createSession({ engine, getState, dispatch, settled }) {
     },
 
     /** The answer for the page's request `req` (sent as `sent`), from what was asked ahead
-     *  for it when there is such a call, else asked now; kept unless it may go another way. */
+     *  for it when there is such a call, else asked now; kept unless it may go another way.
+     *  @param {PageRequest} sent @param {string} key */
     async ask(sent, key) {
       const start = performance.now();
       const early = ahead.get(key);
@@ -50,9 +57,10 @@ export function createSession({ engine, getState, dispatch, settled }) {
     },
 
     /** Whether key is answered or being asked ahead. */
-    answered: (key) => answers.has(key) || ahead.has(key),
+    answered: (/** @type {string} */ key) => answers.has(key) || ahead.has(key),
 
-    /** Asks ahead of the reader for `next` ({key, req}), in a quiet call, and keeps it. */
+    /** Asks ahead of the reader for `next`, in a quiet call, and keeps it.
+     *  @param {{key: string, req: PageRequest}} next */
     async askAhead(next) {
       const start = performance.now();
       const handle = { hurry: () => {} };
@@ -67,6 +75,7 @@ export function createSession({ engine, getState, dispatch, settled }) {
     /**
      * Asks for a part of `record` (the answer for `req`) in a quiet call: the reader's next
      * change interrupts it rather than waiting for the rest of a card that change makes stale.
+     * @param {PageRequest} req @param {Part} part
      * @returns {Promise<{answer: any}>} the part's answer, or an error answer
      */
     askPart(req, part) {
@@ -77,7 +86,7 @@ export function createSession({ engine, getState, dispatch, settled }) {
     },
 
     /** `record` (kept for key) with a part's answer merged in and kept; null when it does not
-     *  fit. */
+     *  fit. @param {string} key @param {EngineAnswer} record @param {Part} part @param {unknown} answer */
     merged(key, record, part, answer) {
       const next = mergePart(record, part, answer);
       if (next) answers.keep(key, next);
@@ -103,13 +112,17 @@ export function createSession({ engine, getState, dispatch, settled }) {
    * a request nobody wants any more resolves to null without running.
    */
   function demoRequests() {
-    const pending = new Map(); // key -> promise
+    /** @type {Map<string, Promise<EngineAnswer | null>>} */
+    const pending = new Map();
     let chain = Promise.resolve();
+    /** @param {PageRequest} req @param {{stillWanted?: () => boolean}} [options] @returns {Promise<EngineAnswer | null>} */
     return function request(req, { stillWanted = () => true } = {}) {
       const key = requestKey(req);
       const hit = answers.get(key);
       if (hit && !waitsForPart(hit)) return Promise.resolve(hit);
-      if (pending.has(key)) return pending.get(key);
+      const asking = pending.get(key);
+      if (asking) return asking;
+      /** @type {Promise<EngineAnswer | null>} */
       const p = new Promise((resolve) => {
         chain = chain.then(async () => {
           if (!stillWanted() || !(await idle()) || !stillWanted()) {
@@ -152,6 +165,7 @@ export function createSession({ engine, getState, dispatch, settled }) {
    */
   function masks() {
     let wanted = "";
+    /** @param {PageRequest | null} req */
     return async function wantMasks(req) {
       const key = req ? requestKey(req) : "";
       if (key === wanted) return;

@@ -3,20 +3,26 @@
 //
 //   tourSteps(record) -> [{id, question, targets, text}]   targets: selectors, first present wins
 
-import { modeOf } from "../modes.js";
+import { MODE_TABLE, modeOf } from "../modes.js";
+
+/** @import { EngineAnswer, EngineRecord, Event, Residual } from "../contract/record.js" */
 
 const KNOWN = new Set(["known", "known-dropped"]);
 const UNKNOWN = new Set(["unknown", "unknown-dropped"]);
 
+/** @param {number} n @param {string} one @param {string} [many] */
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const code = (s) => `\`${s}\``;
+const code = (/** @type {string} */ s) => `\`${s}\``;
 
-/** What the record says of the reader's function: counts by side, its residuals, an example. */
+/** What the record says of the reader's function: counts by side, its residuals, an example.
+ *  @param {EngineRecord | null} record */
 function facts(record) {
-  const events = Array.isArray(record?.events) ? record.events : [];
-  const residuals = Array.isArray(record?.residuals) ? record.residuals : [];
+  /** @type {Event[]} */
+  const events = record && "events" in record && Array.isArray(record.events) ? record.events : [];
+  /** @type {Residual[]} */
+  const residuals = record && "residuals" in record && Array.isArray(record.residuals) ? record.residuals : [];
   const known = events.filter((e) => KNOWN.has(e.side));
-  const mode = modeOf(record?.mode) ?? modeOf("split");
+  const mode = modeOf(record?.mode) ?? MODE_TABLE.split;
   // argnums modes trace the function's JVP: its events are the tangents' too
   const jvp = mode.mask === "argnums";
   return {
@@ -34,6 +40,9 @@ function facts(record) {
   };
 }
 
+/** @typedef {ReturnType<typeof facts>} Facts */
+
+/** @param {Facts} f */
 function whatSplits(f) {
   if (!f.n) return "Your function has no traced equations yet: type one in the editor and this step follows it.";
   if (f.staged) {
@@ -47,6 +56,7 @@ function whatSplits(f) {
   );
 }
 
+/** @param {Facts} f */
 function whatCrosses(f) {
   if (f.staged) return "jit has no residuals: nothing is known, so nothing crosses. Switch to split or grad.";
   if (!f.residuals.length) {
@@ -60,6 +70,7 @@ function whatCrosses(f) {
   );
 }
 
+/** @param {Facts} f */
 function whyNoFolding(f) {
   const { primal } = f; // the events are the function's own
   const all = primal ? `all ${plural(f.n, "equation")} of your function are` : "every equation of your function is";
@@ -75,6 +86,7 @@ function whyNoFolding(f) {
   );
 }
 
+/** @param {Facts} f */
 function whereVariables(f) {
   const r = f.renamed;
   const example = r
@@ -83,6 +95,7 @@ function whereVariables(f) {
   return `A jaxpr variable has no name: the letters are the printer's, given as it walks.${example} This demo traces your function and lists where each variable came from.`;
 }
 
+/** @param {Facts} f */
 function twoInterpreters(f) {
   const split = f.staged
     ? ""
@@ -125,10 +138,10 @@ const PATH = [
 
 /**
  * The five steps on the reader's current record (null before the first answer).
- * @param {any} record
+ * @param {EngineAnswer | null} record
  * @returns {{id: string, question: string, targets: string[], text: string}[]}
  */
 export function tourSteps(record) {
-  const f = facts(record?.error ? null : record);
+  const f = facts(!record || "error" in record ? null : record);
   return PATH.map(({ say, ...step }) => ({ ...step, text: say(f) }));
 }

@@ -10,6 +10,8 @@ import { tourSteps } from "./tour-steps.js";
 // while the page settles, until the reader scrolls
 const FOLLOW_MS = 2500;
 
+/** @template {keyof HTMLElementTagNameMap} K @param {K} tag @param {Record<string, string>} [attrs]
+ *  @param {...(Node | string)} children @returns {HTMLElementTagNameMap[K]} */
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -17,12 +19,12 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Text with `code` spans as <code> (text nodes only, never HTML). */
+/** Text with `code` spans as <code> (text nodes only, never HTML). @param {string} text */
 function rich(text) {
   return text.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part));
 }
 
-/** The first of the selectors that is on the page and drawn. */
+/** The first of the selectors that is on the page and drawn. @param {string[]} selectors */
 function targetOf(selectors) {
   for (const sel of selectors) {
     const node = document.querySelector(sel);
@@ -33,7 +35,7 @@ function targetOf(selectors) {
 
 /**
  * @param {HTMLElement} container
- * @param {{getState: () => {record: any}}} deps
+ * @param {{getState: () => {record: import("../contract/record.js").EngineAnswer | null}}} deps
  */
 export function mountTour(container, { getState }) {
   const start = el(
@@ -66,15 +68,18 @@ export function mountTour(container, { getState }) {
   card.hidden = true;
   document.body.append(card);
 
+  /** @type {ReturnType<typeof tourSteps>} */
   let steps = [];
   let at = -1;
+  /** @type {HTMLElement | null} the step's target, outlined */
   let lit = null;
   let stopFollowing = () => {};
 
+  /** @param {HTMLElement} target */
   function follow(target) {
     stopFollowing();
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
-    const land = (behavior) => target.scrollIntoView({ block: "start", behavior });
+    const land = (/** @type {ScrollBehavior} */ behavior) => target.scrollIntoView({ block: "start", behavior });
     land(smooth ? "smooth" : "auto");
     let first = true;
     const sizes = new ResizeObserver(() => {
@@ -93,6 +98,7 @@ export function mountTour(container, { getState }) {
     stopFollowing = stop;
   }
 
+  /** @param {number} i */
   function show(i) {
     steps = tourSteps(getState().record); // the function as it is now
     at = Math.max(0, Math.min(steps.length - 1, i));

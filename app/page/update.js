@@ -50,12 +50,14 @@ export function initialPageState(doc, exampleId, signature = null) {
   return { doc, exampleId, touched: false, signature, ...empty };
 }
 
-/** A copy of an argument map, with no prototype (an argument may be called "__proto__"). */
+/** A copy of an argument map, with no prototype (an argument may be called "__proto__").
+ *  @template T @param {Record<string, T>} map @param {string} name @param {T} value @returns {Record<string, T>} */
 function withEntry(map, name, value) {
   return Object.assign(Object.create(null), map, { [name]: value });
 }
 
-/** An edit of what is traced: the stage lands on the new split's last step (step null). */
+/** An edit of what is traced: the stage lands on the new split's last step (step null).
+ *  @param {PageState} s @param {Doc} doc @param {(doc: Doc) => boolean} sameExample @returns {PageState} */
 function edited(s, doc, sameExample) {
   const next = { ...doc, step: null };
   return { ...s, doc: next, touched: true, exampleId: sameExample(next) ? s.exampleId : "" };
@@ -115,8 +117,10 @@ export function update(s, change, sameExample) {
   }
 }
 
+/** @param {PageState} s @param {import("../contract/record.js").EngineAnswer} answer @param {string} key
+ *  @returns {PageState} */
 function answered(s, answer, key) {
-  if (answer.error) {
+  if ("error" in answer) {
     const e = answer.error;
     const line = Number.isInteger(e.lineno) ? e.lineno : null;
     return {
@@ -128,7 +132,8 @@ function answered(s, answer, key) {
   return { ...s, error: null, record: answer, recordKey: key, waiting: false };
 }
 
-/** Whether a change alters what the engine is asked (and so calls for a run). */
+/** Whether a change alters what the engine is asked (and so calls for a run).
+ *  @param {{type: string}} change */
 export function changesRequest(change) {
   return ["code", "known", "value", "mode", "policy", "folding", "instantiate", "load"].includes(change.type);
 }

@@ -2,12 +2,13 @@
 // editor (window.explainer.loadExample) and brings the tool into view.
 import { h, reducedMotion } from "./util.js";
 
+/** @param {HTMLElement} el @param {import("./index.js").SectionContext} ctx */
 export function createBuiltOn(el, ctx) {
   const status = h("p", { class: "x-narration", role: "status", "data-testid": "built-on-status" });
   el.append(status);
-  for (const btn of el.querySelectorAll("button[data-example]")) {
+  for (const btn of /** @type {NodeListOf<HTMLButtonElement>} */ (el.querySelectorAll("button[data-example]"))) {
     btn.addEventListener("click", async () => {
-      const id = btn.dataset.example;
+      const id = btn.dataset.example ?? ""; // there: the selector asks for it
       const title = btn.textContent;
       status.textContent = `Loading: ${title}…`;
       document
@@ -17,7 +18,7 @@ export function createBuiltOn(el, ctx) {
         await ctx.explainer.loadExample(id);
         status.textContent = `Loaded into the editor above: ${title}.`;
       } catch (err) {
-        status.textContent = `Could not load the example: ${err.message}`;
+        status.textContent = `Could not load the example: ${err instanceof Error ? err.message : err}`;
       }
     });
   }

@@ -7,6 +7,10 @@ import { createMiniEditor } from "./mini-editor.js";
 import { CHECKPOINT_CODE, CHECKPOINT_VALUES, checkpointRequest } from "./requests.js";
 import { accountData, accountParts } from "../stage/memory-account.js";
 
+/** @import { CheckpointRecord, EngineAnswer, ErrorRecord } from "../contract/record.js" */
+/** @import { FunctionKwargs } from "./requests.js" */
+
+/** @type {Record<string, string>} */
 const PREDICATE = {
   "no checkpoint": "no policy: every value the linear program reads is saved",
   everything_saveable: "lambda *_, **__: True",
@@ -17,7 +21,8 @@ const PREDICATE = {
   save_any_names_but_these: "True for named values not in the list",
 };
 
-/** One of a policy card's bars: what it measures, how full (0..1), the figure. */
+/** One of a policy card's bars: what it measures, how full (0..1), the figure.
+ *  @param {string} label @param {string} kind @param {number} fraction @param {string} text */
 function metric(label, kind, fraction, text) {
   return h(
     "div",
@@ -32,8 +37,11 @@ function metric(label, kind, fraction, text) {
   );
 }
 
+/** @param {HTMLElement} el @param {import("./index.js").SectionContext} ctx */
 export function createCheckpointDemo(el, ctx) {
+  /** @type {CheckpointRecord | null} */
   let record = null;
+  /** @type {ErrorRecord | null} */
   let error = null;
   const loader = createLoader(ctx, el);
   let shownPolicy = "dots_saveable";
@@ -43,11 +51,12 @@ export function createCheckpointDemo(el, ctx) {
     code: CHECKPOINT_CODE,
     values: CHECKPOINT_VALUES,
     label: "The demo's function",
-    onChange: (kw) => load(kw),
+    onChange: (/** @type {FunctionKwargs} */ kw) => load(kw),
   });
   const body = h("div", { class: "ckpt-body" });
   el.replaceChildren(editor.el, body);
 
+  /** @param {FunctionKwargs} kw */
   function load(kw) {
     loader([checkpointRequest(kw)], {
       shown: Boolean(record || error),
@@ -56,17 +65,18 @@ export function createCheckpointDemo(el, ctx) {
     });
   }
 
+  /** @param {EngineAnswer} rec a checkpoint request's */
   function take(rec) {
-    if (rec.error) error = rec;
+    if ("error" in rec) error = rec;
     else {
       error = null;
-      record = rec;
+      record = /** @type {CheckpointRecord} */ (rec);
     }
     draw();
   }
 
   function draw() {
-    if (!drawFrame(body, { error, ready: Boolean(record), engine: ctx.engine })) return;
+    if (!drawFrame(body, { error, ready: Boolean(record), engine: ctx.engine }) || !record) return;
     const pols = record.policies;
     const maxBytes = Math.max(1, ...pols.map((p) => p.account.total_bytes));
     const maxRe = Math.max(1, ...pols.map((p) => p.recomputed));
@@ -128,7 +138,7 @@ export function createCheckpointDemo(el, ctx) {
           { class: "x-caption" },
           `${p.recomputed} equation${p.recomputed === 1 ? "" : "s"} in it read no tangent: they recompute forward values that ${p.label} did not let the forward pass save.`,
         ),
-        programPre(lin, { label: `Linear program under ${p.label}`, testid: "ckpt-linear" }),
+        programPre(lin ?? null, { label: `Linear program under ${p.label}`, testid: "ckpt-linear" }),
       );
     };
     pick.addEventListener("change", () => {

@@ -6,10 +6,17 @@ import { createLoader } from "./loader.js";
 import { createMiniEditor } from "./mini-editor.js";
 import { FOLDING_CODE, FOLDING_VALUES, foldingRequests } from "./requests.js";
 
+/** @import { EngineAnswer, ErrorRecord, InterpretersRecord, JitRecord } from "../contract/record.js" */
+/** @import { FunctionKwargs } from "./requests.js" */
+
+/** @param {HTMLElement} el @param {import("./index.js").SectionContext} ctx */
 export function createFoldingDemo(el, ctx) {
   let folding = false;
+  /** @type {FunctionKwargs | null} */
   let kw = null;
+  /** @type {{jit: JitRecord | null, pe: InterpretersRecord | null}} */
   const recs = { jit: null, pe: null };
+  /** @type {ErrorRecord | null} */
   let error = null;
   const loader = createLoader(ctx, el);
   const editor = createMiniEditor({
@@ -19,7 +26,7 @@ export function createFoldingDemo(el, ctx) {
     values: FOLDING_VALUES,
     label: "The demo's function",
     rows: 5,
-    onChange: (k) => {
+    onChange: (/** @type {FunctionKwargs} */ k) => {
       kw = k;
       load();
     },
@@ -60,13 +67,14 @@ export function createFoldingDemo(el, ctx) {
     loader(foldingRequests(kw, folding), { waiting: () => recs.jit || draw(), take });
   }
 
+  /** @param {EngineAnswer[]} answers foldingRequests': the jit record, then the interpreters one */
   function take([j, p]) {
-    const bad = j.error ? j : p.error ? p : null;
+    const bad = "error" in j ? j : "error" in p ? p : null;
     if (bad) error = bad;
     else {
       error = null;
-      recs.jit = j;
-      recs.pe = p;
+      recs.jit = /** @type {JitRecord} */ (j);
+      recs.pe = /** @type {InterpretersRecord} */ (p);
     }
     draw();
   }
@@ -74,6 +82,7 @@ export function createFoldingDemo(el, ctx) {
   function draw() {
     if (!drawFrame(body, { error, ready: Boolean(recs.jit), engine: ctx.engine })) return;
     const jit = recs.jit;
+    if (!jit || !recs.pe) return; // taken together: ready
     const pe = recs.pe.jaxpr_trace;
     const prog = programPre(jit.program, { label: "The jaxpr jit stages", testid: "folding-program" });
     // Light the equations whose every input is a constant (staged all the same).

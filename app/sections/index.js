@@ -13,8 +13,22 @@ import { waitsForPart } from "../page/answers.js";
 import { requestKey } from "../state.js";
 import { followStage } from "./intro.js";
 
+/** @import { EngineClient } from "../engine-types.js" */
+/** @import { EngineAnswer, EngineRecord } from "../contract/record.js" */
+/** @import { FunctionKwargs } from "./requests.js" */
+/** @typedef {ReturnType<typeof import("../page/session.js").createSession>} Session */
+/** @typedef {ReturnType<typeof import("../page/api.js").createApi>} ExplainerApi */
+/** @typedef {{mode: string, kwargs: Record<string, any>, record: EngineRecord, key: string}} MainRecord */
+/** @typedef {ReturnType<typeof createContext>} SectionContext */
+/**
+ * What a demo's module makes of its element: refresh() draws it (when near the viewport, and
+ * changed); follows: it follows the main record; invalidate() is set here.
+ * @typedef {{refresh?: () => void, follows?: boolean, onEngineState?: () => void, invalidate?: () => void}} Demo
+ */
+
 // Each demo's module is imported when its section first comes near the viewport: none of
 // them is needed for the first frame, and together they are most of the page's own JS.
+/** @type {Partial<Record<string, () => Promise<(el: HTMLElement, ctx: SectionContext) => Demo>>>} */
 const DEMOS = {
   rule: () => import("./rule.js").then((m) => m.createRuleDemo),
   residuals: () => import("./residuals.js").then((m) => m.createResidualsDemo),
@@ -32,7 +46,9 @@ const DEMOS = {
 // anchor (a click on a FAQ link) stops here instead of being decoded as a permalink.
 
 const SECTION_HASH = /^#[a-z][a-z-]*$/;
-const sectionFor = (hash) => (SECTION_HASH.test(hash) ? document.getElementById(hash.slice(1)) : null);
+const sectionFor = (/** @type {string} */ hash) =>
+  SECTION_HASH.test(hash) ? document.getElementById(hash.slice(1)) : null;
+/** @type {string | null} */
 let openingAnchor = null;
 if (sectionFor(location.hash)) {
   openingAnchor = location.hash;
@@ -51,6 +67,7 @@ window.addEventListener("hashchange", (e) => {
 // scrolled by anything else. Before, a link to #checkpoint at 360 px wide ended 474 px below
 // its section: the demo above it grew.
 const READER_INPUT = ["wheel", "touchstart", "keydown", "mousedown"];
+/** @param {HTMLElement} target */
 function landOn(target) {
   let landedAt = NaN;
   const land = () => {
@@ -78,40 +95,48 @@ function landOn(target) {
 /**
  * The demos' context: the main record they follow (set by the page's render), and their
  * records, asked of the engine session (page/session.js), which keeps them with the page's.
+ * @param {EngineClient} engine @param {ExplainerApi} explainer @param {Session} session
  */
 function createContext(engine, explainer, session) {
+  /** @type {Set<(main: MainRecord) => void>} */
   const listeners = new Set();
   const ctx = {
     engine,
     explainer,
-    main: null, // {mode, kwargs: {source, args, ...}, record, key}
-    /** Follow the main record. */
+    /** @type {MainRecord | null} */
+    main: null,
+    /** Follow the main record. @param {(main: MainRecord) => void} cb */
     onMain(cb) {
       listeners.add(cb);
       return () => listeners.delete(cb);
     },
-    /** The main record drawn, for its request. */
+    /** The main record drawn, for its request.
+     *  @param {EngineRecord} record @param {{mode: string, kwargs: Record<string, any>}} request @param {string} key */
     setMain(record, request, key) {
       if (ctx.main?.record === record) return;
-      ctx.main = { mode: request.mode, kwargs: request.kwargs, record, key };
-      for (const cb of listeners) cb(ctx.main);
+      const main = { mode: request.mode, kwargs: request.kwargs, record, key };
+      ctx.main = main;
+      for (const cb of listeners) cb(main);
     },
-    /** The main function's kwargs, or null after `draw()` when there is none yet. */
+    /** The main function's kwargs, or null after `draw()` when there is none yet. @param {() => void} draw */
     mainOrDraw(draw) {
       const kw = ctx.mainKwargs();
       if (!kw) draw();
       return kw;
     },
-    /** Source and args of the main function: the kwargs of split and interpreters requests. */
+    /** Source and args of the main function: the kwargs of split and interpreters requests.
+     *  @returns {FunctionKwargs | null} */
     mainKwargs() {
       return ctx.main ? { source: ctx.main.kwargs.source, args: ctx.main.kwargs.args } : null;
     },
+    /** @param {string} mode @param {object} kwargs @returns {EngineAnswer | null} */
     cached(mode, kwargs) {
       const answer = session.answers.get(requestKey({ mode, kwargs })) ?? null;
       // a record still waiting for its parts is no answer for a demo to take
       return answer && !waitsForPart(answer) ? answer : null;
     },
     /** A record for (mode, kwargs): kept, or asked once the main view is idle (session.js). */
+    /** @param {string} mode @param {Record<string, unknown>} kwargs @param {{stillWanted?: () => boolean}} [how] */
     request: (mode, kwargs, how) => session.request({ mode, kwargs }, how),
     /** A demo's own function's signature, asked once the main view is idle (session.js).
      *  @param {string} code */
@@ -121,20 +146,22 @@ function createContext(engine, explainer, session) {
 }
 
 /**
- * @param {{engine: any, explainer: any, session: any, root?: Document | Element}} deps
+ * @param {{engine: EngineClient, explainer: ExplainerApi, session: Session, root?: Document | Element}} deps
  *   session: the page's engine session (page/session.js), which asks for the demos' records
  * @returns the demos' context: its setMain(record, request, key) follows the main record
  */
 export function initSections({ engine, explainer, session, root = document }) {
   const ctx = createContext(engine, explainer, session);
   followStage(root.querySelector("[data-testid=intro-stage]"), explainer);
-  /** @type {Array<{el: HTMLElement, load: () => Promise<Function>, demo: any, starting?: Promise<void>, visible: boolean, dirty: boolean}>} */
+  /** @typedef {{el: HTMLElement, load: () => Promise<(el: HTMLElement, ctx: SectionContext) => Demo>, demo: Demo | null,
+   *            starting?: Promise<void>, visible: boolean, dirty: boolean}} Slot a demo's section */
+  /** @type {Slot[]} */
   const demos = [];
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-demo]"))) {
-    const load = DEMOS[el.dataset.demo];
+    const load = DEMOS[el.dataset.demo ?? ""];
     if (load) demos.push({ el, load, demo: null, visible: false, dirty: true });
   }
-  const refresh = (d) => {
+  const refresh = (/** @type {Slot} */ d) => {
     if (!d.demo || !d.visible || !d.dirty) return;
     d.dirty = false;
     try {
@@ -144,13 +171,14 @@ export function initSections({ engine, explainer, session, root = document }) {
     }
   };
   // A demo starts once, the first time it is near the viewport; its module loads then.
-  const start = (d) => {
+  const start = (/** @type {Slot} */ d) => {
     if (d.starting) return;
     d.starting = d
       .load()
       .then((make) => {
-        d.demo = make(d.el, ctx);
-        d.demo.invalidate = () => {
+        const demo = make(d.el, ctx);
+        d.demo = demo;
+        demo.invalidate = () => {
           d.dirty = true;
           refresh(d);
         };
@@ -158,7 +186,7 @@ export function initSections({ engine, explainer, session, root = document }) {
       })
       .catch((err) => console.error(`section demo ${d.el.dataset.demo} failed to start`, err));
   };
-  const show = (d, visible) => {
+  const show = (/** @type {Slot} */ d, /** @type {boolean} */ visible) => {
     d.visible = visible;
     if (visible) start(d);
     refresh(d);
@@ -193,7 +221,8 @@ export function initSections({ engine, explainer, session, root = document }) {
   // A deep link (#residuals) is put back in the address bar, and lands on its section.
   if (openingAnchor && !location.hash) {
     history.replaceState(history.state, "", location.pathname + location.search + openingAnchor);
-    landOn(sectionFor(openingAnchor));
+    const section = sectionFor(openingAnchor);
+    if (section) landOn(section); // it was there when the page opened
   }
   window.explainerSections = {
     ctx,

@@ -5,6 +5,9 @@
 import { h, programPre, drawFrame } from "./util.js";
 import { createLoader } from "./loader.js";
 
+/** @import { ErrorRecord, InterpretersRecord, SplitRecord } from "../contract/record.js" */
+/** @import { Child } from "./util.js" */
+
 /**
  * The reader's code with an unused line before the last `return` of the last def, reading
  * its last parameter (`params`: the record's).
@@ -16,26 +19,31 @@ export function withUnusedLine(code, params) {
   let i = lines.length - 1;
   while (i >= 0 && !/^\s+return\b/.test(lines[i])) i--;
   if (i < 0) return null;
-  const indent = /^(\s+)/.exec(lines[i])[1];
+  const indent = /^\s+/.exec(lines[i])?.[0] ?? ""; // lines[i] starts with blanks and a return
   lines.splice(i, 0, `${indent}unused = jnp.cos(${params[params.length - 1]})`);
   return lines.join("\n");
 }
 
-/** A list of `items` (each drawn by `item`), or a caption saying there are none. */
+/** A list of `items` (each drawn by `item`), or a caption saying there are none.
+ *  @template T @param {string} testid @param {string} none @param {T[]} items @param {(item: T) => Child} item */
 function listOr(testid, none, items, item) {
   return items.length
     ? h("ul", { class: "int-list", "data-testid": testid }, items.map(item))
     : h("p", { class: "x-caption", "data-testid": testid }, none);
 }
 
+/** @param {HTMLElement} el @param {import("./index.js").SectionContext} ctx */
 export function createInterpretersDemo(el, ctx) {
+  /** @type {InterpretersRecord | null} */
   let rec = null;
+  /** @type {SplitRecord | null} */
   let split = null;
+  /** @type {ErrorRecord | null} */
   let error = null;
   const loader = createLoader(ctx, el);
 
   function draw() {
-    if (!drawFrame(el, { error, ready: Boolean(rec), engine: ctx.engine })) return;
+    if (!drawFrame(el, { error, ready: Boolean(rec), engine: ctx.engine }) || !rec) return;
     const jt = rec.jaxpr_trace;
     const dt = rec.dynamic_trace;
     const ran = (split?.events ?? []).filter((e) => e.side === "known" || e.side === "known-dropped");
@@ -183,11 +191,11 @@ export function createInterpretersDemo(el, ctx) {
         shown: Boolean(rec || error),
         waiting: () => rec || draw(),
         take([s, r]) {
-          if (r.error) error = r;
+          if ("error" in r) error = r;
           else {
             error = null;
-            rec = r;
-            split = s.error ? null : s;
+            rec = /** @type {InterpretersRecord} */ (r); // the answers of a split and an interpreters request
+            split = "error" in s ? null : /** @type {SplitRecord} */ (s);
           }
           draw();
         },

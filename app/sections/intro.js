@@ -5,16 +5,20 @@
 import { modeOf } from "../modes.js";
 import { h, rich } from "./util.js";
 
+/** @import { Arg, Event } from "../contract/record.js" */
+/** What the sentences read of a record (any mode's). @typedef {{fn: string, args: Arg[], mode: string, selected?: string,
+ *  events?: Event[]}} IntroRecord */
+
 const SHOWN = 3; // primitives named in a sentence; the rest are counted
 
-/** "`a`", "`a` and `b`", "`a`, `b` and `c`" */
+/** "`a`", "`a` and `b`", "`a`, `b` and `c`" @param {string[]} list */
 function names(list) {
   const quoted = list.map((n) => `\`${n}\``);
   return quoted.length < 2 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`;
 }
 
 /** The equations of one side, by primitive: "the known equation (`sin`)", "the 4 known equations
- *  (`dot_general`, `add`, `tanh` and 1 more)". */
+ *  (`dot_general`, `add`, `tanh` and 1 more)". @param {Event[]} events @param {string} what */
 function equations(events, what) {
   const prims = [...new Set(events.map((e) => e.primitive))];
   const shown = prims.slice(0, SHOWN);
@@ -23,7 +27,7 @@ function equations(events, what) {
   return events.length === 1 ? `the ${what} equation (${list})` : `the ${events.length} ${what} equations (${list})`;
 }
 
-/** Which inputs are known, in the words of the record's mode. */
+/** Which inputs are known, in the words of the record's mode. @param {IntroRecord} rec */
 function inputsSentence(rec) {
   const sig = `\`${rec.fn}(${rec.args.map((a) => a.name).join(", ")})\``;
   const known = names(rec.args.filter((a) => a.known).map((a) => a.name));
@@ -45,10 +49,10 @@ function inputsSentence(rec) {
   return `The function is ${sig}, with ${known ? `${known} known and ` : "every input "}${unknown} unknown.`;
 }
 
-/** What Play shows, from the record's steps. */
+/** What Play shows, from the record's steps. @param {IntroRecord} rec */
 function playSentence(rec) {
   const events = rec.events ?? [];
-  const on = (side) => events.filter((e) => e.side === side);
+  const on = (/** @type {Event["side"]} */ side) => events.filter((e) => e.side === side);
   const [known, unknown] = [on("known"), on("unknown")];
   if (modeOf(rec.mode)?.staged) return ` and watch ${equations(events, "staged")} land in the program one by one.`;
   if (known.length + unknown.length < events.length) {
@@ -69,11 +73,13 @@ function playSentence(rec) {
  * Keep `el` describing the stage: its sentences are written again whenever the page draws a
  * record (window.explainer.onRecord), starting with the record on screen now, if any.
  * @param {Element | null} el
- * @param {{record?: () => any, onRecord?: (cb: (record: any) => void) => unknown}} [explainer]
+ * @param {{record?: () => object | null, onRecord?: (cb: (record: object) => void) => unknown}} [explainer]
  */
 export function followStage(el, explainer) {
   if (!el) return;
-  const write = (rec) => {
+  const write = (/** @type {object | null | undefined} */ record) => {
+    // the page's records (EngineRecord), the fields read here checked first
+    const rec = /** @type {IntroRecord | null | undefined} */ (record);
     if (!rec?.fn || !Array.isArray(rec.args)) return;
     el.replaceChildren(
       rich(inputsSentence(rec)),

@@ -2,15 +2,18 @@
 // page is idle (the demo is marked updating meanwhile). Only the latest call's answers are
 // taken: a demo that asked again since ignores what its older call brings back.
 
+/** @import { EngineAnswer } from "../contract/record.js" */
+
 /**
- * @param {any} ctx the sections' context (index.js)
+ * @param {import("./index.js").SectionContext} ctx the sections' context
  * @param {HTMLElement} el the demo's element
  */
 export function createLoader(ctx, el) {
+  /** @type {string | null} the latest call's requests, as JSON */
   let wanted = null;
   /**
-   * @param {Array<{mode: string, kwargs: object}>} requests
-   * @param {{shown?: boolean, waiting?: () => void, take: (answers: any[]) => void}} how
+   * @param {Array<{mode: string, kwargs: Record<string, unknown>}>} requests
+   * @param {{shown?: boolean, waiting?: () => void, take: (answers: EngineAnswer[]) => void}} how
    *   shown: the demo already shows these requests' answers (nothing to do if unchanged);
    *   waiting: called when the engine must be asked
    */
@@ -19,7 +22,7 @@ export function createLoader(ctx, el) {
     if (key === wanted && shown) return;
     wanted = key;
     const hits = requests.map((r) => ctx.cached(r.mode, r.kwargs));
-    if (hits.every(Boolean)) {
+    if (hits.every((a) => a !== null)) {
       el.classList.remove("is-updating");
       take(hits);
       return;
@@ -28,7 +31,7 @@ export function createLoader(ctx, el) {
     waiting();
     const stillWanted = () => wanted === key;
     Promise.all(requests.map((r) => ctx.request(r.mode, r.kwargs, { stillWanted }))).then((answers) => {
-      if (!stillWanted() || !answers.every(Boolean)) return;
+      if (!stillWanted() || !answers.every((a) => a !== null)) return;
       el.classList.remove("is-updating");
       take(answers);
     });

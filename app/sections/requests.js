@@ -3,6 +3,8 @@
 
 import { functionKwargs } from "../state.js";
 
+/** @typedef {ReturnType<typeof functionKwargs>} FunctionKwargs a function's source and args, as a request's kwargs */
+
 export const CHECKPOINT_CODE = `import jax
 import jax.numpy as jnp
 from jax.ad_checkpoint import checkpoint_name
@@ -23,18 +25,19 @@ def f(x):
 `;
 export const FOLDING_VALUES = { x: "2.0" };
 
-/** A demo's own function with its values: every input unknown unless `known` says. */
+/** A demo's own function with its values: every input unknown unless `known` says.
+ *  @param {string} code @param {Record<string, string>} values @param {Record<string, boolean>} [known] */
 export function demoKwargs(code, values, known = {}) {
   return functionKwargs(code, known, values, false);
 }
 
-/** Section 3: the checkpoint record (every policy) of the demo's function. */
+/** Section 3: the checkpoint record (every policy) of the demo's function. @param {FunctionKwargs} kw */
 export function checkpointRequest(kw) {
   return { mode: "checkpoint", kwargs: { ...kw, policy: CHECKPOINT_POLICY } };
 }
 
 /** Section 4: the function staged by jit (with or without folding) and partially evaluated
- * with every input unknown. */
+ * with every input unknown. @param {FunctionKwargs} kw @param {boolean} folding */
 export function foldingRequests(kw, folding) {
   return [
     { mode: "jit", kwargs: { source: kw.source, args: kw.args, eager_constant_folding: folding } },
@@ -42,7 +45,7 @@ export function foldingRequests(kw, folding) {
   ];
 }
 
-/** Sections 1, 2, 5 and 6: the main function's split, grad and both interpreters. */
+/** Sections 1, 2, 5 and 6: the main function's split, grad and both interpreters. @param {FunctionKwargs} main */
 export function followingRequests(main) {
   const kw = { source: main.source, args: main.args };
   return ["split", "grad", "interpreters"].map((mode) => ({ mode, kwargs: kw }));

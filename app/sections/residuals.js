@@ -3,12 +3,16 @@
 import { h, formatBytes, programPre, lightVar, drawFrame } from "./util.js";
 import { createLoader } from "./loader.js";
 
+/** @import { Arg, EngineAnswer, ErrorRecord, GradRecord, Residual } from "../contract/record.js" */
+/** @import { FunctionKwargs } from "./requests.js" */
+
 const SCALES = [1, 2, 4, 8, 16, 32];
 
 /**
  * Inputs with every dimension (except 1s) times k; scalars keep their values.
  * @param {Array<{known: boolean, value: string}>} args the request's
  * @param {import("../contract/record.js").Arg[]} shapes the record's, for each input
+ * @param {number} k
  */
 export function scaledArgs(args, shapes, k) {
   if (k === 1) return args;
@@ -25,13 +29,19 @@ export function scaledArgs(args, shapes, k) {
   });
 }
 
+/** @param {HTMLElement} el @param {import("./index.js").SectionContext} ctx */
 export function createResidualsDemo(el, ctx) {
   let scaleIdx = 0;
+  /** @type {GradRecord | null} */
   let record = null;
-  let base = null; // the main kwargs the shapes are read from
+  /** @type {FunctionKwargs | null} the main kwargs the shapes are read from */
+  let base = null;
+  /** @type {Arg[] | null} */
   let avals = null;
   const loader = createLoader(ctx, el);
+  /** @type {ErrorRecord | null} */
   let error = null;
+  /** @type {Residual | null} the residual lit in both programs */
   let lit = null;
 
   const slider = h("input", {
@@ -82,20 +92,22 @@ export function createResidualsDemo(el, ctx) {
     });
   }
 
+  /** @param {EngineAnswer} rec a grad request's */
   function take(rec) {
-    if (rec.error) {
+    if ("error" in rec) {
       error = rec;
     } else {
       error = null;
-      record = rec;
+      record = /** @type {GradRecord} */ (rec);
     }
     if (!avals && record && SCALES[scaleIdx] === 1) avals = record.args;
     draw();
   }
 
+  /** @param {Residual} r */
   function sourceOf(r) {
     if (r.from_input) return { input: true, text: `input ${r.from_input}` };
-    const ev = r.producer != null ? record.events[r.producer] : null;
+    const ev = r.producer != null ? record?.events[r.producer] : null;
     return {
       input: false,
       text: ev ? `output of ${ev.primitive}${ev.line ? `, line ${ev.line}` : ""}` : "computed by the forward pass",
@@ -103,7 +115,7 @@ export function createResidualsDemo(el, ctx) {
   }
 
   function draw() {
-    if (!drawFrame(body, { error, ready: Boolean(record), engine: ctx.engine })) return;
+    if (!drawFrame(body, { error, ready: Boolean(record), engine: ctx.engine }) || !record) return;
     const res = record.residuals;
     const total = record.residual_bytes;
     const max = Math.max(1, ...res.map((r) => r.bytes));

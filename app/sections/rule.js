@@ -7,7 +7,11 @@ const SHOWN = "split"; // the mode this demo shows, whatever the page's
 
 const PLAY_MS = 1100;
 
+/** @import { ErrorRecord, Event, SplitRecord } from "../contract/record.js" */
+
+/** @param {HTMLElement} el @param {import("./index.js").SectionContext} ctx */
 export function createRuleDemo(el, ctx) {
+  /** @type {SplitRecord | ErrorRecord | null} */
   let record = null;
   let step = 0; // equations judged so far (0..n)
   let timer = 0;
@@ -15,9 +19,12 @@ export function createRuleDemo(el, ctx) {
   const status = h("p", { class: "x-narration", role: "status", "data-testid": "rule-narration" });
 
   function events() {
-    return record?.events ?? [];
+    return record && !("error" in record) ? record.events : [];
   }
+  // the Play button draw() makes
+  const playButton = () => /** @type {HTMLButtonElement | null} */ (el.querySelector(".x-play"));
 
+  /** @param {Event} ev */
   function decisionOf(ev) {
     if (ev.side === "known" || ev.side === "known-dropped") {
       const v = ev.value && ev.value.length === 1 && ev.value[0] != null ? ` = ${ev.value[0]}` : "";
@@ -26,7 +33,7 @@ export function createRuleDemo(el, ctx) {
     if (ev.side === "both") {
       return { cls: "both", label: "split", text: "a call: its own rule splits its inner program" };
     }
-    const unk = [...new Set(ev.inputs.filter((x) => !x.known).map((x) => x.name))];
+    const unk = [...new Set((ev.inputs ?? []).filter((x) => !x.known).map((x) => x.name))];
     return { cls: "unknown", label: "stage", text: `${unk.join(", ")} unknown: staged, every output unknown` };
   }
 
@@ -36,7 +43,7 @@ export function createRuleDemo(el, ctx) {
       el.append(waitingNote(ctx.engine));
       return;
     }
-    if (record.error) {
+    if ("error" in record) {
       el.append(errorNote(record));
       return;
     }
@@ -56,7 +63,7 @@ export function createRuleDemo(el, ctx) {
       const judged = i < step;
       const current = i === step - 1;
       const d = decisionOf(ev);
-      const ins = ev.inputs.map((x) =>
+      const ins = (ev.inputs ?? []).map((x) =>
         h(
           "span",
           {
@@ -170,6 +177,7 @@ export function createRuleDemo(el, ctx) {
     );
   }
 
+  /** @param {number} k */
   function setStep(k) {
     const n = events().length;
     step = Math.max(0, Math.min(n, k));
@@ -178,7 +186,7 @@ export function createRuleDemo(el, ctx) {
     status.replaceChildren(
       ev ? rich(`Equation ${step} of ${n}: ${ev.narration}`) : step === 0 ? "Nothing judged yet." : "",
     );
-    if (timer) el.querySelector(".x-play")?.focus({ preventScroll: true });
+    if (timer) playButton()?.focus({ preventScroll: true });
   }
 
   function stop() {
@@ -189,7 +197,7 @@ export function createRuleDemo(el, ctx) {
     if (timer) {
       stop();
       draw();
-      el.querySelector(".x-play")?.focus();
+      playButton()?.focus();
       return;
     }
     if (step >= events().length) step = 0;
@@ -198,7 +206,7 @@ export function createRuleDemo(el, ctx) {
         if (step >= events().length) {
           stop();
           draw();
-          el.querySelector(".x-play")?.focus();
+          playButton()?.focus();
           return;
         }
         setStep(step + 1);
@@ -208,10 +216,11 @@ export function createRuleDemo(el, ctx) {
     setStep(step + 1);
   }
 
+  /** @param {SplitRecord | ErrorRecord} rec */
   function show(rec) {
     stop();
     record = rec;
-    step = rec && !rec.error ? rec.events.length : 0; // first frame: every decision shown
+    step = rec && !("error" in rec) ? rec.events.length : 0; // first frame: every decision shown
     draw();
   }
 
@@ -223,8 +232,9 @@ export function createRuleDemo(el, ctx) {
       loader([{ mode: SHOWN, kwargs: kw }], {
         shown: Boolean(record),
         waiting: () => record || draw(),
-        take([rec]) {
-          if (rec.error && record && !record.error) el.prepend(errorNote(rec));
+        take([answer]) {
+          const rec = /** @type {SplitRecord | ErrorRecord} */ (answer); // a split request's
+          if ("error" in rec && record && !("error" in record)) el.prepend(errorNote(rec));
           else show(rec);
         },
       });

@@ -1,24 +1,39 @@
 // Small helpers shared by the explainer's section demos (no framework; text nodes only, never HTML).
 
-/** h("div", {class: "x", "data-testid": "y"}, child, "text", [more]) */
+/** @import { EngineClient } from "../engine-types.js" */
+/** @import { ErrorRecord, SplitRecord } from "../contract/record.js" */
+/**
+ * A child of h(): a node, text (a number, made text), nothing (null, false), or lists of them.
+ * @typedef {Node | string | number | boolean | null | undefined} Leaf
+ * @typedef {Leaf | ChildList} Child
+ * @typedef {Array<Child>} ChildList
+ */
+
+/** h("div", {class: "x", "data-testid": "y"}, child, "text", [more])
+ *  @param {keyof HTMLElementTagNameMap} tag @param {Record<string, unknown> | null} [attrs]
+ *  @param {...Child} children
+ *  @returns {any} the element; any: mini-editor.js sets `.value` on an input it finds in one (a typed
+ *  HTMLElementTagNameMap[tag] here once it casts what it finds) */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v == null || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k === "text") el.textContent = v;
+    if (k === "class") el.className = String(v);
+    else if (k === "text") el.textContent = String(v);
     else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k.startsWith("on") && typeof v === "function")
+      el.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
     else el.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat(Infinity)) {
+  // every list flattened: its leaves (typed as unknown[] first: a flat() of the recursive type is too deep for tsc)
+  for (const c of /** @type {Leaf[]} */ (/** @type {unknown[]} */ (children).flat(Infinity))) {
     if (c == null || c === false) continue;
     el.append(c instanceof Node ? c : String(c));
   }
   return el;
 }
 
-/** Text with `code` spans, as the engine writes narration. */
+/** Text with `code` spans, as the engine writes narration. @param {string | null | undefined} text */
 export function rich(text) {
   const frag = document.createDocumentFragment();
   String(text ?? "")
@@ -29,6 +44,7 @@ export function rich(text) {
   return frag;
 }
 
+/** @param {number | null | undefined} n */
 export function formatBytes(n) {
   if (n == null) return "";
   if (n < 1024) return `${n} B`;
@@ -58,16 +74,19 @@ export function programPre(program, { label, testid, cls = "" } = {}) {
   return pre;
 }
 
-/** Light every span of variable `name` inside `root` (null: none). */
+/** Light every span of variable `name` inside `root` (null: none).
+ *  @param {ParentNode} root @param {string | null} name */
 export function lightVar(root, name) {
   for (const el of root.querySelectorAll(".x-var.is-lit")) el.classList.remove("is-lit");
   if (!name) return;
-  for (const el of root.querySelectorAll(".x-var")) {
+  // programPre's spans
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".x-var"))) {
     if (el.dataset.var === name) el.classList.add("is-lit");
   }
 }
 
-/** The placeholder a demo shows while it has nothing to draw. */
+/** The placeholder a demo shows while it has nothing to draw.
+ *  @param {Pick<EngineClient, "state" | "info">} engine @param {string} [what] */
 export function waitingNote(engine, what = "This demo") {
   if (engine.state === "error") {
     return h(
@@ -86,8 +105,11 @@ export function waitingNote(engine, what = "This demo") {
   );
 }
 
+/** @param {ErrorRecord | {lineno?: number | null, message?: string} | null | undefined} err an error answer, or
+ *  its error (a failed call's) */
 export function errorNote(err) {
-  const e = err?.error ?? err ?? {};
+  /** @type {{lineno?: number | null, message?: string}} */
+  const e = err == null ? {} : "error" in err ? err.error : err;
   return h(
     "p",
     { class: "x-error", role: "alert", "data-testid": "demo-error" },
@@ -100,7 +122,7 @@ export function errorNote(err) {
  * Start a demo's frame: empty `el`, then its error (if any), or the waiting note while it has
  * nothing to draw. Returns whether the demo has something to draw.
  * @param {Element} el
- * @param {{error: any, ready: boolean, engine: any}} what
+ * @param {{error: Parameters<typeof errorNote>[0], ready: boolean, engine: Pick<EngineClient, "state" | "info">}} what
  */
 export function drawFrame(el, { error, ready, engine }) {
   el.replaceChildren();
@@ -109,7 +131,8 @@ export function drawFrame(el, { error, ready, engine }) {
   return ready;
 }
 
-/** `f(x ✓ known, y ? unknown)`: the record's function and which inputs are known. */
+/** `f(x ✓ known, y ? unknown)`: the record's function and which inputs are known.
+ *  @param {Pick<SplitRecord, "fn" | "args">} record */
 export function argsLine(record) {
   return h(
     "p",

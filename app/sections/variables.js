@@ -4,6 +4,10 @@
 import { h, programPre, lightVar, drawFrame, argsLine } from "./util.js";
 import { createLoader } from "./loader.js";
 
+/** @import { ErrorRecord, InterpretersRecord, Variable } from "../contract/record.js" */
+/** @import { SectionContext } from "./index.js" */
+
+/** @type {Record<string, string>} */
 const ORIGIN_TEXT = {
   LambdaBinding: "LambdaBinding",
   ConstVar: "ConstVar",
@@ -15,6 +19,7 @@ const ORIGIN_TEXT = {
   constvar: "constvar",
 };
 
+/** @param {Variable[]} vars @param {HTMLElement} pre @param {string} caption @param {string} testid */
 function varTable(vars, pre, caption, testid) {
   const body = h("tbody");
   for (const v of vars) {
@@ -59,13 +64,16 @@ function varTable(vars, pre, caption, testid) {
   );
 }
 
+/** @param {HTMLElement} el @param {SectionContext} ctx */
 export function createVariablesDemo(el, ctx) {
+  /** @type {InterpretersRecord | null} */
   let record = null;
+  /** @type {ErrorRecord | null} */
   let error = null;
   const loader = createLoader(ctx, el);
 
   function draw() {
-    if (!drawFrame(el, { error, ready: Boolean(record), engine: ctx.engine })) return;
+    if (!drawFrame(el, { error, ready: Boolean(record), engine: ctx.engine }) || !record) return;
     const jt = record.jaxpr_trace;
     const dt = record.dynamic_trace;
     const mask = argsLine(record);
@@ -101,10 +109,10 @@ export function createVariablesDemo(el, ctx) {
         shown: Boolean(record || error),
         waiting: () => record || draw(),
         take([rec]) {
-          if (rec.error) error = rec;
+          if ("error" in rec) error = rec;
           else {
             error = null;
-            record = rec;
+            record = /** @type {InterpretersRecord} */ (rec); // the answer of an interpreters request
           }
           draw();
         },

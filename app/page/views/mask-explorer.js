@@ -14,6 +14,10 @@ import { isKnown, masksRequest, requestKey } from "../../state.js";
 import { signatureOf } from "../../signatures.js";
 import { formatBytes } from "../../stage/dom.js";
 
+/** @import { MaskCell, MasksRecord, ErrorRecord } from "../../contract/record.js" */
+/** @import { Doc, PageState } from "../update.js" */
+
+/** @template {keyof HTMLElementTagNameMap} K @param {K} tag @param {string} [cls] @param {string} [text] */
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -21,35 +25,41 @@ const el = (tag, cls, text) => {
   return e;
 };
 /** "101": the page's mask of `params`, "1" known (an input the page has not marked is known). */
-const currentMask = (params, doc) => params.map((p) => (isKnown(doc, p) ? "1" : "0")).join("");
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const currentMask = (/** @type {string[]} */ params, /** @type {Doc} */ doc) =>
+  params.map((p) => (isKnown(doc, p) ? "1" : "0")).join("");
+const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * Whether the explorer shows for a state (its function read, or the one read last): a source
  * the engine cannot read (a syntax error) keeps the view of the function read last, waiting for
  * a fix; a function of no inputs, or a mode whose mask has no say, has no explorer.
+ * @param {PageState} s
  */
 export function shows(s) {
   const sig = signatureOf(s.doc.code);
   return ((sig ?? s.signature)?.params ?? []).length > 0 && Boolean(modeOf(s.doc.mode)?.masks);
 }
 
-/** The request the engine session asks for the explorer of `s` (null: none to ask). */
+/** The request the engine session asks for the explorer of `s` (null: none to ask).
+ *  @param {PageState} s */
 export function wantedMasks(s) {
   return signatureOf(s.doc.code) && shows(s) ? masksRequest(s.doc) : null;
 }
 
 /**
  * @param {HTMLElement} root the explorer's section (data-testid="mask-explorer")
- * @param {{getState: () => any, dispatch: (change: object) => void}} deps
- * @returns {(state: any) => void} render: follows the editor's function and the session's
+ * @param {{getState: () => PageState, dispatch: (change: object) => void}} deps
+ * @returns {(state: PageState) => void} render: follows the editor's function and the session's
  *   answer, marks the current mask
  */
 export function createMaskExplorer(root, { getState, dispatch }) {
-  const grid = root.querySelector(".mask-grid");
-  const status = root.querySelector(".mask-status");
-  let drawn = null; // the masks answer drawn (state.masks)
-  let shown = null; // {params, record, mode} drawn
+  // index.html's own elements: always there
+  const grid = /** @type {HTMLElement} */ (root.querySelector(".mask-grid"));
+  const status = /** @type {HTMLElement} */ (root.querySelector(".mask-status"));
+  /** @type {PageState["masks"]} the masks answer drawn (state.masks) */
+  let drawn = null;
+  /** @type {{params: string[], record: MasksRecord, mode: string} | null} drawn */
+  let shown = null;
   let drawnFor = ""; // the mask marked current in the drawn grid
 
   /** No grid until the function above traces without an error. */
@@ -60,6 +70,7 @@ export function createMaskExplorer(root, { getState, dispatch }) {
     root.classList.remove("is-updating");
   }
 
+  /** @param {MasksRecord | ErrorRecord | null} answer @param {Doc} doc */
   function take(answer, doc) {
     if (answer === null) {
       waitForFix();
@@ -72,21 +83,24 @@ export function createMaskExplorer(root, { getState, dispatch }) {
       root.classList.remove("is-updating");
       return;
     }
-    const record = /** @type {import("../../contract/record.js").MasksRecord} */ (answer);
-    shown = { params: record.args.map((a) => a.name), record, mode: doc.mode };
+    shown = { params: answer.args.map((a) => a.name), record: answer, mode: doc.mode };
     draw(doc);
   }
 
+  /** @param {string} mask */
   function load(mask) {
     const s = getState();
+    if (!shown) return; // a cell is only there while its grid is shown
     const known = Object.assign(Object.create(null), s.doc.known);
     shown.params.forEach((p, i) => (known[p] = mask[i] === "1"));
     // the mode stays: a cell counts the page's mode for its mask
     dispatch({ type: "load", doc: { ...s.doc, known, step: null }, exampleId: s.exampleId, byUser: true, run: "now" });
   }
 
+  /** @param {Doc} doc */
   function draw(doc) {
     root.classList.remove("is-updating");
+    if (!shown) return;
     const { params, record } = shown;
     const current = currentMask(params, doc);
     drawnFor = current;
@@ -99,17 +113,20 @@ export function createMaskExplorer(root, { getState, dispatch }) {
       `${plural(record.masks.length, "mask")} of ${record.fn}(${params.join(", ")}) as ${mode} splits them, ` +
       `fewest residual bytes first; traced ${record.traces === 1 ? "once" : `${record.traces} times`}. ` +
       `A mask loads into the stage, in ${mode} mode.`;
-    const words = modeOf(mode).maskWords;
+    const words = modeOf(mode)?.maskWords ?? ["unknown", "known"];
     grid.replaceChildren(...cells.map((c) => cell(c, params, c.mask === current, most, words)));
   }
 
   /** Another mask of the same function marked in the grid drawn. Drawing the grid again laid
    *  it out and painted it while the engine traced, and a clicked cell lost the focus. */
+  /** @param {string} current */
   function mark(current) {
     drawnFor = current;
     for (const b of grid.children) b.setAttribute("aria-pressed", String(b.getAttribute("data-mask") === current));
   }
 
+  /** @param {MaskCell} c @param {string[]} params @param {boolean} isCurrent @param {number} most
+   *  @param {[string, string]} words */
   function cell(c, params, isCurrent, most, words) {
     const b = el("button", "mask-cell");
     b.type = "button";
@@ -154,7 +171,9 @@ export function createMaskExplorer(root, { getState, dispatch }) {
       waitForFix();
       return;
     }
-    const key = requestKey(masksRequest(s.doc));
+    const masks = masksRequest(s.doc);
+    if (!masks) return; // shows(s): the mode has an explorer, and so a masks request
+    const key = requestKey(masks);
     if (s.masks?.key !== key) {
       root.classList.add("is-updating"); // the session asks for it
       return;
@@ -165,6 +184,6 @@ export function createMaskExplorer(root, { getState, dispatch }) {
       return;
     }
     const current = shown && currentMask(shown.params, s.doc);
-    if (shown && current !== drawnFor) mark(current);
+    if (current !== null && current !== drawnFor) mark(current);
   };
 }

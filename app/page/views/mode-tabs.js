@@ -7,6 +7,8 @@ import { MODES, MODE_TABLE } from "../../modes.js";
 /**
  * createModes(root, {onMode(name), onFolding(bool), onPolicy(name)})
  *   -> {render({mode, folding, policy})}
+ * @param {Element} root
+ * @param {{onMode: (mode: string) => void, onFolding: (on: boolean) => void, onPolicy: (policy: string) => void}} handlers
  */
 export function createModes(root, { onMode, onFolding, onPolicy }) {
   const tablist = document.createElement("div");
@@ -73,6 +75,7 @@ export function createModes(root, { onMode, onFolding, onPolicy }) {
 
   root.replaceChildren(tablist, folding, policy); // over the build's first frame (tools/prerender.mjs)
 
+  /** @param {{mode: string, folding: boolean, policy: string}} doc */
   function render({ mode, folding: fold, policy: pol }) {
     for (const t of tabs) {
       const on = t.dataset.mode === mode;
