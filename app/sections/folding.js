@@ -31,6 +31,7 @@ export function createFoldingDemo(el, ctx) {
       load();
     },
   });
+  const state = h("span", { class: "x-switch-state" }, " off");
   const sw = h(
     "button",
     {
@@ -42,12 +43,12 @@ export function createFoldingDemo(el, ctx) {
     },
     h("span", { class: "x-switch-track", "aria-hidden": "true" }, h("span", { class: "x-switch-thumb" })),
     h("code", null, "eager_constant_folding"),
-    h("span", { class: "x-switch-state" }, " off"),
+    state,
   );
   sw.addEventListener("click", () => {
     folding = !folding;
     sw.setAttribute("aria-checked", String(folding));
-    sw.querySelector(".x-switch-state").textContent = folding ? " on" : " off";
+    state.textContent = folding ? " on" : " off";
     load();
   });
   const body = h("div", { class: "fold-body" });

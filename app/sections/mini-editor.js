@@ -130,7 +130,7 @@ export function createMiniEditor({
     /** @param {string} p @param {string} v */
     setValue(p, v) {
       vals[p] = v;
-      const i = fields.querySelector(`input[data-param="${p}"]`);
+      const i = /** @type {HTMLInputElement | null} */ (fields.querySelector(`input[data-param="${CSS.escape(p)}"]`));
       if (i) i.value = v;
       schedule(0);
     },

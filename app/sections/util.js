@@ -10,10 +10,10 @@
  */
 
 /** h("div", {class: "x", "data-testid": "y"}, child, "text", [more])
- *  @param {keyof HTMLElementTagNameMap} tag @param {Record<string, unknown> | null} [attrs]
+ *  @template {keyof HTMLElementTagNameMap} K
+ *  @param {K} tag @param {Record<string, unknown> | null} [attrs]
  *  @param {...Child} children
- *  @returns {any} the element; any: mini-editor.js sets `.value` on an input it finds in one (a typed
- *  HTMLElementTagNameMap[tag] here once it casts what it finds) */
+ *  @returns {HTMLElementTagNameMap[K]} */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
