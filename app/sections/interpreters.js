@@ -3,7 +3,7 @@
 // tracers (interpreters log), the jaxpr assembled at the end. DynamicJaxprTrace: equations in
 // the order they were appended to the frame, and which an auto-DCE frame lets Python collect.
 import { h, programPre, drawFrame } from "./util.js";
-import { createLoader } from "./loader.js";
+import { createFollowingDemo } from "./loader.js";
 
 /**
  * The reader's code with an unused line before the last `return` of the last def, reading
@@ -28,17 +28,23 @@ function listOr(testid, none, items, item) {
     : h("p", { class: "x-caption", "data-testid": testid }, none);
 }
 
-export function createInterpretersDemo(el, ctx) {
-  let rec = null;
-  let split = null;
-  let error = null;
-  const loader = createLoader(ctx, el);
+/**
+ * A numbered step of an interpreter's column: its number, then its words.
+ * @param {string} num @param {...any} words
+ */
+function step(num, ...words) {
+  return h("p", { class: "int-step" }, h("span", { class: "int-num" }, num), ...words);
+}
 
-  function draw() {
-    if (!drawFrame(el, { error, ready: Boolean(rec), engine: ctx.engine })) return;
+export function createInterpretersDemo(el, ctx) {
+  return createFollowingDemo(ctx, el, ["split", "interpreters"], ({ answers, error }) => {
+    if (!drawFrame(el, { error, ready: Boolean(answers), engine: ctx.engine })) return;
+    const [split, rec] = answers;
     const jt = rec.jaxpr_trace;
     const dt = rec.dynamic_trace;
-    const ran = (split?.events ?? []).filter((e) => e.side === "known" || e.side === "known-dropped");
+    const ran = (split.error ? [] : (split.events ?? [])).filter(
+      (e) => e.side === "known" || e.side === "known-dropped",
+    );
     const recipes = jt.log.filter((e) => e.decision !== "executed");
     const collected = dt.frame.filter((f) => f.collected);
 
@@ -46,7 +52,7 @@ export function createInterpretersDemo(el, ctx) {
       "div",
       { class: "int-col int-pe", "data-testid": "interp-jaxprtrace" },
       h("h4", null, h("code", null, "JaxprTrace"), h("span", { class: "x-muted" }, " partial evaluation, your mask")),
-      h("p", { class: "int-step" }, h("span", { class: "int-num" }, "1"), " Executed now"),
+      step("1", " Executed now"),
       listOr("interp-executed", "Nothing: no operation had only known inputs.", ran, (e) =>
         h(
           "li",
@@ -55,7 +61,7 @@ export function createInterpretersDemo(el, ctx) {
           e.value && e.value[0] != null ? [" → ", h("code", null, e.value.join(", "))] : "",
         ),
       ),
-      h("p", { class: "int-step" }, h("span", { class: "int-num" }, "2"), " Recipes hung on the outputs of the rest"),
+      step("2", " Recipes hung on the outputs of the rest"),
       listOr("interp-recipes", "None: every operation ran.", recipes, (e) =>
         h(
           "li",
@@ -72,13 +78,7 @@ export function createInterpretersDemo(el, ctx) {
               ],
         ),
       ),
-      h(
-        "p",
-        { class: "int-step" },
-        h("span", { class: "int-num" }, "3"),
-        " Assembled at the end by ",
-        h("code", null, "tracers_to_jaxpr"),
-      ),
+      step("3", " Assembled at the end by ", h("code", null, "tracers_to_jaxpr")),
       programPre(jt.program, { label: "The jaxpr JaxprTrace assembled", testid: "interp-pe-program" }),
       jt.residuals.length
         ? h(
@@ -112,12 +112,7 @@ export function createInterpretersDemo(el, ctx) {
       "div",
       { class: "int-col int-dyn", "data-testid": "interp-dynamic" },
       h("h4", null, h("code", null, "DynamicJaxprTrace"), h("span", { class: "x-muted" }, " staging, as jit does")),
-      h(
-        "p",
-        { class: "int-step" },
-        h("span", { class: "int-num" }, "1"),
-        " Every operation appended to the frame as it happens",
-      ),
+      step("1", " Every operation appended to the frame as it happens"),
       frame,
       collected.length
         ? h(
@@ -147,10 +142,8 @@ export function createInterpretersDemo(el, ctx) {
                 ]
               : "",
           ),
-      h(
-        "p",
-        { class: "int-step" },
-        h("span", { class: "int-num" }, "2"),
+      step(
+        "2",
         " The frame becomes the jaxpr: ",
         h("code", null, "jit"),
         ", ",
@@ -158,43 +151,9 @@ export function createInterpretersDemo(el, ctx) {
         " (auto_dce off)",
       ),
       programPre(dt.program, { label: "The jaxpr jit stages", testid: "interp-jit-program" }),
-      h(
-        "p",
-        { class: "int-step" },
-        h("span", { class: "int-num" }, "3"),
-        " The same frame with ",
-        h("code", null, "auto_dce=True"),
-      ),
+      step("3", " The same frame with ", h("code", null, "auto_dce=True")),
       programPre(dt.auto_dce_program, { label: "The jaxpr of an auto-DCE frame", testid: "interp-dce-program" }),
     );
     el.append(h("div", { class: "int-grid" }, left, right));
-  }
-
-  return {
-    follows: true,
-    refresh() {
-      const kw = ctx.mainOrDraw(draw);
-      if (!kw) return;
-      const requests = [
-        { mode: "split", kwargs: kw },
-        { mode: "interpreters", kwargs: kw },
-      ];
-      loader(requests, {
-        shown: Boolean(rec || error),
-        waiting: () => rec || draw(),
-        take([s, r]) {
-          if (r.error) error = r;
-          else {
-            error = null;
-            rec = r;
-            split = s.error ? null : s;
-          }
-          draw();
-        },
-      });
-    },
-    onEngineState() {
-      if (!rec) draw();
-    },
-  };
+  });
 }

@@ -34,3 +34,43 @@ export function createLoader(ctx, el) {
     });
   };
 }
+
+/**
+ * A demo that follows the reader's function with one request per mode in `modes`, each of
+ * the main function's source and args. The answers are kept unless the last mode's is an
+ * error, which is kept beside the answers before it (the demo draws both); `draw` is given
+ * what is kept.
+ * @param {any} ctx the sections' context (index.js)
+ * @param {HTMLElement} el the demo's element
+ * @param {string[]} modes
+ * @param {(kept: {answers: any[] | null, error: any}) => void} draw
+ */
+export function createFollowingDemo(ctx, el, modes, draw) {
+  /** @type {{answers: any[] | null, error: any}} */
+  const kept = { answers: null, error: null };
+  const redraw = () => draw(kept);
+  const loader = createLoader(ctx, el);
+  return {
+    follows: true,
+    refresh() {
+      const kw = ctx.mainOrDraw(redraw);
+      if (!kw) return;
+      loader(
+        modes.map((mode) => ({ mode, kwargs: kw })),
+        {
+          shown: Boolean(kept.answers || kept.error),
+          waiting: () => kept.answers || redraw(),
+          take(answers) {
+            const last = answers[answers.length - 1];
+            if (last.error) kept.error = last;
+            else Object.assign(kept, { answers, error: null });
+            redraw();
+          },
+        },
+      );
+    },
+    onEngineState() {
+      if (!kept.answers) redraw();
+    },
+  };
+}

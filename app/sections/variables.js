@@ -2,7 +2,7 @@
 // (the interpreters record's `variables` lists): its identity, the printer's letter, its
 // recipe origin (LambdaBinding, ConstVar, FreeVar, equation, DropVar) or a Literal (no Var).
 import { h, programPre, lightVar, drawFrame, argsLine } from "./util.js";
-import { createLoader } from "./loader.js";
+import { createFollowingDemo } from "./loader.js";
 
 const ORIGIN_TEXT = {
   LambdaBinding: "LambdaBinding",
@@ -60,12 +60,9 @@ function varTable(vars, pre, caption, testid) {
 }
 
 export function createVariablesDemo(el, ctx) {
-  let record = null;
-  let error = null;
-  const loader = createLoader(ctx, el);
-
-  function draw() {
-    if (!drawFrame(el, { error, ready: Boolean(record), engine: ctx.engine })) return;
+  return createFollowingDemo(ctx, el, ["interpreters"], ({ answers, error }) => {
+    if (!drawFrame(el, { error, ready: Boolean(answers), engine: ctx.engine })) return;
+    const [record] = answers;
     const jt = record.jaxpr_trace;
     const dt = record.dynamic_trace;
     const mask = argsLine(record);
@@ -90,28 +87,5 @@ export function createVariablesDemo(el, ctx) {
         " is the address of the Python object, different on every run; the letter is given by the printer. Focus or point at a row to light its variable in the program.",
       ),
     );
-  }
-
-  return {
-    follows: true,
-    refresh() {
-      const kw = ctx.mainOrDraw(draw);
-      if (!kw) return;
-      loader([{ mode: "interpreters", kwargs: kw }], {
-        shown: Boolean(record || error),
-        waiting: () => record || draw(),
-        take([rec]) {
-          if (rec.error) error = rec;
-          else {
-            error = null;
-            record = rec;
-          }
-          draw();
-        },
-      });
-    },
-    onEngineState() {
-      if (!record) draw();
-    },
-  };
+  });
 }
