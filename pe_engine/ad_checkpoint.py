@@ -20,54 +20,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import ad, core
 from . import lax_base as lax
-from .ad import (
-    Zero,
-    is_tangent_side_zero,
-    is_undefined_primal,
-    jvp_jaxpr,
-    linearize_flat,
-    primitive_jvps,
-    primitive_transposes,
-    transpose_jaxpr,
-)
+from . import partial_eval as pe
 from .api import arg_names
 from .caches import memo_table
-from .core import (
-    Atom,
-    ClosedJaxpr,
-    Jaxpr,
-    JaxprEqn,
-    Literal,
-    Primitive,
-    ShapedArray,
-    Tracer,
-    Var,
-    abstract_eval_rules,
-    bind,
-    config,
-    eval_jaxpr,
-    get_aval,
-    impl_rules,
-    merge_lists,
-    partition_list,
-    split_list,
-    weakref_lru_cache,
-)
 from .keys import check_hash_nesting, value_or_identity
-from .partial_eval import (
-    JaxprTrace,
-    JaxprTracer,
-    PartialVal,
-    close_jaxpr,
-    convert_constvars_jaxpr,
-    dce_jaxpr,
-    new_eqn_recipe,
-    partial_eval_jaxpr_custom,
-    partial_eval_jaxpr_custom_rules,
-    partial_eval_jaxpr_nounits,
-    partial_eval_rules,
-)
 from .pjit import jit_p
 from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
@@ -94,7 +52,7 @@ class DotsSaveable:
 
     only_if_no_batch_dims: bool
 
-    def __call__(self, prim: Primitive, *_: Any, **params: Any) -> bool:
+    def __call__(self, prim: core.Primitive, *_: Any, **params: Any) -> bool:
         if prim is not lax.dot_general_p:
             return False
         (_, _), (lhs_batch, _) = params["dimension_numbers"]
@@ -111,7 +69,7 @@ class SaveOnlyTheseNames:
 
     saveable_names: frozenset[str]
 
-    def __call__(self, prim: Primitive, *_: Any, **params: Any) -> bool:
+    def __call__(self, prim: core.Primitive, *_: Any, **params: Any) -> bool:
         return prim is name_p and params["name"] in self.saveable_names
 
 
@@ -121,7 +79,7 @@ class SaveAnyNamesButThese:
 
     names: frozenset[str]
 
-    def __call__(self, prim: Primitive, *_: Any, **params: Any) -> bool:
+    def __call__(self, prim: core.Primitive, *_: Any, **params: Any) -> bool:
         return prim is name_p and params["name"] not in self.names
 
 
@@ -135,7 +93,7 @@ def save_any_names_but_these(*names: str) -> SaveAnyNamesButThese:
 
 def save_from_both_policies(policy_1: Callable[..., bool], policy_2: Callable[..., bool]
                             ) -> Callable[..., bool]:
-    def policy(prim: Primitive, *args: Any, **params: Any) -> bool:
+    def policy(prim: core.Primitive, *args: Any, **params: Any) -> bool:
         return bool(policy_1(prim, *args, **params)) or bool(policy_2(prim, *args, **params))
     return policy
 
@@ -174,30 +132,30 @@ checkpoint_policies.save_and_offload_only_these_names = _offload_policy(
 
 # --------------------------------------------------------------------------- checkpoint_name
 
-name_p = Primitive("name")
-impl_rules[name_p] = lambda x, *, name: x
-abstract_eval_rules[name_p] = lambda x, *, name: x
+name_p = core.Primitive("name")
+core.impl_rules[name_p] = lambda x, *, name: x
+core.abstract_eval_rules[name_p] = lambda x, *, name: x
 # The primal is named, not the tangent: a policy decides about primal values only.
-primitive_jvps[name_p] = lambda primals, tangents, *, name: (
-    bind(name_p, *primals, name=name), tangents[0])
+ad.primitive_jvps[name_p] = lambda primals, tangents, *, name: (
+    core.bind(name_p, *primals, name=name), tangents[0])
 
 
 def checkpoint_name(x: Any, name: str) -> Any:
     """Tag a value so that name-based policies can decide whether to save it."""
     leaves, tree = tree_flatten(x)
-    return tree_unflatten(tree, [bind(name_p, leaf, name=name) for leaf in leaves])
+    return tree_unflatten(tree, [core.bind(name_p, leaf, name=name) for leaf in leaves])
 
 
 # --------------------------------------------------------------------------- the primitive
 
 # JAX's remat primitive is called 'remat2' (its older version was 'remat').
-remat_p = Primitive("remat2", multiple_results=True)
-impl_rules[remat_p] = lambda *args, jaxpr, **_: eval_jaxpr(jaxpr, [], *args)
-abstract_eval_rules[remat_p] = lambda *avals, jaxpr, **_: list(jaxpr.out_avals)
+remat_p = core.Primitive("remat2", multiple_results=True)
+core.impl_rules[remat_p] = lambda *args, jaxpr, **_: core.eval_jaxpr(jaxpr, [], *args)
+core.abstract_eval_rules[remat_p] = lambda *avals, jaxpr, **_: list(jaxpr.out_avals)
 
 
-def _remat_typecheck(in_avals: list[ShapedArray], *, jaxpr: Jaxpr, **_: Any
-                     ) -> list[ShapedArray]:
+def _remat_typecheck(in_avals: list[core.ShapedArray], *, jaxpr: core.Jaxpr, **_: Any
+                     ) -> list[core.ShapedArray]:
     check_call_operands(jaxpr, in_avals, "remat2")
     return list(jaxpr.out_avals)
 
@@ -218,9 +176,9 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True,
         flat, in_tree = tree_flatten(tuple(args[i] for i in dyn))
         statics = tuple((i, args[i]) for i in range(len(args)) if i in static)
         jaxpr, consts, out_tree = _trace_to_jaxpr(fun, statics, in_tree,
-                                                  tuple(get_aval(x) for x in flat))
-        outs = bind(remat_p, *consts, *flat, jaxpr=jaxpr, prevent_cse=prevent_cse,
-                    differentiated=False, policy=policy)
+                                                  tuple(core.get_aval(x) for x in flat))
+        outs = core.bind(remat_p, *consts, *flat, jaxpr=jaxpr, prevent_cse=prevent_cse,
+                         differentiated=False, policy=policy)
         return tree_unflatten(out_tree, outs)
     return wrapped
 
@@ -234,9 +192,9 @@ _traces: weakref.WeakKeyDictionary[Callable[..., Any], dict[Any, Any]] = memo_ta
 
 
 def _trace_to_jaxpr(fun: Callable, statics: tuple, in_tree: Any, in_avals: tuple
-                    ) -> tuple[Jaxpr, list, Any]:
+                    ) -> tuple[core.Jaxpr, list, Any]:
     key = (tuple((i, value_or_identity(a)) for i, a in statics), in_tree, in_avals,
-           config.values["eager_constant_folding"])
+           core.config.values["eager_constant_folding"])
     try:
         per_fun = _traces.setdefault(fun, {})
     except TypeError:  # a callable that cannot be weakly referenced: not cached
@@ -255,56 +213,56 @@ def _trace_to_jaxpr(fun: Callable, statics: tuple, in_tree: Any, in_avals: tuple
         return out_leaves
 
     closed = trace_to_jaxpr_dynamic(flat_fun, list(in_avals))
-    hit = (convert_constvars_jaxpr(closed.jaxpr), closed.consts, out_tree[0])
+    hit = (pe.convert_constvars_jaxpr(closed.jaxpr), closed.consts, out_tree[0])
     # Constants that are tracers belong to the trace of this call only.
-    if not any(isinstance(c, Tracer) for c in closed.consts):
+    if not any(isinstance(c, core.Tracer) for c in closed.consts):
         per_fun[key] = hit
     return hit
 
 
-def _remat_jvp(primals: list, tangents: list, *, jaxpr: Jaxpr, **params: Any
+def _remat_jvp(primals: list, tangents: list, *, jaxpr: core.Jaxpr, **params: Any
                ) -> tuple[list, list]:
-    nonzeros = [type(t) is not Zero for t in tangents]
-    jvp_closed, out_nz = jvp_jaxpr(close_jaxpr(jaxpr), nonzeros, False)
-    outs = bind(remat_p, *jvp_closed.consts, *primals,
-                *(t for t in tangents if type(t) is not Zero),
-                jaxpr=convert_constvars_jaxpr(jvp_closed.jaxpr), **params)
-    p_out, t_nz = split_list(outs, [len(jaxpr.outvars)])
-    zeros = [Zero(v.aval) for v, nz in zip(jaxpr.outvars, out_nz) if not nz]
-    return p_out, merge_lists(out_nz, zeros, t_nz)
+    nonzeros = [type(t) is not ad.Zero for t in tangents]
+    jvp_closed, out_nz = ad.jvp_jaxpr(pe.close_jaxpr(jaxpr), nonzeros, False)
+    outs = core.bind(remat_p, *jvp_closed.consts, *primals,
+                     *(t for t in tangents if type(t) is not ad.Zero),
+                     jaxpr=pe.convert_constvars_jaxpr(jvp_closed.jaxpr), **params)
+    p_out, t_nz = core.split_list(outs, [len(jaxpr.outvars)])
+    zeros = [ad.Zero(v.aval) for v, nz in zip(jaxpr.outvars, out_nz) if not nz]
+    return p_out, core.merge_lists(out_nz, zeros, t_nz)
 
 
 class RematSplit(NamedTuple):
     """A remat2's inner program split under its policy: `known` returns the known outputs
     then `num_res` residuals; `unknown` reads the residuals, then the inputs `used_ins`
     marks (among the call's inputs); `used_known_in` marks the known inputs `known` reads."""
-    known: Jaxpr
-    unknown: Jaxpr
+    known: core.Jaxpr
+    unknown: core.Jaxpr
     out_unknowns: list[bool]
     num_res: int
     used_known_in: list[bool]
     used_ins: list[bool]
 
 
-def remat_split(jaxpr: Jaxpr, in_unknowns: Sequence[bool], policy: Callable[..., bool] | None
+def remat_split(jaxpr: core.Jaxpr, in_unknowns: Sequence[bool], policy: Callable[..., bool] | None
                 ) -> RematSplit:
     """JAX's remat partial eval: the policy decides which known values are saved as
     residuals; a known equation whose outputs are not saved is copied into the unknown
     program (recomputed there), and both halves keep only what they use."""
-    jaxpr_known, jaxpr_staged, out_unknowns, out_inst, num_res = partial_eval_jaxpr_custom(
+    jaxpr_known, jaxpr_staged, out_unknowns, out_inst, num_res = pe.partial_eval_jaxpr_custom(
         jaxpr, in_unknowns, True, False, False, policy or nothing_saveable)
     # Keep only the staged outputs that are unknown, then only the residuals used.
-    _, staged_out_unknown = partition_list(out_inst, out_unknowns)
-    jaxpr_unknown, used_staged_in = dce_jaxpr(jaxpr_staged, staged_out_unknown)
-    used_res, used_ins = split_list(used_staged_in, [num_res])
+    _, staged_out_unknown = core.partition_list(out_inst, out_unknowns)
+    jaxpr_unknown, used_staged_in = pe.dce_jaxpr(jaxpr_staged, staged_out_unknown)
+    used_res, used_ins = core.split_list(used_staged_in, [num_res])
     n_known_out = out_unknowns.count(False)
-    jaxpr_known, used_known_in = dce_jaxpr(jaxpr_known, [True] * n_known_out + used_res)
+    jaxpr_known, used_known_in = pe.dce_jaxpr(jaxpr_known, [True] * n_known_out + used_res)
     num_res = sum(used_res)
     return RematSplit(_insert_reduce_precision(jaxpr_known, num_res), jaxpr_unknown,
                       out_unknowns, num_res, used_known_in, used_ins)
 
 
-def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
+def _remat_partial_eval(trace: pe.JaxprTrace, tracers: list, params: dict) -> list:
     """Split with the policy; run the known part now (inlined into the program being
     traced); stage the rest as a new remat2 that reads the residuals first."""
     in_unknowns = [not t.is_known() for t in tracers]
@@ -312,86 +270,87 @@ def _remat_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
         params["jaxpr"], in_unknowns, params["policy"])
     n_known_out = out_unknowns.count(False)
     known_vals = [t.pval.get_known() for t in tracers if t.is_known()]
-    outs = eval_jaxpr(jaxpr_known, [], *[v for v, u in zip(known_vals, used_known_in) if u])
-    known_outs, residuals = split_list(outs, [n_known_out])
+    outs = core.eval_jaxpr(jaxpr_known, [], *[v for v, u in zip(known_vals, used_known_in) if u])
+    known_outs, residuals = core.split_list(outs, [n_known_out])
     res_tracers = [trace.new_instantiated_const(r) for r in residuals]
     in_tracers = [trace.instantiate_const(t) for t, u in zip(tracers, used_ins) if u]
-    out_tracers = [JaxprTracer(trace, PartialVal.unknown(v.aval), None)
+    out_tracers = [pe.JaxprTracer(trace, pe.PartialVal.unknown(v.aval), None)
                    for v in jaxpr_unknown.outvars]
     staged_params = {**params, "jaxpr": jaxpr_unknown, "differentiated": True}
-    eqn = new_eqn_recipe(trace, [*res_tracers, *in_tracers], out_tracers, remat_p,
-                         staged_params)
+    eqn = pe.new_eqn_recipe(trace, [*res_tracers, *in_tracers], out_tracers, remat_p,
+                            staged_params)
     for t in out_tracers:
         t.recipe = eqn
     obs = trace.state.observer
     staged = eqn if out_tracers else None
     obs.split(remat_p, params, tracers, known_outs, staged,
-              inner={"known": ClosedJaxpr(jaxpr_known, []),
-                     **({"unknown": ClosedJaxpr(jaxpr_unknown, [])} if staged else {})})
-    return merge_lists(out_unknowns, [trace.new_const(o) for o in known_outs], out_tracers)
+              inner={"known": core.ClosedJaxpr(jaxpr_known, []),
+                     **({"unknown": core.ClosedJaxpr(jaxpr_unknown, [])} if staged else {})})
+    return core.merge_lists(out_unknowns, [trace.new_const(o) for o in known_outs], out_tracers)
 
 
-@weakref_lru_cache
-def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
+@core.weakref_lru_cache
+def _insert_reduce_precision(jaxpr: core.Jaxpr, num_res: int) -> core.Jaxpr:
     """Round each saved floating residual to its own precision where it is made (a no-op
     that keeps the compiler from saving a more precise value than the backward pass
     recomputes, JAX's jax#22244): only for residuals the known program also reads."""
     res_vars = jaxpr.outvars[len(jaxpr.outvars) - num_res:]
-    used = {a for e in jaxpr.eqns for a in e.invars if isinstance(a, Var)}
+    used = {a for e in jaxpr.eqns for a in e.invars if isinstance(a, core.Var)}
     invars, eqns = list(jaxpr.invars), list(jaxpr.eqns)
     for v in res_vars:
-        if type(v) is Literal or v.aval.dtype.kind != "f" or v not in used:
+        if type(v) is core.Literal or v.aval.dtype.kind != "f" or v not in used:
             continue
-        rounded = Var(v.aval)
+        rounded = core.Var(v.aval)
         info = np.finfo(v.aval.dtype)
         params = {"exponent_bits": int(info.nexp), "mantissa_bits": int(info.nmant)}
         if v in invars:
             invars[invars.index(v)] = rounded
-            eqns.insert(0, JaxprEqn([rounded], [v], lax.reduce_precision_p, params))
+            eqns.insert(0, core.JaxprEqn([rounded], [v], lax.reduce_precision_p, params))
             continue
         i = next(i for i, e in enumerate(eqns) if v in e.outvars)
         eqn = eqns[i]
         if eqn.primitive is lax.reduce_precision_p and eqn.params == params:
             continue
         eqns[i] = eqn.replace(outvars=[rounded if o is v else o for o in eqn.outvars])
-        eqns.insert(i + 1, JaxprEqn([rounded], [v], lax.reduce_precision_p, params,
-                                    frozenset(), eqn.source_info))
+        eqns.insert(i + 1, core.JaxprEqn([rounded], [v], lax.reduce_precision_p, params,
+                                         frozenset(), eqn.source_info))
     return jaxpr.replace(invars=invars, eqns=eqns)
 
 
-@weakref_lru_cache
-def _recompute_then_linear(closed: ClosedJaxpr, undef: tuple[bool, ...]) -> ClosedJaxpr:
+@core.weakref_lru_cache
+def _recompute_then_linear(closed: core.ClosedJaxpr, undef: tuple[bool, ...]) -> core.ClosedJaxpr:
     """The same function, its recomputation first and its linear work after, as JAX's
     remat transpose separates them by partial evaluation: one equation (a cond, a scan)
     may yield both a recomputed value and a tangent, which no transpose rule takes apart."""
-    known, lin, out_uk, res_avals = partial_eval_jaxpr_nounits(closed, list(undef), False)
+    known, lin, out_uk, res_avals = pe.partial_eval_jaxpr_nounits(closed, list(undef), False)
 
     def separated(*args: Any) -> list:
         defined = [a for a, u in zip(args, undef) if not u]
         linear = [a for a, u in zip(args, undef) if u]
-        outs = eval_jaxpr(known.jaxpr, known.consts, *defined)
-        known_outs, res = split_list(outs, [len(outs) - len(res_avals)])
-        return merge_lists(out_uk, known_outs,
-                           eval_jaxpr(lin.jaxpr, lin.consts, *res, *linear))
+        outs = core.eval_jaxpr(known.jaxpr, known.consts, *defined)
+        known_outs, res = core.split_list(outs, [len(outs) - len(res_avals)])
+        return core.merge_lists(out_uk, known_outs,
+                                core.eval_jaxpr(lin.jaxpr, lin.consts, *res, *linear))
 
     return trace_to_jaxpr_dynamic(separated, closed.in_avals)
 
 
-def _remat_transpose(cts: list, *args: Any, jaxpr: Jaxpr, **params: Any) -> list:
+def _remat_transpose(cts: list, *args: Any, jaxpr: core.Jaxpr, **params: Any) -> list:
     # The backward program recomputes (the known part of the jaxpr runs inside it) and
     # is itself a remat2, so the recomputation stays a unit.
-    undef = [is_undefined_primal(a) for a in args]
-    ct_nz = [type(c) is not Zero for c in cts]
-    t_closed, ct_out_nz = transpose_jaxpr(
-        _recompute_then_linear(close_jaxpr(jaxpr), tuple(undef)), undef, ct_nz, False,
-        [a.aval if u else get_aval(a) for a, u in zip(args, undef)],
-        [get_aval(c) if nz else c.aval for c, nz in zip(cts, ct_nz)])
+    undef = [ad.is_undefined_primal(a) for a in args]
+    ct_nz = [type(c) is not ad.Zero for c in cts]
+    t_closed, ct_out_nz = ad.transpose_jaxpr(
+        _recompute_then_linear(pe.close_jaxpr(jaxpr), tuple(undef)), undef, ct_nz, False,
+        [a.aval if u else core.get_aval(a) for a, u in zip(args, undef)],
+        [core.get_aval(c) if nz else c.aval for c, nz in zip(cts, ct_nz)])
     res = [a for a, u in zip(args, undef) if not u]
-    outs = iter(bind(remat_p, *t_closed.consts, *res, *(c for c in cts if type(c) is not Zero),
-                     jaxpr=convert_constvars_jaxpr(t_closed.jaxpr),
-                     **{**params, "differentiated": True}))
-    return merge_lists(undef, [None] * len(res), [next(outs) if nz else None
-                                                  for nz in ct_out_nz])
+    outs = iter(core.bind(remat_p, *t_closed.consts, *res,
+                          *(c for c in cts if type(c) is not ad.Zero),
+                          jaxpr=pe.convert_constvars_jaxpr(t_closed.jaxpr),
+                          **{**params, "differentiated": True}))
+    return core.merge_lists(undef, [None] * len(res), [next(outs) if nz else None
+                                                       for nz in ct_out_nz])
 
 
 def _remat_partial_eval_custom(saveable: Callable, unks_in: Sequence[bool],
@@ -399,27 +358,28 @@ def _remat_partial_eval_custom(saveable: Callable, unks_in: Sequence[bool],
     # A remat nested in a jaxpr being split: all-or-nothing, recomputed when known
     # (its own policy governs the inside when it is later differentiated).
     if any(unks_in):
-        res = [v for v, inst in zip(eqn.invars, inst_in) if not inst and type(v) is not Literal]
+        res = [v for v, inst in zip(eqn.invars, inst_in)
+               if not inst and type(v) is not core.Literal]
         return None, eqn, [True] * len(eqn.outvars), [True] * len(eqn.outvars), res
-    res = [v for v, inst in zip(eqn.invars, inst_in) if not inst and type(v) is not Literal]
+    res = [v for v, inst in zip(eqn.invars, inst_in) if not inst and type(v) is not core.Literal]
     return eqn, eqn, [False] * len(eqn.outvars), [True] * len(eqn.outvars), res
 
 
-primitive_jvps[remat_p] = _remat_jvp
-partial_eval_rules[remat_p] = _remat_partial_eval
-primitive_transposes[remat_p] = _remat_transpose
-partial_eval_jaxpr_custom_rules[remat_p] = _remat_partial_eval_custom
+ad.primitive_jvps[remat_p] = _remat_jvp
+pe.partial_eval_rules[remat_p] = _remat_partial_eval
+ad.primitive_transposes[remat_p] = _remat_transpose
+pe.partial_eval_jaxpr_custom_rules[remat_p] = _remat_partial_eval_custom
 
 
 # --------------------------------------------------------------------------- saved residuals
 
 
-def saved_residuals(f: Callable, *args: Any) -> list[tuple[ShapedArray, str]]:
+def saved_residuals(f: Callable, *args: Any) -> list[tuple[core.ShapedArray, str]]:
     """What reverse-mode differentiation of `f` at `args` keeps: (aval, where from) pairs."""
     return saved_residuals_at(f, args, held=False)
 
 
-def saved_residuals_at(f: Callable, args: tuple, held: bool) -> list[tuple[ShapedArray, str]]:
+def saved_residuals_at(f: Callable, args: tuple, held: bool) -> list[tuple[core.ShapedArray, str]]:
     """saved_residuals; with `held`, the trace holds the arguments' values, as reverse mode
     holds the primals, so Python control flow on them is decided (JAX's saved_residuals
     traces them abstractly)."""
@@ -428,19 +388,19 @@ def saved_residuals_at(f: Callable, args: tuple, held: bool) -> list[tuple[Shape
     def residuals_of(*leaves: Any) -> list:
         def flat_f(*xs: Any) -> list:
             return tree_flatten(f(*tree_unflatten(in_tree, xs)))[0]
-        return [r for r in linearize_flat(flat_f, leaves)[2] if not is_tangent_side_zero(r)]
+        return [r for r in ad.linearize_flat(flat_f, leaves)[2] if not ad.is_tangent_side_zero(r)]
 
-    closed = trace_to_jaxpr_dynamic(residuals_of, [get_aval(x) for x in flat],
+    closed = trace_to_jaxpr_dynamic(residuals_of, [core.get_aval(x) for x in flat],
                                     held=flat if held else None)
     jaxpr = closed.jaxpr
     producers = {v: e for e in jaxpr.eqns for v in e.outvars}
     # A residual checkpoint rounds with reduce_precision is described by what it rounds.
-    rounded: dict[Atom, Atom] = {e.outvars[0]: e.invars[0] for e in jaxpr.eqns
-                                 if e.primitive is lax.reduce_precision_p}
+    rounded: dict[core.Atom, core.Atom] = {e.outvars[0]: e.invars[0] for e in jaxpr.eqns
+                                           if e.primitive is lax.reduce_precision_p}
     names = arg_names(f, args)
     out = []
     for v in (rounded.get(v, v) for v in jaxpr.outvars):
-        if type(v) is Literal:
+        if type(v) is core.Literal:
             src = "from a literal"
         elif v in jaxpr.constvars:
             src = "from a constant"

@@ -18,94 +18,51 @@ from typing import Any
 
 import numpy as np
 
-from . import batching
+from . import ad, batching, core
 from . import lax_base as lax
-from .ad import (
-    UndefinedPrimal,
-    Zero,
-    backward_pass,
-    instantiate_tangent_side_zeros,
-    instantiate_zeros,
-    is_undefined_primal,
-    jvp_jaxpr,
-    primitive_jvps,
-    primitive_transposes,
-    zeros_like_aval,
-)
+from . import partial_eval as pe
 from .api import closure_convert
-from .core import (
-    Array,
-    ClosedJaxpr,
-    Primitive,
-    ShapedArray,
-    abstract_eval_rules,
-    as_array,
-    bind,
-    eval_jaxpr,
-    get_aval,
-    impl_rules,
-    jaxpr_as_fun,
-    merge_lists,
-    partition_list,
-    split_list,
-    subs_list,
-    to_numpy,
-)
 from .dtypes import weak_result_type
-from .partial_eval import (
-    JaxprTrace,
-    JaxprTracer,
-    PartialVal,
-    convert_constvars_jaxpr,
-    jaxpr_forwarding,
-    move_binders_to_back,
-    move_binders_to_front,
-    new_eqn_recipe,
-    partial_eval_jaxpr_nounits_fwd,
-    partial_eval_rules,
-    prune_closed_jaxpr_outputs,
-    trace_to_jaxpr_nounits,
-)
 from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
 from .typecheck import JaxprTypeError, check_call_operands, typecheck_rules
 
-scan_p = Primitive("scan", multiple_results=True)
+scan_p = core.Primitive("scan", multiple_results=True)
 
 
-def _stacked(aval: ShapedArray, length: int) -> ShapedArray:
-    return ShapedArray((length, *aval.shape), aval.dtype, aval.weak_type)
+def _stacked(aval: core.ShapedArray, length: int) -> core.ShapedArray:
+    return core.ShapedArray((length, *aval.shape), aval.dtype, aval.weak_type)
 
 
-def _unstacked(aval: ShapedArray) -> ShapedArray:
-    return ShapedArray(aval.shape[1:], aval.dtype, aval.weak_type)
+def _unstacked(aval: core.ShapedArray) -> core.ShapedArray:
+    return core.ShapedArray(aval.shape[1:], aval.dtype, aval.weak_type)
 
 
-def _scan_abstract(*avals: ShapedArray, jaxpr: ClosedJaxpr, length: int, num_consts: int,
-                   num_carry: int, **_: Any) -> list[ShapedArray]:
-    carry, ys = split_list(jaxpr.out_avals, [num_carry])
+def _scan_abstract(*avals: core.ShapedArray, jaxpr: core.ClosedJaxpr, length: int, num_consts: int,
+                   num_carry: int, **_: Any) -> list[core.ShapedArray]:
+    carry, ys = core.split_list(jaxpr.out_avals, [num_carry])
     return [*carry, *(_stacked(a, length) for a in ys)]
 
 
-def _scan_impl(*args: Any, jaxpr: ClosedJaxpr, length: int, num_consts: int, num_carry: int,
+def _scan_impl(*args: Any, jaxpr: core.ClosedJaxpr, length: int, num_consts: int, num_carry: int,
                reverse: bool, unroll: int) -> list[Any]:
-    consts, carry, xs = split_list(args, [num_consts, num_carry])
+    consts, carry, xs = core.split_list(args, [num_consts, num_carry])
     # A slice keeps the weak type of what it is sliced from.
-    xs = [(to_numpy(x), get_aval(x).weak_type) for x in xs]
+    xs = [(core.to_numpy(x), core.get_aval(x).weak_type) for x in xs]
     ys_per_step: list[list[Any]] = [[] for _ in range(length)]
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
-        out = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *consts, *carry,
-                         *(Array(x[i], weak) for x, weak in xs))
-        carry, ys_per_step[i] = split_list(out, [num_carry])
+        out = core.eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *consts, *carry,
+                              *(core.Array(x[i], weak) for x, weak in xs))
+        carry, ys_per_step[i] = core.split_list(out, [num_carry])
     y_avals = jaxpr.out_avals[num_carry:]
-    ys = [Array(np.stack([to_numpy(step[j]) for step in ys_per_step]) if length else
-                np.zeros((0, *a.shape), a.dtype), a.weak_type) for j, a in enumerate(y_avals)]
+    ys = [core.Array(np.stack([core.to_numpy(step[j]) for step in ys_per_step]) if length else
+                     np.zeros((0, *a.shape), a.dtype), a.weak_type) for j, a in enumerate(y_avals)]
     return [*carry, *ys]
 
 
-def _scan_typecheck(in_avals: list[ShapedArray], *, jaxpr: ClosedJaxpr, length: int,
-                    num_consts: int, num_carry: int, **_: Any) -> list[ShapedArray]:
-    consts, carry, xs = split_list(in_avals, [num_consts, num_carry])
+def _scan_typecheck(in_avals: list[core.ShapedArray], *, jaxpr: core.ClosedJaxpr, length: int,
+                    num_consts: int, num_carry: int, **_: Any) -> list[core.ShapedArray]:
+    consts, carry, xs = core.split_list(in_avals, [num_consts, num_carry])
     if any(not x.shape or x.shape[0] != length for x in xs):
         raise JaxprTypeError(f"scan of length {length} over "
                              f"{', '.join(x.str_short(True) for x in xs)}")
@@ -119,16 +76,17 @@ def _scan_typecheck(in_avals: list[ShapedArray], *, jaxpr: ClosedJaxpr, length: 
                           num_carry=num_carry)
 
 
-impl_rules[scan_p] = _scan_impl
-abstract_eval_rules[scan_p] = _scan_abstract
+core.impl_rules[scan_p] = _scan_impl
+core.abstract_eval_rules[scan_p] = _scan_abstract
 typecheck_rules[scan_p] = _scan_typecheck
 
 
-def _bind_scan(closed: ClosedJaxpr, consts: list, carry: list, xs: list, **params: Any) -> list:
+def _bind_scan(closed: core.ClosedJaxpr, consts: list, carry: list, xs: list,
+               **params: Any) -> list:
     """Bind scan_p, hoisting the body's own constants into leading scan consts."""
     closed, hoisted = closure_convert(closed)
-    return bind(scan_p, *hoisted, *consts, *carry, *xs, jaxpr=closed,
-                num_consts=len(hoisted) + len(consts), num_carry=len(carry), **params)
+    return core.bind(scan_p, *hoisted, *consts, *carry, *xs, jaxpr=closed,
+                     num_consts=len(hoisted) + len(consts), num_carry=len(carry), **params)
 
 
 def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
@@ -141,7 +99,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
     out_tree: list = []
 
     def body(*args: Any) -> list:
-        carry, x = split_list(args, [len(init_flat)])
+        carry, x = core.split_list(args, [len(init_flat)])
         new_carry, y = f(tree_unflatten(init_tree, carry), tree_unflatten(xs_tree, x))
         c_flat, c_tree = tree_flatten(new_carry)
         if c_tree != init_tree:
@@ -154,43 +112,43 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
         out_tree[:] = [y_tree]
         return [*c_flat, *y_flat]
 
-    x_avals = [_unstacked(get_aval(x)) for x in xs_flat]
-    closed = trace_to_jaxpr_dynamic(body, [*map(get_aval, init_flat), *x_avals])
+    x_avals = [_unstacked(core.get_aval(x)) for x in xs_flat]
+    closed = trace_to_jaxpr_dynamic(body, [*map(core.get_aval, init_flat), *x_avals])
     # A weakly typed init whose carry comes out of another dtype is cast to it, and the
     # body traced again (JAX's two passes).
     promoted = [lax.convert_element_type(c, weak_result_type(c, np.zeros(out.shape, out.dtype))[0])
-                if get_aval(c).weak_type and not _typematch(get_aval(c), out) else c
+                if core.get_aval(c).weak_type and not _typematch(core.get_aval(c), out) else c
                 for c, out in zip(init_flat, closed.out_avals)]
     if any(p is not c for p, c in zip(promoted, init_flat)):
         init_flat = promoted
-        closed = trace_to_jaxpr_dynamic(body, [*map(get_aval, init_flat), *x_avals])
-    _check_carry_type(f, [get_aval(c) for c in init_flat], closed.out_avals[:len(init_flat)])
+        closed = trace_to_jaxpr_dynamic(body, [*map(core.get_aval, init_flat), *x_avals])
+    _check_carry_type(f, [core.get_aval(c) for c in init_flat], closed.out_avals[:len(init_flat)])
     closed, consts = closure_convert(closed)
     num_carry, num_ys = len(init_flat), len(closed.out_avals) - len(init_flat)
     # A carry the body passes through unchanged is read-only: it becomes a const.
-    carry_fwd, ext_fwd = split_list(jaxpr_forwarding(closed.jaxpr), [num_carry])
+    carry_fwd, ext_fwd = core.split_list(pe.jaxpr_forwarding(closed.jaxpr), [num_carry])
     to_const = [f == len(consts) + i for i, f in enumerate(carry_fwd)]
     if any(to_const):
-        closed = prune_closed_jaxpr_outputs(closed, [not m for m in to_const] + [True] * num_ys)
-        closed = move_binders_to_front(closed, [False] * len(consts) + to_const
-                                       + [False] * len(xs_flat))
-        init_flat, new_consts = partition_list(to_const, init_flat)
+        closed = pe.prune_closed_jaxpr_outputs(closed, [not m for m in to_const] + [True] * num_ys)
+        closed = pe.move_binders_to_front(closed, [False] * len(consts) + to_const
+                                          + [False] * len(xs_flat))
+        init_flat, new_consts = core.partition_list(to_const, init_flat)
         consts, num_carry = [*new_consts, *consts], num_carry - len(new_consts)
     else:
         new_consts = []
     # A ys output that is just an xs input is not copied by the loop: it is that input.
     ys_from_xs = [f - len(consts) - num_carry if f is not None and
                   f >= len(consts) + num_carry else None for f in ext_fwd]
-    closed = prune_closed_jaxpr_outputs(closed, [True] * num_carry
-                                        + [f is None for f in ys_from_xs])
-    outs = bind(scan_p, *consts, *init_flat, *xs_flat, jaxpr=closed, length=n, reverse=reverse,
-                unroll=unroll, num_consts=len(consts), num_carry=num_carry)
-    carry, ys = split_list(outs, [num_carry])
+    closed = pe.prune_closed_jaxpr_outputs(closed, [True] * num_carry
+                                           + [f is None for f in ys_from_xs])
+    outs = core.bind(scan_p, *consts, *init_flat, *xs_flat, jaxpr=closed, length=n, reverse=reverse,
+                     unroll=unroll, num_consts=len(consts), num_carry=num_carry)
+    carry, ys = core.split_list(outs, [num_carry])
     # A NumPy xs comes back an array, as JAX puts it on the device.
-    ys = subs_list(ys_from_xs, [as_array(x) if isinstance(x, np.ndarray) else x
-                                for x in xs_flat], ys)
+    ys = core.subs_list(ys_from_xs, [core.as_array(x) if isinstance(x, np.ndarray) else x
+                                     for x in xs_flat], ys)
     if new_consts:
-        carry = merge_lists(to_const, carry, new_consts)
+        carry = core.merge_lists(to_const, carry, new_consts)
     return tree_unflatten(init_tree, carry), tree_unflatten(out_tree[0], ys)
 
 
@@ -205,7 +163,7 @@ def _unroll_param(unroll: int | bool, length: int) -> int:
 
 
 def _scan_length(xs_flat: list, length: int | None) -> int:
-    lengths = [get_aval(x).shape[0] for x in xs_flat]
+    lengths = [core.get_aval(x).shape[0] for x in xs_flat]
     if length is not None:
         if any(int(length) != n for n in lengths):
             raise ValueError(f"scan got `length` argument of {length} which disagrees with "
@@ -219,11 +177,12 @@ def _scan_length(xs_flat: list, length: int | None) -> int:
     return lengths[0]
 
 
-def _typematch(a: ShapedArray, b: ShapedArray) -> bool:
+def _typematch(a: core.ShapedArray, b: core.ShapedArray) -> bool:
     return (a.shape, a.dtype) == (b.shape, b.dtype)
 
 
-def _check_carry_type(f: Callable, ins: list[ShapedArray], outs: list[ShapedArray]) -> None:
+def _check_carry_type(f: Callable, ins: list[core.ShapedArray],
+                      outs: list[core.ShapedArray]) -> None:
     try:
         carry_name = next(iter(inspect.signature(f).parameters))
     except (TypeError, ValueError, StopIteration):
@@ -250,16 +209,16 @@ scan = scan  # offered as pe_engine.lax.scan, as jax.lax.scan
 # --------------------------------------------------------------------------- JVP
 
 
-def _scan_jvp(primals: list, tangents: list, *, jaxpr: ClosedJaxpr, length: int,
+def _scan_jvp(primals: list, tangents: list, *, jaxpr: core.ClosedJaxpr, length: int,
               num_consts: int, num_carry: int, **params: Any) -> tuple[list, list]:
-    nz = [type(t) is not Zero for t in tangents]
-    const_nz, init_nz, xs_nz = split_list(nz, [num_consts, num_carry])
+    nz = [type(t) is not ad.Zero for t in tangents]
+    const_nz, init_nz, xs_nz = core.split_list(nz, [num_consts, num_carry])
     num_ys = len(jaxpr.out_avals) - num_carry
     # Fixpoint: a carry whose tangent comes out nonzero must go in nonzero.
     carry_nz = init_nz
     for _ in range(1 + num_carry):
-        jvp_closed, out_nz = jvp_jaxpr(jaxpr, const_nz + carry_nz + xs_nz,
-                                       carry_nz + [False] * num_ys)
+        jvp_closed, out_nz = ad.jvp_jaxpr(jaxpr, const_nz + carry_nz + xs_nz,
+                                          carry_nz + [False] * num_ys)
         carry_nz_out = out_nz[:num_carry]
         if carry_nz_out == carry_nz:
             break
@@ -267,42 +226,42 @@ def _scan_jvp(primals: list, tangents: list, *, jaxpr: ClosedJaxpr, length: int,
     # jvp_jaxpr orders (primals, tangents); scan wants them per group.
     j = jvp_closed.jaxpr
     n_in = len(jaxpr.in_avals)
-    p_in, t_in = split_list(j.invars, [n_in])
-    pc, pi, px = split_list(p_in, [num_consts, num_carry])
-    tc, ti, tx = split_list(t_in, [sum(const_nz), sum(carry_nz)])
-    p_out, t_out = split_list(j.outvars, [len(jaxpr.out_avals)])
-    pco, pyo = split_list(p_out, [num_carry])
-    tco, tyo = split_list(t_out, [sum(carry_nz)])
-    body = ClosedJaxpr(j.replace(invars=[*pc, *tc, *pi, *ti, *px, *tx],
-                                 outvars=[*pco, *tco, *pyo, *tyo]), jvp_closed.consts)
-    consts, init, xs = split_list(primals, [num_consts, num_carry])
-    c_dot, i_dot, x_dot = split_list(tangents, [num_consts, num_carry])
-    i_dot = [instantiate_tangent_side_zeros(t) for t, n in zip(i_dot, carry_nz) if n]
-    outs = _bind_scan(body, [*consts, *(t for t in c_dot if type(t) is not Zero)],
-                      [*init, *i_dot], [*xs, *(t for t in x_dot if type(t) is not Zero)],
+    p_in, t_in = core.split_list(j.invars, [n_in])
+    pc, pi, px = core.split_list(p_in, [num_consts, num_carry])
+    tc, ti, tx = core.split_list(t_in, [sum(const_nz), sum(carry_nz)])
+    p_out, t_out = core.split_list(j.outvars, [len(jaxpr.out_avals)])
+    pco, pyo = core.split_list(p_out, [num_carry])
+    tco, tyo = core.split_list(t_out, [sum(carry_nz)])
+    body = core.ClosedJaxpr(j.replace(invars=[*pc, *tc, *pi, *ti, *px, *tx],
+                                      outvars=[*pco, *tco, *pyo, *tyo]), jvp_closed.consts)
+    consts, init, xs = core.split_list(primals, [num_consts, num_carry])
+    c_dot, i_dot, x_dot = core.split_list(tangents, [num_consts, num_carry])
+    i_dot = [ad.instantiate_tangent_side_zeros(t) for t, n in zip(i_dot, carry_nz) if n]
+    outs = _bind_scan(body, [*consts, *(t for t in c_dot if type(t) is not ad.Zero)],
+                      [*init, *i_dot], [*xs, *(t for t in x_dot if type(t) is not ad.Zero)],
                       length=length, **params)
-    carry, carry_dot, ys, ys_dot = split_list(outs, [num_carry, sum(carry_nz), num_ys])
+    carry, carry_dot, ys, ys_dot = core.split_list(outs, [num_carry, sum(carry_nz), num_ys])
     ys_nz = out_nz[num_carry:]
-    carry_t = merge_lists(carry_nz, [Zero(jaxpr.out_avals[i]) for i, n in enumerate(carry_nz)
-                                     if not n], carry_dot)
-    ys_t = merge_lists(ys_nz, [Zero(_stacked(a, length)) for a, n in
-                               zip(jaxpr.out_avals[num_carry:], ys_nz) if not n], ys_dot)
+    carry_t = core.merge_lists(carry_nz, [ad.Zero(jaxpr.out_avals[i])
+                                          for i, n in enumerate(carry_nz) if not n], carry_dot)
+    ys_t = core.merge_lists(ys_nz, [ad.Zero(_stacked(a, length)) for a, n in
+                                    zip(jaxpr.out_avals[num_carry:], ys_nz) if not n], ys_dot)
     return [*carry, *ys], [*carry_t, *ys_t]
 
 
-primitive_jvps[scan_p] = _scan_jvp
+ad.primitive_jvps[scan_p] = _scan_jvp
 
 
 # --------------------------------------------------------------------------- partial evaluation
 
 
-def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
+def _scan_partial_eval(trace: pe.JaxprTrace, tracers: list, params: dict) -> list:
     jaxpr, length = params["jaxpr"], params["length"]
     num_consts, num_carry = params["num_consts"], params["num_carry"]
     rest = {"length": length, "reverse": params["reverse"], "unroll": params["unroll"]}
     num_ys = len(jaxpr.out_avals) - num_carry
     unknowns = [not t.is_known() for t in tracers]
-    const_uk, init_uk, xs_uk = split_list(unknowns, [num_consts, num_carry])
+    const_uk, init_uk, xs_uk = core.split_list(unknowns, [num_consts, num_carry])
     # JAX's fixpoint: each round promotes at least one carry to unknown, so at most
     # num_carry rounds decide it, plus one to produce the final split. Residuals that
     # are known consts or xs (not carries, which change each step, nor NumPy arrays)
@@ -314,7 +273,7 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     for round_ in range(1 + num_carry):
         unknowns = const_uk + carry_uk + xs_uk
         jaxpr_known, jaxpr_unknown, out_uk, res_avals, in_fwd_res = \
-            partial_eval_jaxpr_nounits_fwd(jaxpr, unknowns, carry_uk + [False] * num_ys, fwd)
+            pe.partial_eval_jaxpr_nounits_fwd(jaxpr, unknowns, carry_uk + [False] * num_ys, fwd)
         obs.fixpoint_round(scan_p, params, round_, unknowns, out_uk[:num_carry])
         if out_uk[:num_carry] == carry_uk:
             break
@@ -326,8 +285,8 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
     # Known carries promoted to unknown go to the unknown scan, instantiated.
     given = tracers  # as they came in: the observer hears the fixpoint's rounds apart
     tracers = [trace.instantiate_const(t) if uk else t for t, uk in zip(tracers, unknowns)]
-    known_consts, known_ins = split_list([t.pval.get_known() for t in tracers if t.is_known()],
-                                         [num_consts_known])
+    known_consts, known_ins = core.split_list([t.pval.get_known() for t in tracers if t.is_known()],
+                                              [num_consts_known])
     jaxpr_known, known_consts_, which_hoisted, hoisted_res = _scan_known_hoisting(
         jaxpr_known, known_consts, num_res_out)
     # The unknown scan takes [intensive residuals, unknown inputs, extensive residuals]:
@@ -337,134 +296,135 @@ def _scan_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
                    f >= len(jaxpr.consts) + num_consts_known + num_carry_known
                    for f in in_fwd_res]
     num_unknown_in = len(jaxpr_unknown.in_avals) - len(in_fwd_res)
-    jaxpr_unknown = move_binders_to_back(jaxpr_unknown, res_to_move + [False] * num_unknown_in)
+    jaxpr_unknown = pe.move_binders_to_back(jaxpr_unknown, res_to_move + [False] * num_unknown_in)
     # The known scan runs only if it computes something.
-    known_outs_ext_res = bind(scan_p, *known_consts_, *known_ins, jaxpr=jaxpr_known,
-                              num_consts=len(known_consts_), num_carry=num_carry_known,
-                              **rest) if jaxpr_known.out_avals else []
-    known_outs, ext_res = split_list(known_outs_ext_res, [num_knowns_out])
-    non_fwd_res = iter(merge_lists(which_hoisted, ext_res, hoisted_res))
+    known_outs_ext_res = core.bind(scan_p, *known_consts_, *known_ins, jaxpr=jaxpr_known,
+                                   num_consts=len(known_consts_), num_carry=num_carry_known,
+                                   **rest) if jaxpr_known.out_avals else []
+    known_outs, ext_res = core.split_list(known_outs_ext_res, [num_knowns_out])
+    non_fwd_res = iter(core.merge_lists(which_hoisted, ext_res, hoisted_res))
     res = [next(non_fwd_res) if f is None else [*jaxpr.consts, *known_consts, *known_ins][f]
            for f in in_fwd_res]
-    int_res, ext_res = partition_list(res_to_move, res)
-    carry_avals, y_avals = split_list(jaxpr_unknown.out_avals, [sum(carry_uk)])
-    out_tracers = [JaxprTracer(trace, PartialVal.unknown(a), None)
+    int_res, ext_res = core.partition_list(res_to_move, res)
+    carry_avals, y_avals = core.split_list(jaxpr_unknown.out_avals, [sum(carry_uk)])
+    out_tracers = [pe.JaxprTracer(trace, pe.PartialVal.unknown(a), None)
                    for a in [*carry_avals, *(_stacked(y, length) for y in y_avals)]]
     in_tracers = [*map(trace.new_instantiated_const, int_res),
                   *(t for t in tracers if not t.is_known()),
                   *map(trace.new_instantiated_const, ext_res)]
-    eqn = new_eqn_recipe(trace, in_tracers, out_tracers, scan_p,
-                         {"jaxpr": jaxpr_unknown, "length": length,
-                          "num_consts": len(int_res) + sum(const_uk), "num_carry": sum(carry_uk),
-                          "reverse": params["reverse"], "unroll": params["unroll"]})
+    eqn = pe.new_eqn_recipe(trace, in_tracers, out_tracers, scan_p,
+                            {"jaxpr": jaxpr_unknown, "length": length,
+                             "num_consts": len(int_res) + sum(const_uk), "num_carry": sum(carry_uk),
+                             "reverse": params["reverse"], "unroll": params["unroll"]})
     for t in out_tracers:
         t.recipe = eqn
     staged = eqn if out_tracers else None
     obs.split(scan_p, params, given, known_outs, staged,
               inner={"known": jaxpr_known, **({"unknown": jaxpr_unknown} if staged else {})})
-    return merge_lists(out_uk, [trace.new_const(o) for o in known_outs], out_tracers)
+    return core.merge_lists(out_uk, [trace.new_const(o) for o in known_outs], out_tracers)
 
 
-def _scan_known_hoisting(jaxpr_known: ClosedJaxpr, known_consts: list, num_res: int
-                         ) -> tuple[ClosedJaxpr, list, list[bool], list]:
+def _scan_known_hoisting(jaxpr_known: core.ClosedJaxpr, known_consts: list, num_res: int
+                         ) -> tuple[core.ClosedJaxpr, list, list[bool], list]:
     """Trace the known body again with its consts known: what depends on consts alone runs
     once, outside the loop, and a residual it computes is one value, not a stack of them.
 
     Returns the new known body (its leading inputs: the consts it still reads), those
     consts, which residuals were hoisted, and the hoisted residuals."""
-    pvals = ([PartialVal.known(c) for c in known_consts]
-             + [PartialVal.unknown(a) for a in jaxpr_known.in_avals[len(known_consts):]])
+    pvals = ([pe.PartialVal.known(c) for c in known_consts]
+             + [pe.PartialVal.unknown(a) for a in jaxpr_known.in_avals[len(known_consts):]])
     num_known_outs = len(jaxpr_known.out_avals) - num_res
-    body, out_pvals, new_consts = trace_to_jaxpr_nounits(
-        jaxpr_as_fun(jaxpr_known), pvals, [True] * num_known_outs + [False] * num_res)
+    body, out_pvals, new_consts = pe.trace_to_jaxpr_nounits(
+        core.jaxpr_as_fun(jaxpr_known), pvals, [True] * num_known_outs + [False] * num_res)
     res_pvals = out_pvals[num_known_outs:]
-    return (ClosedJaxpr(convert_constvars_jaxpr(body), []), new_consts,
+    return (core.ClosedJaxpr(pe.convert_constvars_jaxpr(body), []), new_consts,
             [pv.is_known() for pv in res_pvals], [pv.get_known() for pv in res_pvals
                                                   if pv.is_known()])
 
 
-partial_eval_rules[scan_p] = _scan_partial_eval
+pe.partial_eval_rules[scan_p] = _scan_partial_eval
 
 
 # --------------------------------------------------------------------------- transpose
 
 
-def _scan_transpose(cts: list, *args: Any, jaxpr: ClosedJaxpr, length: int, num_consts: int,
+def _scan_transpose(cts: list, *args: Any, jaxpr: core.ClosedJaxpr, length: int, num_consts: int,
                     num_carry: int, reverse: bool, unroll: int) -> list:
     """A reverse scan: carries the cotangents of the carry and of the linear consts."""
-    consts, init, xs = split_list(args, [num_consts, num_carry])
-    const_lin = [is_undefined_primal(c) for c in consts]
-    xs_lin = [is_undefined_primal(x) for x in xs]
+    consts, init, xs = core.split_list(args, [num_consts, num_carry])
+    const_lin = [ad.is_undefined_primal(c) for c in consts]
+    xs_lin = [ad.is_undefined_primal(x) for x in xs]
     # A defined carry init is an instantiated zero tangent: the body is still linear
     # in the carry, so it is transposed like the others and its cotangent dropped.
-    init_defined = [not is_undefined_primal(c) for c in init]
-    init = [UndefinedPrimal(get_aval(c)) if d else c for c, d in zip(init, init_defined)]
-    ct_carry, ct_ys = split_list(cts, [num_carry])
-    ct_carry = [instantiate_zeros(c) for c in ct_carry]
-    ys_nz = [type(c) is not Zero for c in ct_ys]
-    res_consts, lin_consts = partition_list(const_lin, consts)
-    res_xs, _ = partition_list(xs_lin, xs)
+    init_defined = [not ad.is_undefined_primal(c) for c in init]
+    init = [ad.UndefinedPrimal(core.get_aval(c)) if d else c for c, d in zip(init, init_defined)]
+    ct_carry, ct_ys = core.split_list(cts, [num_carry])
+    ct_carry = [ad.instantiate_zeros(c) for c in ct_carry]
+    ys_nz = [type(c) is not ad.Zero for c in ct_ys]
+    res_consts, lin_consts = core.partition_list(const_lin, consts)
+    res_xs, _ = core.partition_list(xs_lin, xs)
     lin_const_avals = [c.aval for c in lin_consts]
     y_avals = jaxpr.out_avals[num_carry:]
     # The carried cotangents have the types of the values passed in, as in JAX.
-    carry_avals = [get_aval(c) for c in ct_carry]
+    carry_avals = [core.get_aval(c) for c in ct_carry]
 
     def body_t(*a: Any) -> list:
-        rc, acc, ctc, cty, rx = split_list(
+        rc, acc, ctc, cty, rx = core.split_list(
             a, [len(res_consts), len(lin_consts), num_carry, sum(ys_nz)])
-        cty_full = merge_lists(ys_nz, [Zero(av) for av, n in zip(y_avals, ys_nz) if not n], cty)
+        cty_full = core.merge_lists(ys_nz, [ad.Zero(av) for av, n in zip(y_avals, ys_nz) if not n],
+                                    cty)
         # A linear const's cotangent accumulates into the carried sum as it is found.
-        consts_full = merge_lists(const_lin, rc, [UndefinedPrimal(av, s)
-                                                  for av, s in zip(lin_const_avals, acc)])
-        x_avals = [_unstacked(x.aval) for x in xs if is_undefined_primal(x)]
-        xs_full = merge_lists(xs_lin, rx, [UndefinedPrimal(av) for av in x_avals])
-        carry_full = [UndefinedPrimal(av) for av in carry_avals]
-        ct_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, [*consts_full, *carry_full, *xs_full],
-                              [*ctc, *cty_full])
-        ct_c, ct_init, ct_x = split_list(ct_in, [num_consts, num_carry])
-        _, ct_c_lin = partition_list(const_lin, ct_c)
-        _, ct_x_lin = partition_list(xs_lin, ct_x)
-        return [*map(instantiate_zeros, ct_c_lin), *map(instantiate_zeros, ct_init),
-                *map(instantiate_zeros, ct_x_lin)]
+        consts_full = core.merge_lists(const_lin, rc, [ad.UndefinedPrimal(av, s)
+                                                       for av, s in zip(lin_const_avals, acc)])
+        x_avals = [_unstacked(x.aval) for x in xs if ad.is_undefined_primal(x)]
+        xs_full = core.merge_lists(xs_lin, rx, [ad.UndefinedPrimal(av) for av in x_avals])
+        carry_full = [ad.UndefinedPrimal(av) for av in carry_avals]
+        ct_in = ad.backward_pass(jaxpr.jaxpr, jaxpr.consts, [*consts_full, *carry_full, *xs_full],
+                                 [*ctc, *cty_full])
+        ct_c, ct_init, ct_x = core.split_list(ct_in, [num_consts, num_carry])
+        _, ct_c_lin = core.partition_list(const_lin, ct_c)
+        _, ct_x_lin = core.partition_list(xs_lin, ct_x)
+        return [*map(ad.instantiate_zeros, ct_c_lin), *map(ad.instantiate_zeros, ct_init),
+                *map(ad.instantiate_zeros, ct_x_lin)]
 
-    in_avals = ([get_aval(r) for r in res_consts] + lin_const_avals + carry_avals
+    in_avals = ([core.get_aval(r) for r in res_consts] + lin_const_avals + carry_avals
                 + [a for a, n in zip(y_avals, ys_nz) if n]
-                + [_unstacked(get_aval(r)) for r in res_xs])
+                + [_unstacked(core.get_aval(r)) for r in res_xs])
     t_closed = trace_to_jaxpr_dynamic(body_t, in_avals)
-    acc0 = [zeros_like_aval(a) for a in lin_const_avals]
+    acc0 = [ad.zeros_like_aval(a) for a in lin_const_avals]
     outs = _bind_scan(t_closed, res_consts, [*acc0, *ct_carry],
-                      [*(c for c in ct_ys if type(c) is not Zero), *res_xs],
+                      [*(c for c in ct_ys if type(c) is not ad.Zero), *res_xs],
                       length=length, reverse=not reverse, unroll=unroll)
-    ct_consts, ct_init, ct_xs = split_list(outs, [len(lin_consts), num_carry])
+    ct_consts, ct_init, ct_xs = core.split_list(outs, [len(lin_consts), num_carry])
     ct_init = [None if d else c for c, d in zip(ct_init, init_defined)]
-    return [*merge_lists(const_lin, [None] * len(res_consts), ct_consts), *ct_init,
-            *merge_lists(xs_lin, [None] * len(res_xs), ct_xs)]
+    return [*core.merge_lists(const_lin, [None] * len(res_consts), ct_consts), *ct_init,
+            *core.merge_lists(xs_lin, [None] * len(res_xs), ct_xs)]
 
 
-primitive_transposes[scan_p] = _scan_transpose
+ad.primitive_transposes[scan_p] = _scan_transpose
 
 
 # --------------------------------------------------------------------------- batching
 
 
-def _scan_batcher(size: int, vals: list, dims: list, *, jaxpr: ClosedJaxpr, length: int,
+def _scan_batcher(size: int, vals: list, dims: list, *, jaxpr: core.ClosedJaxpr, length: int,
                   num_consts: int, num_carry: int, reverse: bool, unroll: int
                   ) -> tuple[list, list]:
-    const_dims, init_dims, xs_dims = split_list(dims, [num_consts, num_carry])
+    const_dims, init_dims, xs_dims = core.split_list(dims, [num_consts, num_carry])
     const_in = [None if d is None else 0 for d in const_dims]
     xs_in = [None if d is None else 0 for d in xs_dims]  # per-step slices batch at 0
     carry_bat = [d is not None for d in init_dims]
     for _ in range(1 + num_carry):
         out_bat = batching.batched_out_dims(
             jaxpr, size, [*const_in, *(0 if b else None for b in carry_bat), *xs_in])
-        carry_out, ys_bat = split_list(out_bat, [num_carry])
+        carry_out, ys_bat = core.split_list(out_bat, [num_carry])
         if [a or b for a, b in zip(carry_bat, carry_out)] == carry_bat:
             break
         carry_bat = [a or b for a, b in zip(carry_bat, carry_out)]
     carry_dims = [0 if b else None for b in carry_bat]
     body = batching.batch_jaxpr(jaxpr, size, [*const_in, *carry_dims, *xs_in],
                                 [*carry_dims, *(0 if b else None for b in ys_bat)])
-    consts, init, xs = split_list(vals, [num_consts, num_carry])
+    consts, init, xs = core.split_list(vals, [num_consts, num_carry])
     new_consts = [batching.moveaxis(x, d, 0) if d not in (None, 0) else x
                   for x, d in zip(consts, const_dims)]
     new_init = [batching.broadcast(x, size, 0) if b and d is None
@@ -472,8 +432,8 @@ def _scan_batcher(size: int, vals: list, dims: list, *, jaxpr: ClosedJaxpr, leng
                 for x, d, b in zip(init, init_dims, carry_bat)]
     new_xs = [batching.moveaxis(x, d, 1) if d not in (None, 1) else x
               for x, d in zip(xs, xs_dims)]
-    outs = bind(scan_p, *new_consts, *new_init, *new_xs, reverse=reverse, length=length,
-                jaxpr=body, num_consts=num_consts, num_carry=num_carry, unroll=unroll)
+    outs = core.bind(scan_p, *new_consts, *new_init, *new_xs, reverse=reverse, length=length,
+                     jaxpr=body, num_consts=num_consts, num_carry=num_carry, unroll=unroll)
     return outs, [*carry_dims, *(1 if b else None for b in ys_bat)]
 
 

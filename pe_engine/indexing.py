@@ -6,6 +6,7 @@ and every `.at` update a scatter.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -114,22 +115,48 @@ def getitem(x: Any, idx: Any) -> Any:
     return _gather(x, parsed, shape)
 
 
+class _Basic:
+    """A basic index's work besides the slice, static or dynamic alike: flip the
+    negative-step axes, drop the integer-indexed ones, insert the `None` ones."""
+
+    def __init__(self) -> None:
+        self.rev: list[int] = []
+        self.squeeze: list[int] = []
+        self.new: list[int] = []
+
+    def sliced(self, parsed: list[Parsed]) -> Iterator[tuple[Parsed, int]]:
+        """Each entry that slices an operand axis, with its axis; a `None` entry is noted as
+        a new axis where it lands in the result (the caller notes squeezes as it goes)."""
+        seen = 0
+        for p, axis in zip(parsed, _axes(parsed)):
+            if p.kind == NONE:
+                self.new.append(seen - len(self.squeeze) + len(self.new))
+            else:
+                seen += 1
+                yield p, axis
+
+    def finish(self, out: Any) -> Any:
+        if self.rev:
+            out = structural.rev(out, self.rev)
+        if self.squeeze:
+            out = lax.squeeze(out, self.squeeze)
+        if self.new:
+            out = lax.expand_dims(out, self.new)
+        return out
+
+
 def _static_slice(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
     starts: list[int] = []
     limits: list[int] = []
     strides: list[int] = []
-    rev: list[int] = []
-    squeeze: list[int] = []
-    new: list[int] = []
-    for p, axis in zip(parsed, _axes(parsed)):
-        if p.kind == NONE:
-            new.append(len(starts) - len(squeeze) + len(new))
-        elif p.kind == INT:
+    basic = _Basic()
+    for p, axis in basic.sliced(parsed):
+        if p.kind == INT:
             k = p.index + shape[axis] if p.index < 0 else p.index
             starts.append(k)
             limits.append(k + 1)
             strides.append(1)
-            squeeze.append(axis)
+            basic.squeeze.append(axis)
         else:
             size = shape[axis]
             start, stop, step = p.index.indices(size)
@@ -138,7 +165,7 @@ def _static_slice(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
                 starts.append(new_start)
                 limits.append(builtins.max(new_start, start + 1))
                 strides.append(-step)
-                rev.append(axis)
+                basic.rev.append(axis)
             else:
                 starts.append(start)
                 limits.append(builtins.max(start, stop))
@@ -147,48 +174,32 @@ def _static_slice(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
                                                                   shape))
     out = x if trivial else lax.slice(x, starts, limits,
                                       None if all(s == 1 for s in strides) else strides)
-    return _reverse_squeeze_expand(out, rev, squeeze, new)
-
-
-def _reverse_squeeze_expand(out: Any, rev: list, squeeze: list, new: list) -> Any:
-    """What a basic index does after slicing, static or dynamic: flip the negative-step axes,
-    drop the integer-indexed ones, insert the `None` ones."""
-    if rev:
-        out = structural.rev(out, rev)
-    if squeeze:
-        out = lax.squeeze(out, squeeze)
-    if new:
-        out = lax.expand_dims(out, new)
-    return out
+    return basic.finish(out)
 
 
 def _dynamic_slice(x: Any, parsed: list[Parsed], shape: tuple) -> Any:
     starts: list[Any] = []
     sizes: list[int] = []
-    rev: list[int] = []
-    squeeze: list[int] = []
-    new: list[int] = []
-    for p, axis in zip(parsed, _axes(parsed)):
-        if p.kind == NONE:
-            new.append(len(starts) - len(squeeze) + len(new))
-        elif p.kind in (INT, ARRAY):
+    basic = _Basic()
+    for p, axis in basic.sliced(parsed):
+        if p.kind in (INT, ARRAY):
             starts.append(asarray(p.index))
             sizes.append(1)
-            squeeze.append(axis)
+            basic.squeeze.append(axis)
         else:
             start, stop, step = p.index.indices(shape[axis])
             if step < 0:
                 new_start = stop + 1 + builtins.abs(start - stop - 1) % -step
                 starts.append(new_start)
                 sizes.append(builtins.max(0, start + 1 - new_start))
-                rev.append(axis)
+                basic.rev.append(axis)
             else:
                 starts.append(start)
                 sizes.append(builtins.max(0, stop - start))
     if len(starts) > 1:
         starts = [lax.convert_element_type(i, np.int32) for i in starts]
     out = slicing.dynamic_slice(x, starts, sizes)
-    return _reverse_squeeze_expand(out, rev, squeeze, new)
+    return basic.finish(out)
 
 
 class _GatherIndexer(NamedTuple):

@@ -3,7 +3,6 @@ and lcm; lowered as JAX 0.10.2 lowers them (gcd's Euclid runs in a `while_loop`)
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -15,7 +14,6 @@ from .core import get_aval
 from .jnp_base import (
     _check_arraylike,
     _promote_dtypes,
-    _to_numeric,
     abs,
     broadcast_arrays,
     multiply,
@@ -23,13 +21,8 @@ from .jnp_base import (
     where,
 )
 from .jnp_reductions import any as reduce_any
-from .jnp_ufuncs import floor_divide
+from .jnp_ufuncs import _promote_numeric, floor_divide
 from .loops import while_loop
-
-
-def _promote_numeric(*xs: Any) -> Sequence[Any]:
-    _check_arraylike(*xs)
-    return promote_args(*_promote_dtypes(*xs, to=_to_numeric))
 
 
 def left_shift(x: Any, y: Any) -> Any:

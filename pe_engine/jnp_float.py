@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from . import jnp_base as jnp
 from . import lax_base as lax
 from . import lax_math
 from .ad import jvp
@@ -22,11 +23,6 @@ from .jnp_base import (
     _promote_dtypes,
     _to_inexact,
     _to_numeric,
-    array,
-    asarray,
-    equal,
-    promote_args,
-    where,
 )
 from .jnp_bits import right_shift
 from .jnp_math import copysign, exp2, isinf, isnan, isneginf, isposinf
@@ -47,7 +43,7 @@ _INT_OF_WIDTH = {16: np.int16, 32: np.int32, 64: np.int64}
 @jit
 def divmod(x1: Any, x2: Any) -> tuple[Any, Any]:  # noqa: A001 - JAX's name
     _check_arraylike(x1, x2)
-    x1, x2 = promote_args(*_promote_dtypes(x1, x2, to=_to_numeric))
+    x1, x2 = jnp.promote_args(*_promote_dtypes(x1, x2, to=_to_numeric))
     if get_aval(x1).dtype.kind in "iu":
         return floor_divide(x1, x2), remainder(x1, x2)
     return _float_divmod(x1, x2)
@@ -74,8 +70,8 @@ def _normalize_float(x: Any) -> tuple[Any, Any]:
     info = np.finfo(get_aval(x).dtype)
     int_type = _INT_OF_WIDTH[info.bits]
     cond = lax.abs(x) < info.tiny
-    x1 = where(cond, x * lax._const(x, 1 << info.nmant), x)
-    x2 = where(cond, int_type(-info.nmant), int_type(0))
+    x1 = jnp.where(cond, x * lax._const(x, 1 << info.nmant), x)
+    x2 = jnp.where(cond, int_type(-info.nmant), int_type(0))
     return lax_math.bitcast_convert_type(x1, int_type), x2
 
 
@@ -90,8 +86,8 @@ def _frexp_primal(x: Any) -> tuple[Any, Any]:
     x1 = x1 | ((bias - 1) << info.nmant)
     x1 = lax_math.bitcast_convert_type(x1, dtype)
     cond = isinf(x) | isnan(x) | (x == 0)
-    x2 = where(cond, lax.full_like(x2, 0), x2)
-    return where(cond, x, x1), lax.convert_element_type(x2, np.int32)
+    x2 = jnp.where(cond, lax.full_like(x2, 0), x2)
+    return jnp.where(cond, x, x1), lax.convert_element_type(x2, np.int32)
 
 
 _frexp_primal.__name__ = "_frexp"
@@ -128,10 +124,10 @@ def ldexp(x1: Any, x2: Any) -> Any:
     # The exponent split off first, so that a small x1 and a large x2 do not overflow.
     m, e = frexp(x1)
     e = (e.astype(get_aval(x2).dtype) + x2).astype(get_aval(x1).dtype)
-    m = where(e > 0, m * 2, m)
-    e = where(e > 0, e - 1, e)
+    m = jnp.where(e > 0, m * 2, m)
+    e = jnp.where(e > 0, e - 1, e)
     x = m * (2 ** e.astype(get_aval(m).dtype))
-    return where(isinf(x1) | (x1 == 0), x1, x)
+    return jnp.where(isinf(x1) | (x1 == 0), x1, x)
 
 
 def spacing(x: Any) -> Any:
@@ -143,7 +139,7 @@ def spacing(x: Any) -> Any:
     if dtype == np.float16:  # NumPy's rule for half precision
         return lax_math.nextafter(arr, inf) - arr
     result = lax_math.nextafter(arr, copysign(inf, arr)) - arr
-    return where(result == 0, copysign(np.finfo(dtype).smallest_subnormal, arr), result)
+    return jnp.where(result == 0, copysign(np.finfo(dtype).smallest_subnormal, arr), result)
 
 
 # --------------------------------------------------------------------------- sinc
@@ -172,8 +168,8 @@ def sinc(x: Any) -> Any:
     x, = _promote_dtypes(x, to=_to_inexact)
     eq_zero = lax.eq(x, lax._const(x, 0))
     pi_x = lax.mul(lax._const(x, np.pi), x)
-    safe_pi_x = where(eq_zero, lax._const(x, 1), pi_x)
-    return where(eq_zero, _sinc_maclaurin(0, pi_x), lax.div(lax.sin(safe_pi_x), safe_pi_x))
+    safe_pi_x = jnp.where(eq_zero, lax._const(x, 1), pi_x)
+    return jnp.where(eq_zero, _sinc_maclaurin(0, pi_x), lax.div(lax.sin(safe_pi_x), safe_pi_x))
 
 
 # --------------------------------------------------------------------------- i0
@@ -192,7 +188,7 @@ _i0 = custom_jvp(_i0_primal)
 def _i0_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
     # |x|'s derivative at 0 is a choice; i0's is 0 there.
     out, tangent = jvp(_i0_primal, primals, tangents)
-    return out, where(primals[0] == 0, 0.0, tangent)
+    return out, jnp.where(primals[0] == 0, 0.0, tangent)
 
 
 @jit
@@ -218,15 +214,15 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
     info = np.finfo(dtype)
     posinf = info.max if posinf is None else posinf
     neginf = info.min if neginf is None else neginf
-    out = where(isnan(x), asarray(nan, dtype=dtype), x)
-    out = where(isposinf(out), asarray(posinf, dtype=dtype), out)
-    return where(isneginf(out), asarray(neginf, dtype=dtype), out)
+    out = jnp.where(isnan(x), jnp.asarray(nan, dtype=dtype), x)
+    out = jnp.where(isposinf(out), jnp.asarray(posinf, dtype=dtype), out)
+    return jnp.where(isneginf(out), jnp.asarray(neginf, dtype=dtype), out)
 
 
 @functools.partial(jit, static_argnames=("equal_nan",))
 def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
             equal_nan: bool = False) -> Any:
-    a, b = promote_args(a, b)
+    a, b = jnp.promote_args(a, b)
     a, b = _promote_args_inexact(a, b)
     dtype = get_aval(a).dtype
     if dtype.kind == "c":
@@ -248,21 +244,21 @@ def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
 
 
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
-    a1, a2 = asarray(a1), asarray(a2)
+    a1, a2 = jnp.asarray(a1), jnp.asarray(a2)
     if get_aval(a1).shape != get_aval(a2).shape:
-        return array(False, dtype=np.bool_)
-    eq = asarray(a1 == a2)
+        return jnp.array(False, dtype=np.bool_)
+    eq = jnp.asarray(a1 == a2)
     if equal_nan:
         eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))
     return all(eq)
 
 
 def array_equiv(a1: Any, a2: Any) -> Any:
-    a1, a2 = asarray(a1), asarray(a2)
+    a1, a2 = jnp.asarray(a1), jnp.asarray(a2)
     try:
-        eq = equal(a1, a2)
+        eq = jnp.equal(a1, a2)
     except ValueError:  # shapes that do not broadcast
-        return array(False)
+        return jnp.array(False)
     return all(eq)
 
 

@@ -13,66 +13,46 @@ from typing import Any
 
 import numpy as np
 
-from . import batching
+from . import ad, batching, core
 from . import lax_base as lax
-from .ad import (
-    Zero,
-    instantiate_tangent_side_zeros,
-    jvp_jaxpr,
-    primitive_jvps,
-    primitive_transposes,
-)
+from . import partial_eval as pe
 from .api import closure_convert
 from .control_flow import scan
-from .core import (
-    ClosedJaxpr,
-    Primitive,
-    ShapedArray,
-    Tracer,
-    Var,
-    abstract_eval_rules,
-    bind,
-    eval_jaxpr,
-    get_aval,
-    impl_rules,
-    merge_lists,
-    split_list,
-    to_numpy,
-)
-from .partial_eval import JaxprTrace, dce_jaxpr, partial_eval_jaxpr_nounits, partial_eval_rules
 from .pytree import tree_flatten, tree_unflatten
 from .staging import trace_to_jaxpr_dynamic
 
-while_p = Primitive("while", multiple_results=True)
+while_p = core.Primitive("while", multiple_results=True)
 
 
-def _while_abstract(*avals: ShapedArray, cond_jaxpr: ClosedJaxpr, body_jaxpr: ClosedJaxpr,
-                    cond_nconsts: int, body_nconsts: int) -> list[ShapedArray]:
+def _while_abstract(*avals: core.ShapedArray, cond_jaxpr: core.ClosedJaxpr,
+                    body_jaxpr: core.ClosedJaxpr, cond_nconsts: int, body_nconsts: int
+                    ) -> list[core.ShapedArray]:
     return list(body_jaxpr.out_avals)
 
 
-def _while_impl(*args: Any, cond_jaxpr: ClosedJaxpr, body_jaxpr: ClosedJaxpr,
+def _while_impl(*args: Any, cond_jaxpr: core.ClosedJaxpr, body_jaxpr: core.ClosedJaxpr,
                 cond_nconsts: int, body_nconsts: int) -> list:
-    cconsts, bconsts, carry = split_list(args, [cond_nconsts, body_nconsts])
+    cconsts, bconsts, carry = core.split_list(args, [cond_nconsts, body_nconsts])
     while True:
-        pred = to_numpy(eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cconsts, *carry)[0])
+        pred = core.to_numpy(
+            core.eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cconsts, *carry)[0])
         if not pred.any():
             return carry
-        new = eval_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, *bconsts, *carry)
+        new = core.eval_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, *bconsts, *carry)
         if pred.ndim:  # a batched predicate (vmap): finished elements keep their carry
-            new = [np.where(pred.reshape(pred.shape + (1,) * (to_numpy(n).ndim - 1)),
-                            to_numpy(n), to_numpy(c)) for n, c in zip(new, carry)]
+            new = [np.where(pred.reshape(pred.shape + (1,) * (core.to_numpy(n).ndim - 1)),
+                            core.to_numpy(n), core.to_numpy(c)) for n, c in zip(new, carry)]
         carry = new
 
 
-impl_rules[while_p] = _while_impl
-abstract_eval_rules[while_p] = _while_abstract
+core.impl_rules[while_p] = _while_impl
+core.abstract_eval_rules[while_p] = _while_abstract
 
 
 # --------------------------------------------------------------------------- while_loop
 
 
-def _trace(fun: Callable, tree: Any, avals: list[ShapedArray]) -> tuple[ClosedJaxpr, Any]:
+def _trace(fun: Callable, tree: Any, avals: list[core.ShapedArray]) -> tuple[core.ClosedJaxpr, Any]:
     box: list = []
 
     def flat(*xs: Any) -> list:
@@ -84,7 +64,8 @@ def _trace(fun: Callable, tree: Any, avals: list[ShapedArray]) -> tuple[ClosedJa
     return trace_to_jaxpr_dynamic(flat, avals), box
 
 
-def _promote_weak(x: Any, in_aval: ShapedArray, out_aval: ShapedArray) -> tuple[Any, bool]:
+def _promote_weak(x: Any, in_aval: core.ShapedArray, out_aval: core.ShapedArray
+                  ) -> tuple[Any, bool]:
     """A weakly typed initial carry takes the type the body gives it (JAX retraces)."""
     if in_aval.weak_type and (in_aval.shape, in_aval.dtype, in_aval.weak_type) != \
             (out_aval.shape, out_aval.dtype, out_aval.weak_type):
@@ -114,8 +95,8 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
         raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
     flat, tree = tree_flatten(init_val)
 
-    def make(flat: list) -> tuple[ClosedJaxpr, ClosedJaxpr, list]:
-        avals = [get_aval(x) for x in flat]
+    def make(flat: list) -> tuple[core.ClosedJaxpr, core.ClosedJaxpr, list]:
+        avals = [core.get_aval(x) for x in flat]
         cj, cbox = _trace(cond_fun, tree, avals)
         if cbox[0].kind != "leaf" or len(cj.out_avals) != 1:
             raise TypeError(f"cond_fun must return a boolean scalar, but got pytree "
@@ -139,26 +120,27 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     # constants, as JAX moves them.
     bjx = bj.jaxpr
     nb = len(bconsts)
-    carry_nofwd = [not (isinstance(v, Var) and v in bjx.invars and bjx.invars.index(v) == nb + i)
+    carry_nofwd = [not (isinstance(v, core.Var) and v in bjx.invars
+                        and bjx.invars.index(v) == nb + i)
                    for i, v in enumerate(bjx.outvars)]
-    cj_dce, keep = dce_jaxpr(cj.jaxpr, [True], [True] * len(cconsts) + carry_nofwd)
+    cj_dce, keep = pe.dce_jaxpr(cj.jaxpr, [True], [True] * len(cconsts) + carry_nofwd)
     move = [not k for k in keep[len(cconsts):]]
     init = list(flat)
     if any(move):
-        cj = ClosedJaxpr(cj_dce, [])
+        cj = core.ClosedJaxpr(cj_dce, [])
         kept_out = [v for v, m in zip(bjx.outvars, move) if not m]
-        bc_vars, carry_vars = split_list(bjx.invars, [nb])
+        bc_vars, carry_vars = core.split_list(bjx.invars, [nb])
         moved_vars, kept_vars = [v for v, m in zip(carry_vars, move) if m], \
             [v for v, m in zip(carry_vars, move) if not m]
-        bj = ClosedJaxpr(bjx.replace(invars=[*moved_vars, *bc_vars, *kept_vars],
-                                     outvars=kept_out), [])
+        bj = core.ClosedJaxpr(bjx.replace(invars=[*moved_vars, *bc_vars, *kept_vars],
+                                          outvars=kept_out), [])
         moved_init, init = [x for x, m in zip(init, move) if m], \
             [x for x, m in zip(init, move) if not m]
         bconsts = [*moved_init, *bconsts]
-    outs = bind(while_p, *cconsts, *bconsts, *init, cond_nconsts=len(cconsts),
-                cond_jaxpr=cj, body_nconsts=len(bconsts), body_jaxpr=bj)
+    outs = core.bind(while_p, *cconsts, *bconsts, *init, cond_nconsts=len(cconsts),
+                     cond_jaxpr=cj, body_nconsts=len(bconsts), body_jaxpr=bj)
     if any(move):
-        outs = merge_lists(move, outs, moved_init)
+        outs = core.merge_lists(move, outs, moved_init)
     return tree_unflatten(tree, outs)
 
 
@@ -167,7 +149,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *,
     """`lax.fori_loop`: a scan over `i` when the bounds are known now, else a while."""
     if not callable(body_fun):
         raise TypeError("lax.fori_loop: body_fun argument should be callable.")
-    lo_aval, hi_aval = get_aval(lower), get_aval(upper)
+    lo_aval, hi_aval = core.get_aval(lower), core.get_aval(upper)
     if lo_aval.dtype != hi_aval.dtype:
         if lo_aval.weak_type and not hi_aval.weak_type:
             lower = lax.convert_element_type(lower, hi_aval.dtype)
@@ -176,7 +158,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *,
         else:
             raise TypeError(f"lower and upper arguments to fori_loop must have equal types, "
                             f"got {lo_aval.dtype.name} and {hi_aval.dtype.name}")
-    if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
+    if not isinstance(lower, core.Tracer) and not isinstance(upper, core.Tracer):
         lo, hi = int(lower), int(upper)
 
         def scanned(carry: tuple, _: Any) -> tuple:
@@ -209,64 +191,64 @@ def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa:
 # --------------------------------------------------------------------------- JVP
 
 
-def _while_jvp(primals: list, tangents: list, *, cond_nconsts: int, cond_jaxpr: ClosedJaxpr,
-               body_nconsts: int, body_jaxpr: ClosedJaxpr) -> tuple[list, list]:
-    nonzeros = [type(t) is not Zero for t in tangents]
-    cconst_nz, bconst_nz, init_nz = split_list(nonzeros, [cond_nconsts, body_nconsts])
+def _while_jvp(primals: list, tangents: list, *, cond_nconsts: int, cond_jaxpr: core.ClosedJaxpr,
+               body_nconsts: int, body_jaxpr: core.ClosedJaxpr) -> tuple[list, list]:
+    nonzeros = [type(t) is not ad.Zero for t in tangents]
+    cconst_nz, bconst_nz, init_nz = core.split_list(nonzeros, [cond_nconsts, body_nconsts])
     carry_nz = init_nz
     for _ in range(1 + len(carry_nz)):
-        body_jvp, nz_out = jvp_jaxpr(body_jaxpr, bconst_nz + carry_nz, carry_nz)
+        body_jvp, nz_out = ad.jvp_jaxpr(body_jaxpr, bconst_nz + carry_nz, carry_nz)
         if nz_out == carry_nz:
             break
         carry_nz = [a or b for a, b in zip(carry_nz, nz_out)]
     nonzeros = cconst_nz + bconst_nz + carry_nz
-    tangents = [instantiate_tangent_side_zeros(t) if nz else t
+    tangents = [ad.instantiate_tangent_side_zeros(t) if nz else t
                 for t, nz in zip(tangents, nonzeros)]
-    cconst, bconst, init = split_list(primals, [cond_nconsts, body_nconsts])
-    _, bconst_dot, init_dot = split_list(tangents, [cond_nconsts, body_nconsts])
-    bconst_dot = [t for t in bconst_dot if type(t) is not Zero]
-    init_dot = [t for t in init_dot if type(t) is not Zero]
+    cconst, bconst, init = core.split_list(primals, [cond_nconsts, body_nconsts])
+    _, bconst_dot, init_dot = core.split_list(tangents, [cond_nconsts, body_nconsts])
+    bconst_dot = [t for t in bconst_dot if type(t) is not ad.Zero]
+    init_dot = [t for t in init_dot if type(t) is not ad.Zero]
     num_carry = len(init)
     # jvp_jaxpr orders (primals, tangents); while wants consts, then carries.
     j = body_jvp.jaxpr
-    p_in, t_in = split_list(j.invars, [body_nconsts + num_carry])
-    pc, pcarry = split_list(p_in, [body_nconsts])
-    tc, tcarry = split_list(t_in, [len(bconst_dot)])
-    body = ClosedJaxpr(j.replace(invars=[*pc, *tc, *pcarry, *tcarry]), body_jvp.consts)
-    cond_aug = ClosedJaxpr(cond_jaxpr.jaxpr.replace(
-        invars=[*cond_jaxpr.jaxpr.invars, *(Var(get_aval(x)) for x in init_dot)]),
+    p_in, t_in = core.split_list(j.invars, [body_nconsts + num_carry])
+    pc, pcarry = core.split_list(p_in, [body_nconsts])
+    tc, tcarry = core.split_list(t_in, [len(bconst_dot)])
+    body = core.ClosedJaxpr(j.replace(invars=[*pc, *tc, *pcarry, *tcarry]), body_jvp.consts)
+    cond_aug = core.ClosedJaxpr(cond_jaxpr.jaxpr.replace(
+        invars=[*cond_jaxpr.jaxpr.invars, *(core.Var(core.get_aval(x)) for x in init_dot)]),
         cond_jaxpr.consts)
-    out = bind(while_p, *cconst, *bconst, *bconst_dot, *init, *init_dot,
-               cond_nconsts=cond_nconsts, cond_jaxpr=cond_aug,
-               body_nconsts=len(bconst) + len(bconst_dot), body_jaxpr=body)
-    carry, carry_dot = split_list(out, [num_carry])
+    out = core.bind(while_p, *cconst, *bconst, *bconst_dot, *init, *init_dot,
+                    cond_nconsts=cond_nconsts, cond_jaxpr=cond_aug,
+                    body_nconsts=len(bconst) + len(bconst_dot), body_jaxpr=body)
+    carry, carry_dot = core.split_list(out, [num_carry])
     it = iter(carry_dot)
-    return carry, [next(it) if nz else Zero(get_aval(p)) for p, nz in zip(carry, nz_out)]
+    return carry, [next(it) if nz else ad.Zero(core.get_aval(p)) for p, nz in zip(carry, nz_out)]
 
 
-primitive_jvps[while_p] = _while_jvp
+ad.primitive_jvps[while_p] = _while_jvp
 
 
 # --------------------------------------------------------------------------- partial eval
 
 
-def _while_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
+def _while_partial_eval(trace: pe.JaxprTrace, tracers: list, params: dict) -> list:
     cond_nconsts, body_nconsts = params["cond_nconsts"], params["body_nconsts"]
     cond_jaxpr, body_jaxpr = params["cond_jaxpr"], params["body_jaxpr"]
     unknowns = [not t.is_known() for t in tracers]
-    cc_uk, bc_uk, carry_uk = split_list(unknowns, [cond_nconsts, body_nconsts])
+    cc_uk, bc_uk, carry_uk = core.split_list(unknowns, [cond_nconsts, body_nconsts])
     obs = trace.state.observer
     for round_ in range(1 + len(carry_uk)):
-        body_known, _, carry_out_uk, _ = partial_eval_jaxpr_nounits(
+        body_known, _, carry_out_uk, _ = pe.partial_eval_jaxpr_nounits(
             body_jaxpr, bc_uk + carry_uk, carry_uk)
         obs.fixpoint_round(while_p, params, round_, bc_uk + carry_uk, carry_out_uk)
         if carry_out_uk == carry_uk:
             break
         carry_uk = [a or b for a, b in zip(carry_uk, carry_out_uk)]
-    cond_known, _, cond_uk, _ = partial_eval_jaxpr_nounits(cond_jaxpr, cc_uk + carry_uk, False)
+    cond_known, _, cond_uk, _ = pe.partial_eval_jaxpr_nounits(cond_jaxpr, cc_uk + carry_uk, False)
     if cond_uk[0] or not any(unknowns) or all(unknowns):
         if not any(unknowns):
-            outs = bind(while_p, *[t.pval.get_known() for t in tracers], **params)
+            outs = core.bind(while_p, *[t.pval.get_known() for t in tracers], **params)
             return [trace.new_const(o) for o in outs]
         return trace.default_process_primitive(while_p, tracers, params)
     # The known carries are computed by a while of their own, run now; the whole loop
@@ -275,16 +257,16 @@ def _while_partial_eval(trace: JaxprTrace, tracers: list, params: dict) -> list:
                  if not uk]
     num_known = carry_uk.count(False)
     bk = body_known.jaxpr
-    body_known = ClosedJaxpr(bk.replace(outvars=bk.outvars[:num_known]), body_known.consts)
-    out_known = bind(while_p, *in_consts, cond_nconsts=cc_uk.count(False),
-                     cond_jaxpr=cond_known, body_nconsts=bc_uk.count(False),
-                     body_jaxpr=body_known)
+    body_known = core.ClosedJaxpr(bk.replace(outvars=bk.outvars[:num_known]), body_known.consts)
+    out_known = core.bind(while_p, *in_consts, cond_nconsts=cc_uk.count(False),
+                          cond_jaxpr=cond_known, body_nconsts=bc_uk.count(False),
+                          body_jaxpr=body_known)
     staged = trace.default_process_primitive(while_p, tracers, params)
     unknown_outs = [t for t, uk in zip(staged, carry_uk) if uk]
-    return merge_lists(carry_uk, [trace.new_const(o) for o in out_known], unknown_outs)
+    return core.merge_lists(carry_uk, [trace.new_const(o) for o in out_known], unknown_outs)
 
 
-partial_eval_rules[while_p] = _while_partial_eval
+pe.partial_eval_rules[while_p] = _while_partial_eval
 
 
 def _while_transpose_error(*_: Any, **__: Any) -> list:
@@ -293,17 +275,17 @@ def _while_transpose_error(*_: Any, **__: Any) -> list:
                      "using fori_loop with static start/stop.")
 
 
-primitive_transposes[while_p] = _while_transpose_error
+ad.primitive_transposes[while_p] = _while_transpose_error
 
 
 # --------------------------------------------------------------------------- batching
 
 
 def _while_batcher(size: int, vals: list, dims: list, *, cond_nconsts: int,
-                   cond_jaxpr: ClosedJaxpr, body_nconsts: int, body_jaxpr: ClosedJaxpr
+                   cond_jaxpr: core.ClosedJaxpr, body_nconsts: int, body_jaxpr: core.ClosedJaxpr
                    ) -> tuple[list, list]:
-    cconsts, bconsts, init = split_list(vals, [cond_nconsts, body_nconsts])
-    cc_dims, bc_dims, init_dims = split_list(dims, [cond_nconsts, body_nconsts])
+    cconsts, bconsts, init = core.split_list(vals, [cond_nconsts, body_nconsts])
+    cc_dims, bc_dims, init_dims = core.split_list(dims, [cond_nconsts, body_nconsts])
     as_dims = lambda bs: [0 if b else None for b in bs]  # noqa: E731
     carry_bat = [d is not None for d in init_dims]
     for _ in range(1 + len(carry_bat)):
@@ -329,8 +311,8 @@ def _while_batcher(size: int, vals: list, dims: list, *, cond_nconsts: int,
             new_init.append(x)
         else:
             new_init.append(batching.moveaxis(x, old, new))
-    outs = bind(while_p, *cconsts, *bconsts, *new_init, cond_nconsts=cond_nconsts,
-                cond_jaxpr=cond_b, body_nconsts=body_nconsts, body_jaxpr=body_b)
+    outs = core.bind(while_p, *cconsts, *bconsts, *new_init, cond_nconsts=cond_nconsts,
+                     cond_jaxpr=cond_b, body_nconsts=body_nconsts, body_jaxpr=body_b)
     return outs, carry_dims
 
 

@@ -4,6 +4,7 @@ batching rules written as JAX's, so that every transformation prints alike.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -63,25 +64,39 @@ def iota(dtype: Any, size: int) -> Any:
 # --------------------------------------------------------------------------- concatenate
 
 
-def _concatenate_abstract(*xs: core.ShapedArray, dimension: int) -> core.ShapedArray:
+def _shapes(xs: Sequence[core.ShapedArray]) -> str:
+    return ", ".join(str(x.shape) for x in xs)
+
+
+def _check_alike(name: str, xs: Sequence[core.ShapedArray], error: type[Exception],
+                 key: Callable[[core.ShapedArray], Any], unlike: str) -> None:
+    """A join's first checks, as JAX words them: some operands, all alike in `key`."""
     if not xs:
-        raise TypeError("concatenate expects at least one operand, got 0.")
-    if len({x.ndim for x in xs}) != 1:
-        raise TypeError("Cannot concatenate arrays with different numbers of dimensions: "
-                        f"got {', '.join(str(x.shape) for x in xs)}.")
+        raise error(f"{name} expects at least one operand, got 0.")
+    if len({key(x) for x in xs}) != 1:
+        raise error(f"{unlike} {_shapes(xs)}.")
+
+
+def _joined(name: str, xs: Sequence[core.ShapedArray], shape: list[int]) -> core.ShapedArray:
+    """Operands joined into one array (concatenate, stack): one dtype, weak only if all are."""
+    lax._check_same_dtypes(name, xs)
+    return core.ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
+
+
+def _concatenate_abstract(*xs: core.ShapedArray, dimension: int) -> core.ShapedArray:
+    _check_alike("concatenate", xs, TypeError, lambda x: x.ndim,
+                 "Cannot concatenate arrays with different numbers of dimensions: got")
     if not 0 <= dimension < xs[0].ndim:
         raise TypeError(f"concatenate dimension out of bounds: dimension {dimension} for "
-                        f"shapes {', '.join(str(x.shape) for x in xs)}.")
+                        f"shapes {_shapes(xs)}.")
     rest = [x.shape[:dimension] + x.shape[dimension + 1:] for x in xs]
     if rest[:-1] != rest[1:]:
         raise TypeError("Cannot concatenate arrays with shapes that differ in dimensions "
                         f"other than the one being concatenated: concatenating along "
-                        f"dimension {dimension} for shapes "
-                        f"{', '.join(str(x.shape) for x in xs)}.")
-    lax._check_same_dtypes("concatenate", xs)
+                        f"dimension {dimension} for shapes {_shapes(xs)}.")
     shape = list(xs[0].shape)
     shape[dimension] = sum(x.shape[dimension] for x in xs)
-    return core.ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
+    return _joined("concatenate", xs, shape)
 
 
 concatenate_p = _def("concatenate", _concatenate_abstract,
@@ -172,15 +187,11 @@ batching.primitive_batchers[split_p] = _split_batcher
 
 
 def _stack_abstract(*xs: core.ShapedArray, axis: int) -> core.ShapedArray:
-    if not xs:
-        raise ValueError("stack expects at least one operand, got 0.")
-    if len({x.shape for x in xs}) != 1:
-        raise ValueError("All input arrays must have the same shape. Got "
-                         f"{', '.join(str(x.shape) for x in xs)}.")
-    lax._check_same_dtypes("stack", xs)
+    _check_alike("stack", xs, ValueError, lambda x: x.shape,
+                 "All input arrays must have the same shape. Got")
     shape = list(xs[0].shape)
     shape.insert(axis, len(xs))
-    return core.ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
+    return _joined("stack", xs, shape)
 
 
 stack_p = _def("stack", _stack_abstract, lambda *xs, axis: np.stack(xs, axis=axis))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 from pe_engine import explain
 from pe_engine.explain import entry, schema
 from pe_engine.explain.record import POLICY_ROWS
+from tests.node_script import node_json_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -50,11 +50,7 @@ def _json(x: dict) -> dict:
 def page_merged(cases: list[tuple[dict, list[dict]]]) -> list[dict]:
     """What the page makes of each (first answer, policy answers): its own merge
     (app/page/pending-policies.js, run in Node by tests/js/merge_policies.mjs)."""
-    lines = "".join(json.dumps({"first": f, "answers": a}) + "\n" for f, a in cases)
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "merge_policies.mjs")],
-                          input=lines, capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return [json.loads(x) for x in proc.stdout.splitlines()]
+    return node_json_lines("merge_policies.mjs", ({"first": f, "answers": a} for f, a in cases))
 
 
 @pytest.fixture(scope="module", params=range(len(EXAMPLES) + 2))

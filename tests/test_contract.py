@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -15,6 +14,7 @@ import pytest
 from pe_engine import explain
 from pe_engine.explain import record, request_contract, schema
 from tests.fixtures.make_records import make_records
+from tests.node_script import node_json_lines, run_node
 from tools import page_code, write_contract
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,11 +155,7 @@ def _broken(answer: dict) -> list[dict]:
 
 def _page_problems(answers: list[dict], *argv: str) -> list[list[str]]:
     """The page's validator's problems with each answer (tests/js/contract_problems.mjs)."""
-    lines = "".join(json.dumps(a) + "\n" for a in answers)
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "contract_problems.mjs"), *argv],
-                          input=lines, capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return [json.loads(x) for x in proc.stdout.splitlines()]
+    return node_json_lines("contract_problems.mjs", answers, *argv)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -226,10 +222,7 @@ def built_requests() -> list[dict]:
     """Every kind of request the page's code builds (tests/js/built_requests.mjs), from the
     engine's signatures of the sources the page opens with, as the build hands them over."""
     sigs = json.dumps({"signatures": page_code.signatures(page_code.opening_sources())})
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "built_requests.mjs")], input=sigs,
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return [json.loads(line) for line in proc.stdout.splitlines()]
+    return [json.loads(line) for line in run_node("built_requests.mjs", stdin=sigs).splitlines()]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")

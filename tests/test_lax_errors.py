@@ -56,6 +56,8 @@ CASES = [
      "broadcast_in_dim operand dimension sizes must either be 1, or be equal to their "
      "corresponding dimensions in the target broadcast shape; got operand of shape (3,), "
      "target broadcast shape (2, 4), broadcast_dimensions (1,) "),
+    (lambda: lax.concatenate([f32(3), f32((1, 3))], 0),
+     "Cannot concatenate arrays with different numbers of dimensions: got (3,), (1, 3)."),
 ]
 
 
@@ -74,6 +76,8 @@ def test_type_errors_are_worded_as_jax(fn, message, staged):
     (lambda: lax.squeeze(f32((2, 3)), (0,)),
      "cannot select an axis to squeeze out which has size not equal to one, got "
      "shape=(2, 3) and dimensions=(0,)"),
+    (lambda: pe_engine.numpy.stack([f32(3), f32(2)]),
+     "All input arrays must have the same shape. Got (3,), (2,)."),
 ])
 def test_value_errors_are_worded_as_jax(fn, message):
     with pytest.raises(ValueError) as info:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from pe_engine.explain import jax_snippet
 from pe_engine.explain.modes import MODES
 from pe_engine.explain.record import RECORDS
+from tests.node_script import node_json
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app"
@@ -53,11 +53,7 @@ def test_no_page_module_compares_a_mode_to_a_literal():
 
 @pytest.fixture(scope="module")
 def table() -> list[dict]:
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "modes_table.mjs")],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          stdin=subprocess.DEVNULL)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout)
+    return node_json("modes_table.mjs")
 
 
 def test_every_page_mode_is_an_engine_mode_with_a_record_and_a_snippet(table):

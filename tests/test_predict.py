@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 
 import pytest
 
 from pe_engine import explain
-from sitebuild.common import ROOT
+from tests.node_script import node_json_lines
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
@@ -40,11 +39,7 @@ def record(mode: str, source: str = SIN, args: list | None = None) -> dict:
 
 
 def run_machine(cases: list[tuple[dict, list[dict]]]) -> list[dict]:
-    lines = "".join(json.dumps({"record": r, "script": s}) + "\n" for r, s in cases)
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "predict_machine.mjs")], input=lines,
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return [json.loads(x) for x in proc.stdout.splitlines()]
+    return node_json_lines("predict_machine.mjs", ({"record": r, "script": s} for r, s in cases))
 
 
 def residual_operands(ev: dict) -> list[str]:
@@ -145,11 +140,7 @@ def test_answers_out_of_turn_change_nothing():
 
 
 def tour(records: list[dict | None]) -> list[list[dict]]:
-    lines = "".join(json.dumps(r) + "\n" for r in records)
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "tour_steps.mjs")], input=lines,
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return [json.loads(x) for x in proc.stdout.splitlines()]
+    return node_json_lines("tour_steps.mjs", records)
 
 
 def test_the_tour_speaks_of_the_readers_function_in_every_mode():

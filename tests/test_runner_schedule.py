@@ -5,22 +5,14 @@ answer is in, the input flipped last is asked flipped again at once, in a quiet 
 Node on a stand-in engine by tests/js/runner_schedule.mjs."""
 from __future__ import annotations
 
-import json
-import subprocess
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.node_script import node_json
 
 
 @pytest.fixture(scope="module")
 def seen() -> dict:
-    proc = subprocess.run(["node", str(ROOT / "tests" / "js" / "runner_schedule.mjs")],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          stdin=subprocess.DEVNULL)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout)
+    return node_json("runner_schedule.mjs")
 
 
 def test_a_change_that_asks_now_is_sent_in_its_own_task(seen):

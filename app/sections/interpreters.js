@@ -3,7 +3,7 @@
 // tracers (interpreters log), the jaxpr assembled at the end. DynamicJaxprTrace: equations in
 // the order they were appended to the frame, and which an auto-DCE frame lets Python collect.
 import { h, programPre, drawFrame } from "./util.js";
-import { createLoader } from "./loader.js";
+import { createFollowingDemo } from "./loader.js";
 
 /** @import { ErrorRecord, InterpretersRecord, SplitRecord } from "../contract/record.js" */
 /** @import { Child } from "./util.js" */
@@ -32,21 +32,23 @@ function listOr(testid, none, items, item) {
     : h("p", { class: "x-caption", "data-testid": testid }, none);
 }
 
+/**
+ * A numbered step of an interpreter's column: its number, then its words.
+ * @param {string} num @param {...any} words
+ */
+function step(num, ...words) {
+  return h("p", { class: "int-step" }, h("span", { class: "int-num" }, num), ...words);
+}
+
 /** @param {HTMLElement} el @param {import("./index.js").SectionContext} ctx */
 export function createInterpretersDemo(el, ctx) {
-  /** @type {InterpretersRecord | null} */
-  let rec = null;
-  /** @type {SplitRecord | null} */
-  let split = null;
-  /** @type {ErrorRecord | null} */
-  let error = null;
-  const loader = createLoader(ctx, el);
-
-  function draw() {
-    if (!drawFrame(el, { error, ready: Boolean(rec), engine: ctx.engine }) || !rec) return;
+  return createFollowingDemo(ctx, el, ["split", "interpreters"], ({ answers, error }) => {
+    if (!drawFrame(el, { error, ready: Boolean(answers), engine: ctx.engine })) return;
+    // the answers of a split and an interpreters request; only the last is never an error
+    const [split, rec] = /** @type {[SplitRecord | ErrorRecord, InterpretersRecord]} */ (answers);
     const jt = rec.jaxpr_trace;
     const dt = rec.dynamic_trace;
-    const ran = (split?.events ?? []).filter((e) => e.side === "known" || e.side === "known-dropped");
+    const ran = ("error" in split ? [] : split.events).filter((e) => e.side === "known" || e.side === "known-dropped");
     const recipes = jt.log.filter((e) => e.decision !== "executed");
     const collected = dt.frame.filter((f) => f.collected);
 
@@ -54,7 +56,7 @@ export function createInterpretersDemo(el, ctx) {
       "div",
       { class: "int-col int-pe", "data-testid": "interp-jaxprtrace" },
       h("h4", null, h("code", null, "JaxprTrace"), h("span", { class: "x-muted" }, " partial evaluation, your mask")),
-      h("p", { class: "int-step" }, h("span", { class: "int-num" }, "1"), " Executed now"),
+      step("1", " Executed now"),
       listOr("interp-executed", "Nothing: no operation had only known inputs.", ran, (e) =>
         h(
           "li",
@@ -63,7 +65,7 @@ export function createInterpretersDemo(el, ctx) {
           e.value && e.value[0] != null ? [" → ", h("code", null, e.value.join(", "))] : "",
         ),
       ),
-      h("p", { class: "int-step" }, h("span", { class: "int-num" }, "2"), " Recipes hung on the outputs of the rest"),
+      step("2", " Recipes hung on the outputs of the rest"),
       listOr("interp-recipes", "None: every operation ran.", recipes, (e) =>
         h(
           "li",
@@ -80,13 +82,7 @@ export function createInterpretersDemo(el, ctx) {
               ],
         ),
       ),
-      h(
-        "p",
-        { class: "int-step" },
-        h("span", { class: "int-num" }, "3"),
-        " Assembled at the end by ",
-        h("code", null, "tracers_to_jaxpr"),
-      ),
+      step("3", " Assembled at the end by ", h("code", null, "tracers_to_jaxpr")),
       programPre(jt.program, { label: "The jaxpr JaxprTrace assembled", testid: "interp-pe-program" }),
       jt.residuals.length
         ? h(
@@ -120,12 +116,7 @@ export function createInterpretersDemo(el, ctx) {
       "div",
       { class: "int-col int-dyn", "data-testid": "interp-dynamic" },
       h("h4", null, h("code", null, "DynamicJaxprTrace"), h("span", { class: "x-muted" }, " staging, as jit does")),
-      h(
-        "p",
-        { class: "int-step" },
-        h("span", { class: "int-num" }, "1"),
-        " Every operation appended to the frame as it happens",
-      ),
+      step("1", " Every operation appended to the frame as it happens"),
       frame,
       collected.length
         ? h(
@@ -155,10 +146,8 @@ export function createInterpretersDemo(el, ctx) {
                 ]
               : "",
           ),
-      h(
-        "p",
-        { class: "int-step" },
-        h("span", { class: "int-num" }, "2"),
+      step(
+        "2",
         " The frame becomes the jaxpr: ",
         h("code", null, "jit"),
         ", ",
@@ -166,43 +155,9 @@ export function createInterpretersDemo(el, ctx) {
         " (auto_dce off)",
       ),
       programPre(dt.program, { label: "The jaxpr jit stages", testid: "interp-jit-program" }),
-      h(
-        "p",
-        { class: "int-step" },
-        h("span", { class: "int-num" }, "3"),
-        " The same frame with ",
-        h("code", null, "auto_dce=True"),
-      ),
+      step("3", " The same frame with ", h("code", null, "auto_dce=True")),
       programPre(dt.auto_dce_program, { label: "The jaxpr of an auto-DCE frame", testid: "interp-dce-program" }),
     );
     el.append(h("div", { class: "int-grid" }, left, right));
-  }
-
-  return {
-    follows: true,
-    refresh() {
-      const kw = ctx.mainOrDraw(draw);
-      if (!kw) return;
-      const requests = [
-        { mode: "split", kwargs: kw },
-        { mode: "interpreters", kwargs: kw },
-      ];
-      loader(requests, {
-        shown: Boolean(rec || error),
-        waiting: () => rec || draw(),
-        take([s, r]) {
-          if ("error" in r) error = r;
-          else {
-            error = null;
-            rec = /** @type {InterpretersRecord} */ (r); // the answers of a split and an interpreters request
-            split = "error" in s ? null : /** @type {SplitRecord} */ (s);
-          }
-          draw();
-        },
-      });
-    },
-    onEngineState() {
-      if (!rec) draw();
-    },
-  };
+  });
 }

@@ -2,7 +2,8 @@
 // page is idle (the demo is marked updating meanwhile). Only the latest call's answers are
 // taken: a demo that asked again since ignores what its older call brings back.
 
-/** @import { EngineAnswer } from "../contract/record.js" */
+/** @import { EngineAnswer, ErrorRecord } from "../contract/record.js" */
+/** @typedef {{answers: EngineAnswer[] | null, error: ErrorRecord | null}} Kept what a following demo draws */
 
 /**
  * @param {import("./index.js").SectionContext} ctx the sections' context
@@ -35,5 +36,45 @@ export function createLoader(ctx, el) {
       el.classList.remove("is-updating");
       take(answers);
     });
+  };
+}
+
+/**
+ * A demo that follows the reader's function with one request per mode in `modes`, each of
+ * the main function's source and args. The answers are kept unless the last mode's is an
+ * error, which is kept beside the answers before it (the demo draws both); `draw` is given
+ * what is kept.
+ * @param {import("./index.js").SectionContext} ctx the sections' context
+ * @param {HTMLElement} el the demo's element
+ * @param {string[]} modes
+ * @param {(kept: Kept) => void} draw
+ */
+export function createFollowingDemo(ctx, el, modes, draw) {
+  /** @type {Kept} */
+  const kept = { answers: null, error: null };
+  const redraw = () => draw(kept);
+  const loader = createLoader(ctx, el);
+  return {
+    follows: true,
+    refresh() {
+      const kw = ctx.mainOrDraw(redraw);
+      if (!kw) return;
+      loader(
+        modes.map((mode) => ({ mode, kwargs: kw })),
+        {
+          shown: Boolean(kept.answers || kept.error),
+          waiting: () => kept.answers || redraw(),
+          take(answers) {
+            const last = answers[answers.length - 1];
+            if ("error" in last) kept.error = last;
+            else Object.assign(kept, { answers, error: null });
+            redraw();
+          },
+        },
+      );
+    },
+    onEngineState() {
+      if (!kept.answers) redraw();
+    },
   };
 }

@@ -2,7 +2,7 @@
 // (the interpreters record's `variables` lists): its identity, the printer's letter, its
 // recipe origin (LambdaBinding, ConstVar, FreeVar, equation, DropVar) or a Literal (no Var).
 import { h, programPre, lightVar, drawFrame, argsLine } from "./util.js";
-import { createLoader } from "./loader.js";
+import { createFollowingDemo } from "./loader.js";
 
 /** @import { ErrorRecord, InterpretersRecord, Variable } from "../contract/record.js" */
 /** @import { SectionContext } from "./index.js" */
@@ -66,14 +66,9 @@ function varTable(vars, pre, caption, testid) {
 
 /** @param {HTMLElement} el @param {SectionContext} ctx */
 export function createVariablesDemo(el, ctx) {
-  /** @type {InterpretersRecord | null} */
-  let record = null;
-  /** @type {ErrorRecord | null} */
-  let error = null;
-  const loader = createLoader(ctx, el);
-
-  function draw() {
-    if (!drawFrame(el, { error, ready: Boolean(record), engine: ctx.engine }) || !record) return;
+  return createFollowingDemo(ctx, el, ["interpreters"], ({ answers, error }) => {
+    if (!drawFrame(el, { error, ready: Boolean(answers), engine: ctx.engine })) return;
+    const [record] = /** @type {[InterpretersRecord]} */ (answers); // the answer of an interpreters request
     const jt = record.jaxpr_trace;
     const dt = record.dynamic_trace;
     const mask = argsLine(record);
@@ -98,28 +93,5 @@ export function createVariablesDemo(el, ctx) {
         " is the address of the Python object, different on every run; the letter is given by the printer. Focus or point at a row to light its variable in the program.",
       ),
     );
-  }
-
-  return {
-    follows: true,
-    refresh() {
-      const kw = ctx.mainOrDraw(draw);
-      if (!kw) return;
-      loader([{ mode: "interpreters", kwargs: kw }], {
-        shown: Boolean(record || error),
-        waiting: () => record || draw(),
-        take([rec]) {
-          if ("error" in rec) error = rec;
-          else {
-            error = null;
-            record = /** @type {InterpretersRecord} */ (rec); // the answer of an interpreters request
-          }
-          draw();
-        },
-      });
-    },
-    onEngineState() {
-      if (!record) draw();
-    },
-  };
+  });
 }

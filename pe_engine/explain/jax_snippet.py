@@ -39,17 +39,13 @@ def _split(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
             + _prints(record, ["known", "unknown"]))
 
 
-_MASKS_LINEARIZED = '''print('# mask known_eqns unknown_eqns residuals residual_bytes')
-n = len(args)
-for bits in range({count}):
-    mask = format(bits, '0{n}b')  # one digit per argument: 1 held fixed, 0 differentiated
-    argnums = [i for i, c in enumerate(mask) if c == '0']
-    if not argnums:
-        print(mask, 'error: nothing to differentiate')
-        continue
-    k = len(argnums)
+# JAX's linearize of `fun` in the inputs `argnums`, as the page splits it: the jaxpr of its JVP
+# split with the tangents unknown (shared by grad's and checkpoint's snippets and their masks)
+_JVP_SPLIT = '''def jvp_split(argnums):
+    """The JVP of fun in argnums, split: (forward, linear, out_unknowns, residuals)."""
+    n, k = len(args), len(argnums)
 
-    def jvp_program(*xs, argnums=argnums):
+    def jvp_program(*xs):
         """Every primal, then the tangents of the differentiated inputs (the others held)."""
         primals = list(xs[:n])
 
@@ -61,8 +57,19 @@ for bits in range({count}):
         return jax.jvp(differentiated, tuple(primals[i] for i in argnums), tuple(xs[n:]))
 
     closed = jax.make_jaxpr(jvp_program)(*args, *(args[i] for i in argnums))
-    forward, linear, _, res = pe.partial_eval_jaxpr_nounits(closed, [False] * n + [True] * k,
-                                                            False)
+    return pe.partial_eval_jaxpr_nounits(closed, [False] * n + [True] * k, False)
+
+
+'''
+
+_MASKS_LINEARIZED = _JVP_SPLIT + '''print('# mask known_eqns unknown_eqns residuals residual_bytes')
+for bits in range({count}):
+    mask = format(bits, '0{n}b')  # one digit per argument: 1 held fixed, 0 differentiated
+    argnums = [i for i, c in enumerate(mask) if c == '0']
+    if not argnums:
+        print(mask, 'error: nothing to differentiate')
+        continue
+    forward, linear, _, res = jvp_split(argnums)
     print(mask, len(forward.jaxpr.eqns), len(linear.jaxpr.eqns), len(res),
           sum(a.size * a.dtype.itemsize for a in res))
 '''
@@ -100,25 +107,8 @@ def _jit(args: Sequence[dict[str, Any]], record: Mapping[str, Any]) -> str:
     return "staged = jax.make_jaxpr(f)(*args)\n" + _prints(record, ["staged"])
 
 
-_LINEARIZE = '''argnums = {argnums}  # the inputs marked unknown: differentiated
-n, k = len(args), len(argnums)
-
-
-def jvp_program(*xs):
-    """Every primal, then the tangents of the differentiated inputs (the others are held)."""
-    primals = list(xs[:n])
-
-    def differentiated(*d):
-        full = list(primals)
-        for i, x in zip(argnums, d):
-            full[i] = x
-        return fun(*full)
-    return jax.jvp(differentiated, tuple(primals[i] for i in argnums), tuple(xs[n:]))
-
-
-closed = jax.make_jaxpr(jvp_program)(*args, *(args[i] for i in argnums))
-forward, linear, _, res = pe.partial_eval_jaxpr_nounits(closed, [False] * n + [True] * k,
-                                                        False)
+_LINEARIZE = _JVP_SPLIT + '''argnums = {argnums}  # the inputs marked unknown: differentiated
+forward, linear, _, res = jvp_split(argnums)
 num_res = len(res)
 
 '''

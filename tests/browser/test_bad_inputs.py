@@ -169,110 +169,17 @@ def body(text: str) -> str:
     return H + text
 
 
-CODE_CASES = [
-    # syntax: CPython 3.11 here and Pyodide's 3.12 word some messages differently
-    Case("syntax-missing-colon", body("def f(x, y)\n    return x\n"), ["SyntaxError"], 5,
-         typed=True, same_as_cpython=False),
-    Case("syntax-dangling-operator", body("def f(x, y):\n    return x *\n"), ["SyntaxError"],
-         6, typed=True, same_as_cpython=False),
-    Case("syntax-indent", body("def f(x, y):\n    z = x\n      return z\n"),
-         ["SyntaxError", "indent"], 7, same_as_cpython=False),
-    Case("syntax-unclosed-paren", body("def f(x, y):\n    return jnp.sin(x\n"),
-         ["SyntaxError", "never closed"], 6, same_as_cpython=False),
-    Case("syntax-unterminated-string", body("def f(x, y):\n    return 'abc\n"),
-         ["SyntaxError", "unterminated string"], 6, same_as_cpython=False),
-    Case("syntax-null-byte", body("def f(x, y):\n    return x\x00\n"),
-         ["SyntaxError", "null bytes"], 6, same_as_cpython=False),
-    Case("syntax-invisible-char", body("def f(x, y):\n    return x\u200b\n"),
-         ["SyntaxError", "U+200B"], 6, same_as_cpython=False),
-    Case("syntax-too-nested", body("def f(x, y):\n    return " + "(" * 300 + "x" + ")" * 300
-                                   + "\n"), ["SyntaxError", "nested more than 100 deep"], 6,
-         same_as_cpython=False),
-    # the sandbox: what untrusted code may not do, named, at its line
-    Case("escape-import-os", body("import os\ndef f(x, y):\n    return x\n"),
-         ["import of 'os' is not allowed", "allowed: functools, jax"], 5),
-    Case("escape-import-js", body("import js\ndef f(x, y):\n    return x\n"), ["'js'"], 5),
-    Case("escape-pyodide-ffi", body("from pyodide import ffi\ndef f(x, y):\n    return x\n"),
-         ["'pyodide'"], 5),
-    Case("escape-import-sys-in-body", body("def f(x, y):\n    import sys\n    return x\n"),
-         ["'sys'"], 6),
-    Case("escape-dunder-import", body("def f(x, y):\n    return __import__('os')\n"),
-         ["'__import__' is not allowed"], 6),
-    Case("escape-eval", body("def f(x, y):\n    return eval('1')\n"), ["'eval'"], 6),
-    Case("escape-exec", body("def f(x, y):\n    exec('import os')\n    return x\n"),
-         ["'exec'"], 6),
-    Case("escape-open", body("def f(x, y):\n    return open('/etc/passwd').read()\n"),
-         ["'open'"], 6),
-    Case("escape-subclasses", body("def f(x, y):\n    return ().__class__.__base__"
-                                   ".__subclasses__()\n"), ["private attribute"], 6),
-    Case("escape-globals", body("def f(x, y):\n    return globals()['__builtins__']\n"),
-         ["'globals'"], 6),
-    Case("escape-getattr", body("def f(x, y):\n    return getattr(jnp, '_jnp')\n"),
-         ["'getattr'"], 6),
-    Case("escape-format-string", body("def f(x, y):\n    return '{0.__class__}'.format(x)\n"),
-         ["'format'"], 6),
-    Case("escape-ctypes", body("def f(x, y):\n    return np.ones(3).ctypes\n"), ["'ctypes'"], 6),
-    Case("escape-type", body("def f(x, y):\n    return type(x)\n"), ["'type'"], 6),
-    Case("escape-class", body("class A:\n    pass\ndef f(x, y):\n    return x\n"),
-         ["ClassDef"], 5),
-    Case("escape-toplevel-loop", body("while True:\n    pass\ndef f(x, y):\n    return x\n"),
-         ["While"], 5),
-    Case("escape-generator", body("def f(x, y):\n    return (lambda: (yield))\n"),
-         ["Yield"], 6),
-    Case("escape-engine-internals", body("def f(x, y):\n    return jax.core\n"),
-         ["AttributeError: jax.core is not in this engine"], 6),
-    # unsupported names: one line naming the name (and the nearest the engine has)
-    Case("unsupported-jnp-sine", body("def f(x, y):\n    return jnp.sine(x) * y\n"),
-         ["AttributeError: jnp.sine is not in this engine (did you mean jnp.sin?)"], 6,
-         typed=True),
-    Case("unsupported-pmap", body("def f(x, y):\n    return jax.pmap(jnp.sin)(x) * y\n"),
-         ["AttributeError: jax.pmap is not in this engine"], 6),
-    Case("unsupported-import", body("from jax import pmap\ndef f(x, y):\n    return x\n"),
-         ["cannot import name 'pmap' from 'jax': jax.pmap is not in this engine"], 5),
-    Case("unsupported-reduce-window", body(
-        "def f(x, y):\n    return jax.lax.reduce_window(x, 0.0, jnp.add, (1,), (1,), 'VALID')\n"),
-         ["AttributeError: jax.lax.reduce_window is not in this engine"], 6),
-    # shapes and dtypes, in JAX's words
-    Case("shape-broadcast", body("def f(x, y):\n    return jnp.ones((2, 3)) * y"
-                                 " + jnp.ones((4, 5))\n"),
-         ["TypeError: add got incompatible shapes for broadcasting: (2, 3), (4, 5)."], 6),
-    Case("shape-dot", body("def f(x, y):\n    return jnp.dot(jnp.ones((2, 3)) * y, "
-                           "jnp.ones((4, 5)))\n"),
-         ["dot_general requires contracting dimensions to have the same shape, "
-          "got (3,) and (4,)."], 6),
-    Case("shape-reshape", body("def f(x, y):\n    return jnp.reshape(x * y, (7,))\n"),
-         ["reshape total size must be unchanged"], 6),
-    Case("shape-index", body("def f(x, y):\n    return (jnp.ones((2, 3)) * y)[0, 0, 0]\n"),
-         ["Too many indices"], 6),
-    Case("dtype-lax-add", body("def f(x, y):\n    return jax.lax.add(y, 1)\n"),
-         ["lax.add requires arguments to have the same dtypes"], 6),
-    Case("concretization", body("def f(x, y):\n    if y > 0:\n        return x\n"
-                                "    return y\n"),
-         ["TracerBoolConversionError", "Attempted boolean conversion"], 6),
-    Case("xss-in-error-message", body(f"def f(x, y):\n    return x + \"{XSS}\"\n"),
-         ["is not a valid JAX type", XSS], 6),
-    Case("xss-in-code-comment", body(f"def f(x, y):\n    # {XSS}\n    return zz\n"),
-         ["NameError: name 'zz' is not defined"], 7),
-    # the wrong number of inputs
-    # (the page reads the parameters of the last `def` at the start of a line, and finds
-    # one inside the docstring: it sends one input, the engine traces f)
-    Case("signature-with-comments-is-fine-but-name-error",
-         body("def f(x,  # see (a)\n      y=(1, 2)):\n    return x * yy\n"),
-         ["NameError: name 'yy' is not defined"], 7),
-    Case("arity-keyword-only", body("def f(x, *, y):\n    return x\n"),
-         ["plain positional parameters"], 5),
-    # limits and memory
-    Case("limit-array-size", body("def f(x, y):\n    return x + jnp.ones((5000, 5000))\n"),
-         ["(5000, 5000)", "over the page's limit of 4194304 elements"], 6),
-    Case("limit-equations", body("def f(x, y):\n    for i in range(3000):\n"
-                                 "        x = x + 1.0\n    return x\n"),
-         ["3000 equations", "limit of 2000"], None),
-    Case("limit-recursion", body("def f(x, y):\n    return f(x, y)\n"),
-         ["RecursionError"], 6),
-    Case("memory-huge-list", body("def f(x, y):\n    a = [0] * 10 ** 9\n    return x\n"),
-         ["LimitError: repeating a list of 1 items 1000000000 times", "over the page's limit"],
-         6),
-]
+def _code_cases() -> list[Case]:
+    """The corpus of bad code (tests/fixtures/bad_code_cases.json, in groups): each case's
+    function body goes below the page's imports; `{XSS}` stands for the markup it carries."""
+    groups = json.loads((ROOT / "tests" / "fixtures" / "bad_code_cases.json").read_text())
+    return [Case(c["id"], body(c["body"].replace("{XSS}", XSS)),
+                 [w.replace("{XSS}", XSS) for w in c["words"]], c["line"],
+                 c.get("typed", False), c.get("same_as_cpython", True))
+            for group in groups for c in group["cases"]]
+
+
+CODE_CASES = _code_cases()
 
 
 @pytest.mark.parametrize("case", CODE_CASES, ids=[c.id for c in CODE_CASES])
