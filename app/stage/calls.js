@@ -6,7 +6,7 @@
 // recomputed equations, the call's own residuals, every branch of a cond. Built when first
 // opened, then kept.
 
-import { add, h, richText, sourceAnchor } from "./dom.js";
+import { add, h, richText, section, sourceAnchor } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").CallSplit} CallSplit */
 /** @typedef {"known" | "unknown"} InnerRole the roles of the inner panes shown */
@@ -296,18 +296,14 @@ function renderRounds(call) {
     ),
   );
   const carried = (call.carries ?? []).map((c) => `\`${c}\``).join(", ");
-  return h(
-    "section",
+  return section(
     { class: "st-rounds", "data-testid": "call-rounds" },
-    h("h4", null, "The carries' fixpoint, round by round"),
-    h(
-      "p",
-      { class: "st-muted" },
-      richText(
-        `Each round: the carries (${carried || "none"}) going into the body → coming out (K known, U unknown). ` +
-          "A carry the body makes unknown is unknown on the next round too: the rule runs again until no carry turns. " +
-          "The rounds name the body's variables as it was traced:",
-      ),
+    "h4",
+    "The carries' fixpoint, round by round",
+    richText(
+      `Each round: the carries (${carried || "none"}) going into the body → coming out (K known, U unknown). ` +
+        "A carry the body makes unknown is unknown on the next round too: the rule runs again until no carry turns. " +
+        "The rounds name the body's variables as it was traced:",
     ),
     h(
       "div",

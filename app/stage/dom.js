@@ -109,6 +109,13 @@ export function s(tag, attrs, ...children) {
   return /** @type {SVGElementTagNameMap[K]} */ (made(make(SVG_NS, tag), attrs, children));
 }
 
+/** A section of the stage: its heading, a muted paragraph saying what it shows, then its body.
+ *  @param {Attrs} attrs @param {"h3" | "h4"} level @param {string} title @param {Child} intro
+ *  @param {...Child} body */
+export function section(attrs, level, title, intro, ...body) {
+  return h("section", attrs, h(level, null, title), h("p", { class: "st-muted" }, intro), ...body);
+}
+
 /** Append `children` to `el`, as h() does: nodes the build's HTML already holds stay put.
  *  @template {Element} E @param {E} el @param {...Child} children */
 export function add(el, ...children) {

@@ -4,7 +4,7 @@
 // properties (both themes), with an accessible name and the numbers as a table beside it.
 
 import { POLICY_ROWS } from "../contract/values.js";
-import { add, formatBytes, h, lazyDetails, s } from "./dom.js";
+import { add, formatBytes, h, lazyDetails, s, section } from "./dom.js";
 import { accountData, accountText } from "./memory-account.js";
 
 /** @typedef {import("../contract/record.js").MemoryLine} MemoryLine */
@@ -118,15 +118,12 @@ export function renderMemory(memory, selected = "", pending = []) {
       h("li", { class: "st-muted", "data-testid": "memory-pending", "aria-busy": "true" }, `${name}: computing…`),
     ),
   );
-  return h(
-    "section",
+  return section(
     { class: "st-mem", "data-testid": "memory" },
-    h("h3", null, "Residual memory"),
-    h(
-      "p",
-      { class: "st-muted" },
-      "Residual bytes kept after each step, activations + inputs kept: the inputs kept are held throughout; the activations pile up on the forward pass and are freed as the backward pass reads them.",
-    ),
+    "h3",
+    "Residual memory",
+    "Residual bytes kept after each step, activations + inputs kept: the inputs kept are held " +
+      "throughout; the activations pile up on the forward pass and are freed as the backward pass reads them.",
     svg,
     legend,
     memoryTable(lines),
