@@ -15,6 +15,9 @@ imported beside this checkout's: each engine's modules are kept apart and put in
 only while it answers (see Engine). Timing as bench_engine.py's blocks: process CPU time, a
 full collection then the collector off, one warm-up call per block; the two sides' blocks
 alternate, --rounds of each, and each side's figure is the median of its blocks' medians.
+Unlike bench_engine.py, the cyclic collector stays on, as in the page's worker (which freezes
+the heap it booted with, as this bench does once both engines are loaded): its collections
+during an answer are part of the answer's time.
 Both sides answer the same edits, so their answers can be compared text for text.
 
     python3 bench/bench_engine_scale.py                      # against main
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import importlib
 import io
 import itertools
@@ -129,7 +133,7 @@ def timed_block(engine: Engine, name: str, kind: str, edits: list[int],
         edit, text = next(todo)
         answers[edit] = engine.call(ENTRY, text)
     with engine.active():
-        return block(one, len(edits) - 1)
+        return block(one, len(edits) - 1, collector=True)
 
 
 def n_events(answer: str) -> int:
@@ -200,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                                     text=True).stdout.strip()
             engines.append(Engine(f"base {commit}", baseline_root(opts.baseline, Path(tmp))))
         engines.append(Engine("this", ROOT))
+        gc.freeze()  # as the worker does once booted
         for e in engines:
             print(f"# {e.label}: {e.origin}")
         differing = compare(engines, workloads, opts.repeat, opts.rounds)
