@@ -6,14 +6,15 @@ Each workload of bench/scale_functions.py is asked as the page's worker asks it
 new c, so no answer is a cached one. Two requests per edit, as the page makes them: `first`
 (calls unopened, no saved residuals: the record the page draws) and `whole` (the follow-up
 that completes it). Prints, per workload and request, the baseline's and this checkout's
-median ms per answer, their ratio (lower is better), this checkout's us per equation (over
-the record's events, the traced program's equations), and whether every answer was the same
-text on both sides: a speed-up must not change an answer.
+median ms per answer, their ratio (lower is better; `fastest`: the ratio of each side's
+fastest block, which other processes on a busy machine disturb least), this checkout's us per
+equation (over the record's events, the traced program's equations), and whether every answer
+was the same text on both sides: a speed-up must not change an answer.
 
 The baseline is the engine at a git ref (default main), extracted into a temporary folder and
 imported beside this checkout's: each engine's modules are kept apart and put in sys.modules
 only while it answers (see Engine). Timing as bench_engine.py's blocks: process CPU time, a
-full collection then the collector off, one warm-up call per block; the two sides' blocks
+full collection first, one warm-up call per block; the two sides' blocks
 alternate, --rounds of each, and each side's figure is the median of its blocks' medians.
 Unlike bench_engine.py, the cyclic collector stays on, as in the page's worker (which freezes
 the heap it booted with, as this bench does once both engines are loaded): its collections
@@ -147,7 +148,8 @@ def compare(engines: list[Engine], workloads: list[str], repeat: int, rounds: in
     """The table; returns how many answers differed between the two engines."""
     print(f"{'workload':<26} {'request':<7} {'eqns':>5} "
           + "".join(f"{e.label + ' ms':>13}" for e in engines)
-          + (f" {'ratio':>6}" if len(engines) == 2 else "") + f" {'us/eqn':>7} same")
+          + (f" {'ratio':>6} {'fastest':>7}" if len(engines) == 2 else "")
+          + f" {'us/eqn':>7} same")
     differing = 0
     edit = itertools.count()
     for name in workloads:
@@ -159,12 +161,14 @@ def compare(engines: list[Engine], workloads: list[str], repeat: int, rounds: in
                 for e in engines:
                     blocks[e.label].append(timed_block(e, name, kind, edits, answers[e.label]))
             ms = [statistics.median(blocks[e.label]) * 1e3 for e in engines]
+            fastest = [min(blocks[e.label]) for e in engines]
             got = [answers[e.label] for e in engines]
             same = sum(got[0][i] == got[-1][i] for i in got[0])
             differing += len(got[0]) - same
             eqns = n_events(next(iter(got[-1].values())))
             print(f"{name:<26} {kind:<7} {eqns:>5} " + "".join(f"{m:>13.2f}" for m in ms)
-                  + (f" {ms[1] / ms[0]:>6.3f}" if len(ms) == 2 else "")
+                  + (f" {ms[1] / ms[0]:>6.3f} {fastest[1] / fastest[0]:>7.3f}"
+                     if len(ms) == 2 else "")
                   + f" {ms[-1] / eqns * 1e3:>7.1f} {same}/{len(got[0])}", flush=True)
     return differing
 

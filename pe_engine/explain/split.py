@@ -147,6 +147,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
 
     events = []
     origin = _origins(closed.jaxpr, params, names)
+    ctx = NamesCtx(names)
     for i, e in enumerate(closed.jaxpr.eqns):
         kidx = known_by_src.get(i, [])
         uidx = unknown_by_src.get(i, [])
@@ -175,7 +176,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
             "primitive": e.primitive.name,
             "line": line_of(e),
             "outs": [names.get(v, "_") for v in e.outvars],
-            "inputs": [{"name": pp_atom(a, NamesCtx(names)), "known": bool(kn),
+            "inputs": [{"name": pp_atom(a, ctx), "known": bool(kn),
                         "origin": origin(a)} for a, kn in zip(e.invars, in_known)],
             "side": side,
             "known_eqns": kidx,
