@@ -25,6 +25,7 @@ Both sides answer the same edits, so their answers can be compared text for text
     python3 bench/bench_engine_scale.py --baseline ecc7e26   # against a commit
     python3 bench/bench_engine_scale.py --baseline none      # this checkout alone
     python3 bench/bench_engine_scale.py --profile 5          # + a cProfile of 5 edits each
+    python3 bench/bench_engine_scale.py --examples           # + every example, every mode
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ import json
 import os
 import pkgutil
 import pstats
+import re
 import statistics
 import subprocess
 import sys
@@ -173,6 +175,39 @@ def compare(engines: list[Engine], workloads: list[str], repeat: int, rounds: in
     return differing
 
 
+# each mode's first request (the page's: what an edit asks first), then its whole one
+MODE_FIRSTS: dict[str, list[dict[str, Any]]] = {
+    "split": [{"open_calls": False}, {}], "jit": [{}],
+    "grad": [{"open_calls": False, "saved": False}, {}],
+    "checkpoint": [{"open_calls": False, "only_selected": True}, {}], "interpreters": [{}],
+    "masks": [{}]}
+# the interpreters record shows each variable's repr, `Var(id=...)`: an address, new each run
+_VAR_ID = re.compile(r"Var\(id=\d+\)")
+
+
+def check_examples(engines: list[Engine]) -> int:
+    """Every example of the page (app/examples.json) asked in every mode, first and whole
+    requests, of both engines; prints and returns how many answers differ."""
+    examples = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
+    asked = differing = 0
+    for ex in examples:
+        args = [{"known": ex["known"][p], "value": ex["values"][p]} for p in ex["known"]]
+        for mode, variants in MODE_FIRSTS.items():
+            for extra in variants:
+                req = json.dumps({"mode": mode, "source": ex["code"], "args": args,
+                                  **({"policy": ex["policy"]} if "policy" in ex else {}), **extra})
+                got = []
+                for e in engines:
+                    with e.active():
+                        got.append(_VAR_ID.sub("Var(id=)", e.call(ENTRY, req)))
+                asked += 1
+                if got[0] != got[-1]:
+                    differing += 1
+                    print(f"# differs: example {ex['id']}, mode {mode} {extra}")
+    print(f"# the page's examples in every mode: {differing} of {asked} answers differ")
+    return differing
+
+
 def profile(engine: Engine, workloads: list[str], edits: int, top: int) -> None:
     """cProfile (process CPU clock) of `edits` fresh edits of each workload and request."""
     prof = cProfile.Profile(CLOCK)
@@ -196,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="then profile this checkout's engine over N edits of each")
     ap.add_argument("--only", default="", help="the workloads whose name holds this text")
+    ap.add_argument("--examples", action="store_true",
+                    help="first compare both engines' answers to every example in every mode")
     ap.add_argument("--top", type=int, default=40, help="rows of each profile listing")
     opts = ap.parse_args(argv)
     workloads = [n for n in scale_functions.FUNCTIONS if opts.only in n]
@@ -211,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         gc.freeze()  # as the worker does once booted
         for e in engines:
             print(f"# {e.label}: {e.origin}")
-        differing = compare(engines, workloads, opts.repeat, opts.rounds)
+        differing = check_examples(engines) if opts.examples and len(engines) == 2 else 0
+        differing += compare(engines, workloads, opts.repeat, opts.rounds)
         print(f"# load average (1, 5, 15 min): {load_start} at start, {load_average()} at end; "
               f"Python {sys.version.split()[0]}; {opts.rounds} blocks of {opts.repeat} edits "
               f"per side, pid {os.getpid()}")
