@@ -237,11 +237,21 @@ def layout_parts(doc: Any, parts: Sequence[Any], part_width: int, width: int = W
 
 def encode_name(n: int) -> str:
     """Base 26 with 'a' as zero: a..z, ba, bb, ... (there is no 'aa')."""
+    if n < len(_ENCODED):
+        return _ENCODED[n]
     s = ""
-    while not s or n:
-        n, i = divmod(n, 26)
+    m = n
+    while not s or m:
+        m, i = divmod(m, 26)
         s = chr(97 + i) + s
+    if n == len(_ENCODED):  # names are handed out in order: each program asks a, b, c, ...
+        _ENCODED.append(s)
     return s
+
+
+# encode_name(n) at n: every program printed names its variables from `a` again. It holds
+# nothing of the code printed (the same list in every run), so no request needs it emptied.
+_ENCODED: list[str] = []
 
 
 class PpContext:
