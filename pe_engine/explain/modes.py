@@ -37,18 +37,19 @@ def _fresh_request() -> Iterator[None]:
     The cyclic collector is paused for the whole request, as each trace already pauses it:
     describing a split allocates thousands of small acyclic objects, whose collections cost
     the stack of 30 layers 7% of its answer (the garbage a request leaves is collected once
-    it has answered)."""
+    it has answered, the memo tables emptied first)."""
     flags = dict(core.config.values)
-    sandbox.reset()
-    caches.forget()
-    try:
-        with np.errstate(all="ignore"), core.gc_paused():
-            yield
-    finally:
-        core.config.values.clear()
-        core.config.values.update(flags)
+    with core.gc_paused():
         sandbox.reset()
         caches.forget()
+        try:
+            with np.errstate(all="ignore"):
+                yield
+        finally:
+            core.config.values.clear()
+            core.config.values.update(flags)
+            sandbox.reset()
+            caches.forget()
 
 
 _REQUEST_SCHEMA = schema.request_schema()
