@@ -168,8 +168,11 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
         toggleError
           ? toggleError
           : modeOf(mode)?.mask === "none"
-            ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle says; the values only fix shapes and dtypes. The toggles apply in split mode."
-            : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one is held at its value.`,
+            ? "Under jit every argument is a formal parameter, so every input is unknown whatever its toggle " +
+              "says; the values only fix shapes and dtypes. The toggles apply in split mode."
+            : `In ${mode} mode the toggles choose what is differentiated, as JAX's argnums do: an unknown input ` +
+              "is differentiated (its tangent is the unknown, its value still runs the forward pass); a known one " +
+              "is held at its value.",
       );
     }
   }

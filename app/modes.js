@@ -30,7 +30,9 @@ export const MODE_TABLE = {
     group: "Partial evaluation",
     title: "Partial evaluation with your known/unknown mask",
     blurb:
-      "Known inputs are real arrays; unknown ones are only a shape and a dtype. An equation runs now when every input is known; otherwise it is staged into the unknown program, and the known values it reads cross over as residuals.",
+      "Known inputs are real arrays; unknown ones are only a shape and a dtype. An equation runs now when " +
+      "every input is known; otherwise it is staged into the unknown program, and the known values it reads" +
+      " cross over as residuals.",
     mask: "known",
     maskWords: ["unknown", "known"],
     option: null,
@@ -47,7 +49,9 @@ export const MODE_TABLE = {
     group: "jit (staging)",
     title: "Staging under jit: every operation becomes an equation",
     blurb:
-      "At a jit boundary every argument is a formal parameter, so nothing is known: every operation becomes an equation, even the sine of a literal. Only device_put, convert_element_type and stage have constant-folding rules.",
+      "At a jit boundary every argument is a formal parameter, so nothing is known: every operation becomes" +
+      " an equation, even the sine of a literal. Only device_put, convert_element_type and stage have " +
+      "constant-folding rules.",
     mask: "none",
     maskWords: ["unknown", "unknown"],
     option: "folding",
@@ -63,7 +67,9 @@ export const MODE_TABLE = {
     group: "grad",
     title: "jax.grad: forward pass, linear pass, backward pass, residual memory",
     blurb:
-      "jax.grad linearizes, then transposes. The forward pass runs now (known); the linear pass waits for a cotangent (unknown). The residuals between them are the activations held in memory for the backward pass.",
+      "jax.grad linearizes, then transposes. The forward pass runs now (known); the linear pass waits for a" +
+      " cotangent (unknown). The residuals between them are the activations held in memory for the backward" +
+      " pass.",
     mask: "argnums",
     maskWords: ["differentiated", "held fixed"],
     option: null,

@@ -106,24 +106,28 @@ INIT_SCRIPT = r"""
 """
 
 # window.__timeEdit(fn): ms until fn()'s promise resolved, and until the frame after the
-# page took the new record in (its 'pe:record' event: the stage drew it in the same task, or
-# kept what it shows, when the split is the one drawn). The same span is marked in User Timing,
+# page took the new record in (window.explainer.onRecord: the stage drew it in the same task,
+# or kept what it shows, when the split is the one drawn). The same span is marked in User Timing,
 # for the traced edits' breakdown (bench/edit_breakdown.py).
 TIME_EDIT_JS = r"""() => {
 window.__timeEdit = async (fn) => {
   let tPaint = null;
   let done;
   const painted = new Promise((res) => { done = res; });
-  const taken = () => requestAnimationFrame(() => {
-    tPaint = performance.now(); performance.mark('%DRAWN%'); done();
-  });
-  document.addEventListener('pe:record', taken, { once: true });
+  let stop = () => {};
+  const taken = () => {
+    stop();
+    requestAnimationFrame(() => {
+      tPaint = performance.now(); performance.mark('%DRAWN%'); done();
+    });
+  };
+  stop = window.explainer.onRecord(taken);
   performance.mark('%START%');
   const t0 = performance.now();
   const st = await fn();
   const t1 = performance.now();
   await Promise.race([painted, new Promise((r) => setTimeout(r, 200))]);
-  document.removeEventListener('pe:record', taken);
+  stop();
   return { api: t1 - t0, painted: tPaint === null ? null : tPaint - t0,
            error: st.error ? st.error.message : null, unknown: st.unknown };
 };

@@ -35,7 +35,10 @@ function inputsSentence(rec) {
   if (mode?.mask === "argnums") {
     // a mode with a policy is grad of checkpoint; the policy decides what is saved
     if (mode.option === "policy")
-      return `The function is ${sig}, under \`jax.grad\` of \`jax.checkpoint\`: it differentiates ${unknown}${fixed}, and the policy \`${rec.selected}\` decides which values of the forward pass are saved.`;
+      return (
+        `The function is ${sig}, under \`jax.grad\` of \`jax.checkpoint\`: it differentiates ${unknown}${fixed}, ` +
+        `and the policy \`${rec.selected}\` decides which values of the forward pass are saved.`
+      );
     return `The function is ${sig}, under \`jax.grad\`: it differentiates ${unknown}${fixed}, so the primals are known and the tangents of ${unknown} unknown.`;
   }
   if (!unknown) return `The function is ${sig}, with every input known.`;

@@ -21,12 +21,13 @@ import { createDiffMarks } from "./diff.js";
 import { h } from "./dom.js";
 import { createFirstFrame } from "./first-frame.js";
 import { createFlights } from "./flight.js";
-import { createHighlighter, linkOf } from "./highlight.js";
+import { createHighlighter } from "./highlight.js";
 import { bindStageKeys } from "./keys.js";
 import { enterInside, showInside } from "./inside.js";
 import { buildModel, insideCall, narrationText } from "./model.js";
 import { residualAfter, residualText, unknownStep } from "./nav.js";
 import { badgeRole } from "./panes.js";
+import { bindPointerLinks } from "./pointer-links.js";
 import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
 import { createTimeline } from "./timeline.js";
@@ -36,7 +37,8 @@ const EQNS = '[data-testid="eqn"]'; // every pane's equations (HTML elements)
 /** @typedef {(step: number, info: {source: string, line: number | null, hue: number | null}) => void} StepListener */
 /**
  * @param {HTMLElement} root
- * @param {{onLink?: Function | null, keyboard?: boolean, recordFirstFrame?: Element[] | null, gate?: Function | null}} [opts]
+ * @param {{onLink?: ((link: import("./model.js").Link | null) => void) | null, keyboard?: boolean,
+ *          recordFirstFrame?: Element[] | null, gate?: Function | null}} [opts]
  *   recordFirstFrame: the build's list of the elements made for the chrome and the first
  *   record's view, in order (tools/prerender.mjs writes their places into `data-made`)
  */
@@ -54,7 +56,6 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   let step = 0;
   let view = /** @type {ReturnType<typeof buildView> | null} */ (null); // the record's DOM (view.js)
   let narrTimer = 0;
-  let hoverKey = /** @type {string | null} */ (null);
   let selectedResidual = /** @type {number | null} */ (null);
   const stepListeners = /** @type {Set<StepListener>} */ (new Set());
   const timeline = createTimeline();
@@ -184,7 +185,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     selectedResidual = k;
     const r = model.residuals[k];
     if (step < r.reveal) userStep(Math.max(r.reveal, ...r.consumers.map((c) => c + 1)));
-    hoverKey = null;
+    links.forget();
     highlighter.apply(model, view, { residual: k });
     const ends = [r.producer, r.consumers[0]].filter((i) => i != null);
     for (const i of ends) {
@@ -225,29 +226,11 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   const unbindKeys = keyboard ? bindStageKeys(root, () => model, nav) : () => {};
 
   // ---------------------------------------------------------------- linked highlighting
-  function userLink(/** @type {import("./model.js").Link | null} */ link) {
-    const key = link ? JSON.stringify(link) : null;
-    if (key === hoverKey) return;
-    hoverKey = key;
-    highlighter.apply(model, view, link);
-    try {
-      onLink?.(link);
-    } catch (err) {
-      console.error(err);
-    }
-  }
-  const linkAt = (/** @type {EventTarget | null} */ el) => linkOf(model, content, el);
-  content.addEventListener("mouseover", (/** @type {Event} */ e) => userLink(linkAt(e.target)));
-  content.addEventListener("mouseleave", () => {
-    userLink(content.contains(document.activeElement) ? linkAt(document.activeElement) : null);
-  });
-  content.addEventListener("focusin", (/** @type {Event} */ e) => userLink(linkAt(e.target)));
-  content.addEventListener("focusout", (/** @type {FocusEvent} */ e) => {
-    if (!content.contains(/** @type {Node} */ (e.relatedTarget))) userLink(null);
-  });
-  content.addEventListener("click", (/** @type {Event} */ e) => {
-    const chip = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.(".st-chip"));
-    if (chip && content.contains(chip)) userStep(Number(chip.dataset.event) + 1);
+  const links = bindPointerLinks(content, {
+    model: () => model,
+    show: (link) => highlighter.apply(model, view, link),
+    onLink,
+    stepTo: (event) => userStep(event + 1),
   });
 
   // ---------------------------------------------------------------- records
@@ -258,7 +241,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     clearTimeout(narrTimer);
     view?.edges?.destroy();
     view = null;
-    hoverKey = null;
+    links.forget();
     selectedResidual = null;
   }
 
@@ -370,7 +353,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     reveal: (/** @type {number} */ n) => applyStep(n, { source: "predict", animate: n === step + 1 }),
     top: controls.top, // the sticky controls: a mode of stepping (app/stage/predict-view.js) shows there
     highlight(/** @type {import("./model.js").Link | null} */ link) {
-      hoverKey = null;
+      links.forget();
       const first = highlighter.apply(model, view, link);
       if (first != null) {
         const [pi, j] = model.events[first].places.at(0) ?? /** @type {number[]} */ ([]);
