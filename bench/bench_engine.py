@@ -121,10 +121,12 @@ def workloads(sizes: list[int], shares: list[int]
     return out
 
 
-def block(fn: Callable[[], Any], repeat: int) -> float:
-    """Median time of `repeat` calls after a warm-up one, collector off (see the docstring)."""
+def block(fn: Callable[[], Any], repeat: int, collector: bool = False) -> float:
+    """Median time of `repeat` calls after a warm-up one, collector off (see the docstring);
+    `collector`: left on, as a host that runs the engine has it (its collections counted)."""
     gc.collect()
-    gc.disable()
+    if not collector:
+        gc.disable()
     try:
         fn()  # warm caches both sides keep (e.g. jnp dispatch tables)
         times = []

@@ -53,7 +53,7 @@ def _def(name: str, abstract: Callable[..., ShapedArray], np_impl: Callable[...,
 
     def impl(*args: Any, **params: Any) -> Array:
         avals = [get_aval(a) for a in args]
-        out_aval = abstract(*avals, **params)
+        out_aval = prim.out_avals(avals, params)[0]  # remembered: mostly traced already
         val = np_impl(*[to_numpy(a) for a in args], **params)
         return Array(np.asarray(val, dtype=out_aval.dtype), out_aval.weak_type)
 

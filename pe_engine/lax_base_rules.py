@@ -8,6 +8,7 @@ all its rules, because slice's transpose is a pad and pad's is a slice.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -267,17 +268,23 @@ deflinear(lax.reduce_sum_p, lambda ct, x, *, axes, out_sharding=None: [
                          tuple(np.delete(np.arange(len(x.aval.shape), dtype=np.int64), axes)))])
 
 
+def _argsort(axes: Sequence[int]) -> list[int]:
+    """np.argsort of a few distinct axes (so any sort gives the same order), in Python: a
+    transpose rule's numpy call on a short list cost more than its sort, most under Pyodide."""
+    return sorted(range(len(axes)), key=axes.__getitem__)
+
+
 def _reshape_transpose(ct: Any, x: Any, *, dimensions: Any = None, **params: Any) -> list[Any]:
     if dimensions is None:
         return [lax.reshape(ct, x.aval.shape)]
     permuted = lax.reshape(ct, tuple(np.take(x.aval.shape, dimensions)))
-    return [lax.transpose(permuted, np.argsort(dimensions).tolist())]
+    return [lax.transpose(permuted, _argsort(dimensions))]
 
 
 deflinear(lax.reshape_p, _reshape_transpose)
 deflinear(lax.squeeze_p, lambda ct, x, *, dimensions: [lax.expand_dims(ct, dimensions)])
 deflinear(lax.transpose_p, lambda ct, x, *, permutation: [
-    lax.transpose(ct, np.argsort(permutation).tolist())])
+    lax.transpose(ct, _argsort(permutation))])
 
 
 def _broadcast_in_dim_transpose(ct: Any, x: Any, *, shape: tuple, broadcast_dimensions: tuple,
@@ -426,8 +433,8 @@ def _dot_transpose_lhs(g: Any, x_aval: ShapedArray, y: Any, *, dimension_numbers
     nb = len(xb)
     first_y = nb if swap_ans else nb + len(x_kept)
     dims = ((list(range(first_y, first_y + len(y_kept))), y_kept), (list(range(nb)), list(yb)))
-    x_contract_by_y = [xc[i] for i in np.argsort(yc)]
-    out_axes = np.argsort([*xb, *x_kept, *x_contract_by_y]).tolist()
+    x_contract_by_y = [xc[i] for i in _argsort(yc)]
+    out_axes = _argsort([*xb, *x_kept, *x_contract_by_y])
     x_bar = lax.transpose(lax.dot_general(g, y, dims, precision, preferred_element_type),
                           out_axes)
     if get_aval(x_bar).dtype != x_aval.dtype:

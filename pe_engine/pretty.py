@@ -237,11 +237,21 @@ def layout_parts(doc: Any, parts: Sequence[Any], part_width: int, width: int = W
 
 def encode_name(n: int) -> str:
     """Base 26 with 'a' as zero: a..z, ba, bb, ... (there is no 'aa')."""
+    if n < len(_ENCODED):
+        return _ENCODED[n]
     s = ""
-    while not s or n:
-        n, i = divmod(n, 26)
+    m = n
+    while not s or m:
+        m, i = divmod(m, 26)
         s = chr(97 + i) + s
+    if n == len(_ENCODED):  # names are handed out in order: each program asks a, b, c, ...
+        _ENCODED.append(s)
     return s
+
+
+# encode_name(n) at n: every program printed names its variables from `a` again. It holds
+# nothing of the code printed (the same list in every run), so no request needs it emptied.
+_ENCODED: list[str] = []
 
 
 class PpContext:
@@ -302,11 +312,16 @@ _JAXPRS = (Jaxpr, ClosedJaxpr)
 
 
 def pp_literal(lit: Literal) -> str:
-    if not np.shape(lit.val):
+    if type(lit.val) in _PYTHON_SCALARS:  # its own item: no numpy call (most literals)
+        val = str(lit.val)
+    elif not np.shape(lit.val):
         val = str(np.asarray(lit.val).item())
     else:
         val = "[...]"
     return f"{val}:{lit.aval.str_short(short_dtypes=True)}"
+
+
+_PYTHON_SCALARS = (bool, int, float)
 
 
 def pp_atom(a: Any, ctx: PpContext) -> str:
@@ -425,6 +440,7 @@ def _atoms_line(vs: Sequence[Any], ctx: PpContext, typed: bool, pieces: list[str
                 names: list[tuple[int, str]], n: int, between: str) -> int:
     """pp_vars' flat text (`between`: its separator laid out flat), appended to `pieces` at
     offset `n` (its Names to `names`); the offset after it."""
+    known = ctx.names
     for j, v in enumerate(vs):
         if j:
             pieces.append(between)
@@ -432,11 +448,12 @@ def _atoms_line(vs: Sequence[Any], ctx: PpContext, typed: bool, pieces: list[str
         if type(v) is Literal:
             text = pp_literal(v)
         else:
-            text = ctx.name(v)
+            # most variables are named already (an equation's inputs): one lookup
+            text = known.get(v) or ctx.name(v)
             if text != "_":
                 names.append((n, text))
         if typed:
-            text += ":" + v.aval.str_short(short_dtypes=True)
+            text += ":" + v.aval.str_short(True)
         pieces.append(text)
         n += len(text)
     return n

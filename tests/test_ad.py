@@ -76,3 +76,14 @@ def test_transpose_rules_cover_structural_primitives():
     expect = np.zeros(6, np.float32)
     expect[1:5] = 4 * flat[1:5]
     assert np.allclose(np.asarray(g), expect.reshape(3, 2).T)
+
+
+def test_transpose_rules_sort_axes_as_numpy_does():
+    """The transpose rules' _argsort of a few distinct axes is np.argsort's order."""
+    import itertools
+
+    from pe_engine.lax_base_rules import _argsort
+    for n in range(5):
+        for axes in itertools.permutations(range(n)):
+            assert _argsort(axes) == np.argsort(axes).tolist()
+    assert _argsort((2, 0)) == np.argsort((2, 0)).tolist()

@@ -103,3 +103,14 @@ def test_small_float_arrays_print_as_array2string_does(shape, dtype, pool):
     with np.errstate(over="ignore"):  # float16 holds what overflows as inf, still a value
         v = np.resize(np.asarray(pool, dtype=dtype), shape)
     assert format_value(v) == _array2string(v)
+
+
+@pytest.mark.parametrize("v, text", [
+    (1.0, "1.0"), (-0.0, "-0.0"), (1000.0, "1000.0"), (-5.0, "-5.0"), (0.5, "0.5"),
+    (12345.0, "1.234e+04"), (1e16, "1e+16"), (1e-7, "1e-07"), (float("nan"), "nan"),
+    (float("inf"), "inf"), (float("-inf"), "-inf"), (np.float32(2.5), "2.5"),
+])
+def test_a_float_is_written_as_numpy_writes_it_with_four_digits(v, text):
+    """_fmt_float: four significant digits, an integral value with ".0" (not nan or inf)."""
+    from pe_engine.explain.values import _fmt_float
+    assert _fmt_float(v) == text

@@ -27,9 +27,14 @@ class PaneNames:
     args: dict[Var, str] = field(default_factory=dict)
     residuals: dict[Var, int] = field(default_factory=dict)
     unknown_args: set[Var] = field(default_factory=set)  # inputs binding unknown arguments
+    # equation index -> its short text: each is asked by its event and again by its sentence
+    _shorts: dict[int, str] = field(default_factory=dict, repr=False)
 
     def short(self, k: int) -> str:
-        return short_eqn(self.jaxpr.eqns[k], self.names)
+        text = self._shorts.get(k)
+        if text is None:
+            text = self._shorts[k] = short_eqn(self.jaxpr.eqns[k], self.names)
+        return text
 
 
 def shorts(pane: PaneNames, idx: Sequence[int]) -> list[str]:

@@ -62,8 +62,9 @@ def line_of(eqn: JaxprEqn) -> int | None:
 
 def short_eqn(eqn: JaxprEqn, names: dict[Var, str]) -> str:
     """`e = mul d b`: the equation without types or params, for narration."""
-    outs = " ".join(names.get(v, "_") for v in eqn.outvars)
-    ins = " ".join(pp_atom(a, NamesCtx(names)) for a in eqn.invars)
+    ctx = NamesCtx(names)
+    outs = " ".join([names.get(v, "_") for v in eqn.outvars])
+    ins = " ".join([pp_atom(a, ctx) for a in eqn.invars])
     return f"{outs} = {eqn.primitive.name} {ins}".rstrip()
 
 

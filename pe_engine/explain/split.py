@@ -116,6 +116,15 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
     known_outs = [] if values is None else core.eval_jaxpr(
         known.jaxpr, known.consts, *[v for v, k in zip(values, shown.known_in) if k], env=env)
 
+    # a residual's value is the value of the event that made it: formatted once
+    formatted: dict[Var, str | None] = {}
+
+    def value_text(v: Var) -> str | None:
+        if v not in formatted:
+            x = env.get(v)
+            formatted[v] = None if x is None else format_value(x)
+        return formatted[v]
+
     krec, knames = program_record(known.jaxpr)
     urec, unames = program_record(unknown.jaxpr)
     kj, uj = known.jaxpr, unknown.jaxpr
@@ -138,6 +147,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
 
     events = []
     origin = _origins(closed.jaxpr, params, names)
+    ctx = NamesCtx(names)
     for i, e in enumerate(closed.jaxpr.eqns):
         kidx = known_by_src.get(i, [])
         uidx = unknown_by_src.get(i, [])
@@ -155,8 +165,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
                     residual_readers[res_invars[a]].append(i)
         value = None
         if kidx and env:
-            outs = [env.get(v) for v in kj.eqns[kidx[-1]].outvars]
-            value = [format_value(o) if o is not None else None for o in outs]
+            value = [value_text(v) for v in kj.eqns[kidx[-1]].outvars]
         res_here = sorted({res_index[id(getattr(val, "atom", None))]
                            for _, val in (note.residual_inputs if note is not None else [])
                            if id(getattr(val, "atom", None)) in res_index})
@@ -167,7 +176,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
             "primitive": e.primitive.name,
             "line": line_of(e),
             "outs": [names.get(v, "_") for v in e.outvars],
-            "inputs": [{"name": pp_atom(a, NamesCtx(names)), "known": bool(kn),
+            "inputs": [{"name": pp_atom(a, ctx), "known": bool(kn),
                         "origin": origin(a)} for a, kn in zip(e.invars, in_known)],
             "side": side,
             "known_eqns": kidx,
@@ -206,7 +215,7 @@ def _describe(closed: ClosedJaxpr, params: Sequence[str] | None, values: Sequenc
             "producer": producer,
             "known_eqn": producer_of.get(atom) if isinstance(atom, Var) else None,
             "from_input": from_input,
-            "value": format_value(env[atom]) if isinstance(atom, Var) and atom in env else None,
+            "value": value_text(atom) if isinstance(atom, Var) else None,
             "consumers": sorted(set(residual_readers[k])),
         })
     for ev in events:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -126,8 +127,11 @@ def _checked_size(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 def _fmt_float(v: np.floating[Any] | float) -> str:
     g = f"{v:.4g}"
-    return g if any(c in g for c in ".eni") else g + ".0"
+    # digits alone (no ".", exponent, nan or inf): an integral value, written with ".0"
+    return g + ".0" if g.lstrip("-").isdigit() else g
 
+
+_T = TypeVar("_T")
 
 _SUMMARY_THRESHOLD = 12  # more elements than this print summarized, edge items and "..."
 _EDGE_ITEMS = 2
@@ -161,18 +165,17 @@ def _small_floats(arr: np.ndarray) -> str | None:
     # making a numpy scalar per element (slow under Pyodide)
     if arr.ndim == 1:
         return _row(arr.tolist(), summarize)
-    return "[" + ", ".join(["..." if i is None else _row(arr[i].tolist(), summarize)
-                            for i in _shown(len(arr), summarize)]) + "]"
+    return "[" + ", ".join(_shown(arr.tolist(), summarize,
+                                  lambda row: _row(row, summarize))) + "]"
 
 
 def _row(vals: list[float], summarize: bool) -> str:
-    return "[" + ", ".join(["..." if i is None else _fmt_float(vals[i])
-                            for i in _shown(len(vals), summarize)]) + "]"
+    return "[" + ", ".join(_shown(vals, summarize, _fmt_float)) + "]"
 
 
-def _shown(n: int, summarize: bool) -> list[int | None]:
-    """The indices along an axis of n that numpy shows, None where it writes "...": all of
-    them, or, summarized and longer than twice the edge items, the first and last few."""
-    if summarize and n > 2 * _EDGE_ITEMS:
-        return [*range(_EDGE_ITEMS), None, *range(n - _EDGE_ITEMS, n)]
-    return list(range(n))
+def _shown(items: list[_T], summarize: bool, fmt: Callable[[_T], str]) -> list[str]:
+    """The items along an axis that numpy shows, formatted: all of them, or, summarized and
+    longer than twice the edge items, the first and last few with "..." between."""
+    if summarize and len(items) > 2 * _EDGE_ITEMS:
+        return [*map(fmt, items[:_EDGE_ITEMS]), "...", *map(fmt, items[-_EDGE_ITEMS:])]
+    return list(map(fmt, items))
