@@ -196,43 +196,8 @@ class ArrayOps:
     __array_priority__ = 1000
     _jnp: Any = None
 
-    def __neg__(self): return self._jnp.negative(self)
     def __pos__(self): return self
-    def __abs__(self): return self._jnp.abs(self)
-    def __add__(self, o): return self._jnp.add(self, o)
-    def __radd__(self, o): return self._jnp.add(o, self)
-    def __sub__(self, o): return self._jnp.subtract(self, o)
-    def __rsub__(self, o): return self._jnp.subtract(o, self)
-    def __mul__(self, o): return self._jnp.multiply(self, o)
-    def __rmul__(self, o): return self._jnp.multiply(o, self)
-    def __truediv__(self, o): return self._jnp.true_divide(self, o)
-    def __rtruediv__(self, o): return self._jnp.true_divide(o, self)
-    def __pow__(self, o): return self._jnp.power(self, o)
-    def __rpow__(self, o): return self._jnp.power(o, self)
-    def __matmul__(self, o): return self._jnp.matmul(self, o)
-    def __rmatmul__(self, o): return self._jnp.matmul(o, self)
-    def __gt__(self, o): return self._jnp.greater(self, o)
-    def __lt__(self, o): return self._jnp.less(self, o)
-    def __ge__(self, o): return self._jnp.greater_equal(self, o)
-    def __le__(self, o): return self._jnp.less_equal(self, o)
-    def __eq__(self, o): return self._jnp.equal(self, o)
-    def __ne__(self, o): return self._jnp.not_equal(self, o)
     def __getitem__(self, idx): return self._jnp._getitem(self, idx)
-    def __and__(self, o): return self._jnp.bitwise_and(self, o)
-    def __rand__(self, o): return self._jnp.bitwise_and(o, self)
-    def __or__(self, o): return self._jnp.bitwise_or(self, o)
-    def __ror__(self, o): return self._jnp.bitwise_or(o, self)
-    def __xor__(self, o): return self._jnp.bitwise_xor(self, o)
-    def __rxor__(self, o): return self._jnp.bitwise_xor(o, self)
-    def __invert__(self): return self._jnp.invert(self)
-    def __lshift__(self, o): return self._jnp.left_shift(self, o)
-    def __rlshift__(self, o): return self._jnp.left_shift(o, self)
-    def __rshift__(self, o): return self._jnp.right_shift(self, o)
-    def __rrshift__(self, o): return self._jnp.right_shift(o, self)
-    def __floordiv__(self, o): return self._jnp.floor_divide(self, o)
-    def __rfloordiv__(self, o): return self._jnp.floor_divide(o, self)
-    def __mod__(self, o): return self._jnp.remainder(self, o)
-    def __rmod__(self, o): return self._jnp.remainder(o, self)
     at = property(lambda self: self._jnp._IndexUpdateHelper(self))
     __hash__ = None  # type: ignore[assignment]
 
@@ -282,6 +247,51 @@ class ArrayOps:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.aval.shape[0]))
 
+
+# Python's operators on arrays, each a jnp function (the table installs them on ArrayOps).
+# A binary operator answers reflected too: `2 * x` is `x.__rmul__(2)`, multiply(2, x).
+_UNARY_OPERATORS = {"neg": "negative", "abs": "abs", "invert": "invert"}
+_BINARY_OPERATORS = {
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "true_divide",
+    "floordiv": "floor_divide",
+    "mod": "remainder",
+    "pow": "power",
+    "matmul": "matmul",
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+    "lshift": "left_shift",
+    "rshift": "right_shift",
+}
+# Comparisons have no reflected form: Python reflects `2 < x` to `x > 2` itself.
+_COMPARISONS = {
+    "gt": "greater",
+    "lt": "less",
+    "ge": "greater_equal",
+    "le": "less_equal",
+    "eq": "equal",
+    "ne": "not_equal",
+}
+
+
+def _operator(fn: str, arity: int, reflected: bool = False) -> Callable[..., Any]:
+    if arity == 1:
+        return lambda self: getattr(self._jnp, fn)(self)
+    if reflected:
+        return lambda self, o: getattr(self._jnp, fn)(o, self)
+    return lambda self, o: getattr(self._jnp, fn)(self, o)
+
+
+for _name, _fn in _UNARY_OPERATORS.items():
+    setattr(ArrayOps, f"__{_name}__", _operator(_fn, 1))
+for _name, _fn in _BINARY_OPERATORS.items():
+    setattr(ArrayOps, f"__{_name}__", _operator(_fn, 2))
+    setattr(ArrayOps, f"__r{_name}__", _operator(_fn, 2, reflected=True))
+for _name, _fn in _COMPARISONS.items():
+    setattr(ArrayOps, f"__{_name}__", _operator(_fn, 2))
 
 class Array(ArrayOps):
     """A concrete array held now: a numpy value and JAX's weak-type bit."""
