@@ -99,6 +99,24 @@ export const MODE_TABLE = {
     instantiate: false,
     masks: "grad",
   },
+  linearize: {
+    label: "linearize",
+    group: "linearize",
+    title: "jax.linearize: JVP plus partial evaluation, the forward pass now and a linear program for later",
+    blurb:
+      "jax.linearize runs the JVP with the primals known and the tangents unknown. The forward pass runs " +
+      "now (known) and returns f's outputs; the linear program (unknown) is what linearize hands back, and " +
+      "every call of it reads the residuals, which stay in memory as long as it lives.",
+    mask: "argnums",
+    maskWords: ["differentiated", "held fixed"],
+    option: null,
+    kwargs: () => ({}),
+    first: { open_calls: false },
+    later: [],
+    staged: false,
+    instantiate: false,
+    masks: "grad",
+  },
   checkpoint: {
     label: "checkpoint",
     group: "checkpoint",

@@ -187,8 +187,8 @@ SIN = "import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.sin(x) * y\n"
     ({"f.py": SIN}, ["split", "f.py", "--value", "x=1.0", "--value", "x=2.0"],
      "--value gives x twice"),
     ({"f.py": SIN}, ["split", "f.py", "--mode", "interpreters"],
-     "argument --mode: invalid choice: 'interpreters' (choose from 'split', 'jit', 'grad', "
-     "'checkpoint')"),
+     "argument --mode: invalid choice: 'interpreters' (choose from "
+     + ", ".join(repr(m) for m in PAGE_MODES) + ")"),
     ({"f.py": SIN}, ["split", "f.py", "--json", "--check-jax"],
      "argument --check-jax: not allowed with argument --json"),
     ({"f.py": SIN}, ["link", "f.py", "--json"], "unrecognized arguments: --json"),

@@ -13,6 +13,7 @@ import pytest
 
 from pe_engine import explain
 from pe_engine.explain.jaxcheck import missing_panes, printed_panes
+from pe_engine.explain.page_state import PAGE_MODES
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -21,7 +22,7 @@ from precompute import page_requests  # noqa: E402 - the page's request, built b
 pytest.importorskip("jax")
 
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
-MODES = ["split", "jit", "grad", "checkpoint"]
+MODES = PAGE_MODES  # every tab of the page
 
 # Panes JAX cannot make (README "Differences from JAX"): (example id, mode) -> pane ids. The
 # backward pane of a scan whose ys include a carry is the engine's transpose: JAX's scan

@@ -20,12 +20,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from pe_engine.explain.page_state import PAGE_MODES
 from pe_engine.explain.record import DEFAULT_POLICY, POLICY_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "permalink_decode.mjs"
 
-MODES = ["split", "jit", "grad", "checkpoint"]
+MODES = PAGE_MODES  # every tab of the page
 POLICIES = POLICY_NAMES
 MAX_HASH_CHARS = 16 * 1024
 MAX_CODE_CHARS = 20_000

@@ -5,7 +5,7 @@
 /**
  * @typedef {object} SplitRecord
  * @property {1} version
- * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
+ * @property {"split" | "jit" | "grad" | "linearize" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
  * @property {string} jax_snippet
@@ -211,7 +211,7 @@
 /**
  * @typedef {object} JitRecord
  * @property {1} version
- * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
+ * @property {"split" | "jit" | "grad" | "linearize" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
  * @property {string} jax_snippet
@@ -226,7 +226,7 @@
 /**
  * @typedef {object} GradRecord
  * @property {1} version
- * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
+ * @property {"split" | "jit" | "grad" | "linearize" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
  * @property {string} jax_snippet
@@ -258,9 +258,32 @@
  * @property {(number | null)} line
  */
 /**
+ * jax.linearize's split: the JVP program with primals known and tangents unknown, its known
+ * program the forward pass (panes "forward" and "linear"), no transpose.
+ * @typedef {object} LinearizeRecord
+ * @property {1} version
+ * @property {"split" | "jit" | "grad" | "linearize" | "checkpoint" | "interpreters" | "masks"} mode
+ * @property {string} fn
+ * @property {Array<Arg>} args
+ * @property {string} jax_snippet
+ * @property {Array<MemoryLine>} memory
+ * @property {Array<Decision>} decisions
+ * @property {Program} program
+ * @property {Program} known
+ * @property {Program} unknown
+ * @property {Array<boolean>} out_unknowns
+ * @property {Array<boolean>} [instantiate]
+ * @property {Array<Residual>} residuals
+ * @property {number} residual_bytes
+ * @property {MemoryAccount} memory_account
+ * @property {Array<Event>} events
+ * @property {Array<number>} [unopened_calls]
+ * @property {Array<Pane>} panes
+ */
+/**
  * @typedef {object} CheckpointRecord
  * @property {1} version
- * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
+ * @property {"split" | "jit" | "grad" | "linearize" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
  * @property {string} jax_snippet
@@ -300,7 +323,7 @@
 /**
  * @typedef {object} InterpretersRecord
  * @property {1} version
- * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
+ * @property {"split" | "jit" | "grad" | "linearize" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
  * @property {string} jax_snippet
@@ -354,7 +377,7 @@
  * own). `args[i].known` echoes the request.
  * @typedef {object} MasksRecord
  * @property {1} version
- * @property {"split" | "jit" | "grad" | "checkpoint" | "interpreters" | "masks"} mode
+ * @property {"split" | "jit" | "grad" | "linearize" | "checkpoint" | "interpreters" | "masks"} mode
  * @property {string} fn
  * @property {Array<Arg>} args
  * @property {string} jax_snippet
@@ -404,7 +427,7 @@
  * @property {Array<string>} params
  * @property {number} lineno
  */
-/** @typedef {SplitRecord | JitRecord | GradRecord | CheckpointRecord | InterpretersRecord | MasksRecord}
+/** @typedef {SplitRecord | JitRecord | GradRecord | LinearizeRecord | CheckpointRecord | InterpretersRecord | MasksRecord}
  *  EngineRecord */
 /** @typedef {EngineRecord | ErrorRecord} EngineAnswer */
 

@@ -37,6 +37,13 @@
  * @property {boolean} [saved]
  */
 /**
+ * @typedef {object} LinearizeRequest
+ * @property {string} source
+ * @property {Array<ArgRequest>} args
+ * @property {(string | null)} [fn]
+ * @property {boolean} [open_calls]
+ */
+/**
  * `only_selected`: the selected policy's card alone, the others listed as pending (each then asked
  * of pe_engine.explain.checkpoint_policy, a PolicyRequest).
  * @typedef {object} CheckpointRequest
@@ -84,7 +91,7 @@
  * @property {string} source
  * @property {(string | null)} [fn]
  */
-/** @typedef {SplitRequest | JitRequest | GradRequest | CheckpointRequest | InterpretersRequest | MasksRequest}
+/** @typedef {SplitRequest | JitRequest | GradRequest | LinearizeRequest | CheckpointRequest | InterpretersRequest | MasksRequest}
  *  EngineRequest */
 
 export {};

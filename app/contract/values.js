@@ -23,6 +23,7 @@ export const RECORD_DEFINITIONS = {
   "split": "SplitRecord",
   "jit": "JitRecord",
   "grad": "GradRecord",
+  "linearize": "LinearizeRecord",
   "checkpoint": "CheckpointRecord",
   "interpreters": "InterpretersRecord",
   "masks": "MasksRecord"
@@ -33,6 +34,7 @@ export const REQUEST_DEFINITIONS = {
   "split": "SplitRequest",
   "jit": "JitRequest",
   "grad": "GradRequest",
+  "linearize": "LinearizeRequest",
   "checkpoint": "CheckpointRequest",
   "interpreters": "InterpretersRequest",
   "masks": "MasksRequest"

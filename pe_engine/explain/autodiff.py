@@ -30,6 +30,7 @@ from .record import (
     TANGENT_MARK,
     CheckpointRecord,
     GradRecord,
+    LinearizeRecord,
     Policy,
     PolicyAnswer,
     SavedResidual,
@@ -43,7 +44,7 @@ from .requests import (
     trace_user,
 )
 from .sandbox import USER_FILENAME, UserCodeError
-from .split import split_record
+from .split import Split, split_record
 from .values import format_value
 
 AUTODIFF_TITLES = [("forward", "Forward (known)"), ("linear", "Linear (unknown)")]
@@ -62,12 +63,12 @@ def _argnums(params: Sequence[str], args: Sequence[dict[str, Any]], values: Sequ
     argnums = differentiated(args)
     if not argnums:
         raise InputValueError("choose at least one input to differentiate: mark it unknown "
-                              "(grad differentiates the unknown inputs, JAX's argnums)",
+                              "(the unknown inputs are differentiated, JAX's argnums)",
                               params[0] if params else "")
     for i in argnums:
         aval = core.get_aval(values[i])
         if aval.dtype.kind != "f":
-            raise InputValueError(f"grad requires real floating-point inputs, but input "
+            raise InputValueError(f"differentiation requires real floating-point inputs, but input "
                                   f"{params[i]} is {aval.str_short(True)}; write it with a "
                                   "decimal point, e.g. 2.0", params[i])
     return argnums
@@ -92,15 +93,25 @@ class _Reverse(NamedTuple):
     out_aval: Any
 
 
-def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
-                     argnums: Sequence[int], policy: str = "", label: str = "",
-                     open_calls: bool = True, saved: bool = True) -> _Reverse:
-    """Linearize as JVP + partial evaluation, then transpose the linear half.
+class _Linearized(NamedTuple):
+    """The JVP program split with primals known and tangents unknown (split.py's Split),
+    the JVP program itself, the decisions its trace made, the tangents' names and the tree of
+    the function's output."""
+    split: Split
+    jvp_closed: ClosedJaxpr
+    decisions: list[Any]
+    tangents: list[str]
+    out_tree: PyTreeDef
+
+
+def _linearized(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
+                argnums: Sequence[int], open_calls: bool = True) -> _Linearized:
+    """Linearize as JVP + partial evaluation.
 
     The JVP program takes every primal, then the tangents of the arguments in `argnums`;
     primals are known and tangents unknown, so its known half is the forward pass, its
     unknown half the linear program, and the residuals between them are the activations
-    grad keeps. The other arguments are held fixed: jvp closes over them.
+    the linear program reads. The other arguments are held fixed: jvp closes over them.
     """
     n = len(values)
     out_tree: list[PyTreeDef] = []
@@ -124,6 +135,16 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
     tangents = [params[i] + TANGENT_MARK for i in argnums]
     split = split_record(jvp_closed, [False] * n + [True] * k, [*params, *tangents],
                          [*values, *(values[i] for i in argnums)], open_calls=open_calls)
+    return _Linearized(split, jvp_closed, decisions, tangents, out_tree[0])
+
+
+def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
+                     argnums: Sequence[int], policy: str = "", label: str = "",
+                     open_calls: bool = True, saved: bool = True) -> _Reverse:
+    """Linearize (`_linearized`), then transpose the linear half: grad's backward pass."""
+    n = len(values)
+    lin = _linearized(fun, params, values, argnums, open_calls)
+    split, jvp_closed, k = lin.split, lin.jvp_closed, len(argnums)
     rec = split.record
     num_res = len(rec["residuals"])
     # The unknown half, closed again, is what the transpose turns around.
@@ -142,17 +163,17 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
         tuple(values[i] for i in argnums), held=True)] if saved else None
     recomputed = _count_recomputed(linear.jaxpr, num_res)
     panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
-                        params, tangents, AUTODIFF_TITLES)
+                        params, lin.tangents, AUTODIFF_TITLES)
     return _Reverse({
-        **rec, "decisions": decisions_record(decisions, jvp_closed.jaxpr),
+        **rec, "decisions": decisions_record(lin.decisions, jvp_closed.jaxpr),
         "backward": back_rec, "saved_residuals": listed,
         "saved_bytes": None if listed is None else sum(r["bytes"] for r in listed),
         "recomputed": recomputed,
         "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)],
         "memory": [memory_line(policy, label, rec["residuals"], split.known.jaxpr,
                                backward.jaxpr, recomputed)]},
-        backward, split.known_outs, num_res, n_lin_out, out_tree[0],
-        jvp_closed.out_avals[0] if out_tree[0] == LEAF else None)
+        backward, split.known_outs, num_res, n_lin_out, lin.out_tree,
+        jvp_closed.out_avals[0] if lin.out_tree == LEAF else None)
 
 
 def _gradient(rev: _Reverse) -> list[Any]:
@@ -233,6 +254,24 @@ def grad(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
             "args": args_record(params, args, values),
             "grads": grads, **rev.record}  # type: ignore[typeddict-item]  # record: a plain dict
 
+
+
+def linearize(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
+              open_calls: bool = True) -> LinearizeRecord:
+    """jax.linearize as the seed tells it: the JVP split alone, its known half the forward
+    pass JAX runs now (f's outputs and the residuals), its unknown half the linear function
+    `jax.linearize` returns, which reads the residuals at every call. Any output shape: there
+    is no transpose, so nothing asks for a scalar. `open_calls` as split's."""
+    lf, values, params = load_request(source, fn, args)
+    argnums = _argnums(params, args, values)
+    lin = _linearized(lf.fn, params, values, argnums, open_calls)
+    rec, split = lin.split.record, lin.split
+    panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
+                        params, lin.tangents, AUTODIFF_TITLES)
+    own = {"decisions": decisions_record(lin.decisions, lin.jvp_closed.jaxpr), "panes": panes}
+    return {"version": RECORD_VERSION, "mode": "linearize", "fn": lf.name,
+            "args": args_record(params, _flagged(args, argnums), values),
+            **rec, **own}  # type: ignore[typeddict-item]  # rec: a plain dict
 
 def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
     pols = ad_checkpoint.checkpoint_policies

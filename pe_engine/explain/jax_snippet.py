@@ -173,6 +173,7 @@ BODIES: dict[str, tuple[tuple[str, ...], _Body]] = {
     "split": (("np", "jax", "pe"), _split),
     "jit": (("np", "jax"), _jit),
     "grad": (("np", "jax", "pe", "ad"), _grad),
+    "linearize": (("np", "jax", "pe"), _grad),  # two panes: the split, no transpose
     "checkpoint": (("np", "jax", "pe", "ad"), _checkpoint),
     "interpreters": (("np", "jax"), _interpreters),
     "masks": (("np", "jax", "pe"), _masks),

@@ -20,6 +20,7 @@ MODES: dict[str, Callable[..., Mapping[str, Any]]] = {
     "split": split.split,
     "jit": jit.stage,
     "grad": autodiff.grad,
+    "linearize": autodiff.linearize,
     "checkpoint": autodiff.checkpoint,
     "interpreters": interpreters.interpreters,
     "masks": masks.masks,

@@ -8,13 +8,13 @@ from __future__ import annotations
 import base64
 import json
 import zlib
+from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict
 
 from . import schema
 from .record import DEFAULT_POLICY
 from .request_contract import REQUESTS
 
-PAGE_MODES = ["split", "jit", "grad", "checkpoint"]  # the page's mode tabs
 DEFAULT_VALUE = "1.0"  # an input the state gives no value
 LINK_PREFIX = "v1."
 # The link's limits, the page's on write and on read (written into app/contract/values.js,
@@ -35,6 +35,19 @@ class PageState(TypedDict):
     step: NotRequired[int | None]
 
 
+# The page's mode tabs, in order, each with its request's kwargs beyond the source and the
+# inputs (app/modes.js's MODE_TABLE kwargs: tests/test_cli.py checks that the two agree).
+PAGE_KWARGS: dict[str, Callable[[PageState], dict[str, Any]]] = {
+    "split": lambda st: ({"instantiate": st["instantiate"]}
+                         if any(st.get("instantiate", [])) else {}),
+    "jit": lambda st: {"eager_constant_folding": st["folding"]},
+    "grad": lambda st: {},
+    "linearize": lambda st: {},
+    "checkpoint": lambda st: {"policy": st["policy"]},
+}
+PAGE_MODES = list(PAGE_KWARGS)
+
+
 class LinkError(ValueError):
     """A state the page would refuse to open from a link (the message says why)."""
 
@@ -45,13 +58,8 @@ def page_request(state: PageState, params: list[str]) -> tuple[str, dict[str, An
     mode = state["mode"]
     kwargs: dict[str, Any] = {"source": state["code"],
                     "args": [{"known": state["known"].get(p, True),
-                              "value": state["values"].get(p, DEFAULT_VALUE)} for p in params]}
-    if mode == "jit":
-        kwargs["eager_constant_folding"] = state["folding"]
-    if mode == "checkpoint":
-        kwargs["policy"] = state["policy"]
-    if mode == "split" and any(state.get("instantiate", [])):
-        kwargs["instantiate"] = state["instantiate"]
+                              "value": state["values"].get(p, DEFAULT_VALUE)} for p in params],
+                    **PAGE_KWARGS[mode](state)}
     problems = schema.problems(schema.request_schema(), REQUESTS[mode].__name__, kwargs)
     assert not problems, problems  # a state the command line built: its bug, not the user's
     return mode, kwargs

@@ -24,7 +24,7 @@ POLICY_ROWS: list[str] = ["no checkpoint", *POLICY_NAMES]
 # A tangent input is named after its primal with a combining dot above: x -> ẋ.
 TANGENT_MARK = "\u0307"
 
-Mode = Literal["split", "jit", "grad", "checkpoint", "interpreters", "masks"]
+Mode = Literal["split", "jit", "grad", "linearize", "checkpoint", "interpreters", "masks"]
 Side = Literal["known", "unknown", "both", "known-dropped", "unknown-dropped", "staged"]
 PaneRole = Literal["known", "unknown", "staged", "other"]
 
@@ -330,6 +330,11 @@ class GradRecord(SplitRecord):
     recomputed: int
 
 
+class LinearizeRecord(SplitRecord):
+    """jax.linearize's split: the JVP program with primals known and tangents unknown, its
+    known program the forward pass (panes "forward" and "linear"), no transpose."""
+
+
 class CheckpointRecord(SplitRecord):
     backward: Program
     saved_residuals: list[SavedResidual]
@@ -400,5 +405,6 @@ class MasksRecord(RecordBase):
 
 
 RECORDS = {"split": SplitRecord, "jit": JitRecord, "grad": GradRecord,
+           "linearize": LinearizeRecord,
            "checkpoint": CheckpointRecord, "interpreters": InterpretersRecord,
            "masks": MasksRecord}

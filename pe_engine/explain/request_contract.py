@@ -44,6 +44,10 @@ class GradRequest(RequestBase):
     saved: NotRequired[bool]
 
 
+class LinearizeRequest(RequestBase):
+    open_calls: NotRequired[bool]
+
+
 class CheckpointRequest(RequestBase):
     """`only_selected`: the selected policy's card alone, the others listed as pending (each
     then asked of pe_engine.explain.checkpoint_policy, a PolicyRequest)."""
@@ -76,5 +80,6 @@ class SignatureRequest(TypedDict):
 
 
 REQUESTS = {"split": SplitRequest, "jit": JitRequest, "grad": GradRequest,
+            "linearize": LinearizeRequest,
             "checkpoint": CheckpointRequest, "interpreters": InterpretersRequest,
             "masks": MasksRequest}

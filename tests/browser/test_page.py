@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pe_engine import explain
+from pe_engine.explain.page_state import PAGE_MODES
 from tests.browser.code_editor import click_editor, marked_line, reach_editor
 from tests.browser.contexts import new_context
 
@@ -115,7 +116,7 @@ def test_every_example_in_every_mode_draws_before_python(browser, site):
             "() => document.documentElement.dataset.examplesPrecomputed === 'ready'",
             timeout=60_000)
         for ex in EXAMPLES["examples"]:
-            for mode in ("split", "jit", "grad", "checkpoint"):
+            for mode in PAGE_MODES:
                 # settled() would wait on the engine for anything not precomputed: time out instead
                 s = page.evaluate("""async ([id, mode]) => {
                     await window.explainer.loadExample(id);
@@ -296,7 +297,7 @@ def test_modes_and_steps(page, site, wait_engine_ready):
 
     # split <-> other modes, by clicking the tabs
     call(page, "loadExample", "split-sin")
-    for mode in ["grad", "checkpoint", "jit", "split"]:
+    for mode in ["grad", "linearize", "checkpoint", "jit", "split"]:
         page.click(f"[data-testid=mode-{mode}]")
         s = page.evaluate("() => window.explainer.settled()")
         assert s["mode"] == mode
