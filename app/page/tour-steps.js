@@ -32,7 +32,7 @@ function facts(record) {
     unknown: events.filter((e) => UNKNOWN.has(e.side)),
     both: events.filter((e) => e.side === "both"),
     staged: mode.staged,
-    // what the events are of: the function itself (split, jit) or its JVP (grad, checkpoint)
+    // what the events are of: the function itself (split, jit) or its JVP (the argnums modes)
     primal: !jvp,
     traced: jvp ? `Under ${mode.label}, your function with its tangents traced` : "Your function traced",
     residuals,
