@@ -42,6 +42,16 @@
  * @property {import("./contract/request.js").MasksRequest["as_mode"] | null} masks
  */
 
+/** What the modes of JAX's autodiff share: the toggles are argnums (an unknown input is
+ *  differentiated), and the split is the JVP's (nothing all staged, nothing instantiated). */
+/** @type {Pick<Mode, "mask" | "maskWords" | "staged" | "instantiate">} */
+const ARGNUMS = {
+  mask: "argnums",
+  maskWords: ["differentiated", "held fixed"],
+  staged: false,
+  instantiate: false,
+};
+
 /** @type {Record<string, Mode>} */
 export const MODE_TABLE = {
   split: {
@@ -89,14 +99,11 @@ export const MODE_TABLE = {
       "jax.grad linearizes, then transposes. The forward pass runs now (known); the linear pass waits for a" +
       " cotangent (unknown). The residuals between them are the activations held in memory for the backward" +
       " pass.",
-    mask: "argnums",
-    maskWords: ["differentiated", "held fixed"],
+    ...ARGNUMS,
     option: null,
     kwargs: () => ({}),
     first: { open_calls: false, saved: false },
     later: ["saved_residuals", "saved_bytes"],
-    staged: false,
-    instantiate: false,
     masks: "grad",
   },
   linearize: {
@@ -107,14 +114,11 @@ export const MODE_TABLE = {
       "jax.linearize runs the JVP with the primals known and the tangents unknown. The forward pass runs " +
       "now (known) and returns f's outputs; the linear program (unknown) is what linearize hands back, and " +
       "every call of it reads the residuals, which stay in memory as long as it lives.",
-    mask: "argnums",
-    maskWords: ["differentiated", "held fixed"],
+    ...ARGNUMS,
     option: null,
     kwargs: () => ({}),
     first: { open_calls: false },
     later: [],
-    staged: false,
-    instantiate: false,
     masks: "grad",
   },
   checkpoint: {
@@ -123,14 +127,11 @@ export const MODE_TABLE = {
     title: "jax.checkpoint: a policy decides which residuals are saved",
     blurb:
       "jax.checkpoint hands the same splitter a policy that decides, per equation, whether its output may be saved as a residual or must be recomputed in the backward pass.",
-    mask: "argnums",
-    maskWords: ["differentiated", "held fixed"],
+    ...ARGNUMS,
     option: "policy",
     kwargs: (/** @type {ModeState} */ s) => ({ policy: s.policy }),
     first: { open_calls: false, only_selected: true },
     later: ["policies", "memory", "pending_policies"],
-    staged: false,
-    instantiate: false,
     masks: "checkpoint",
   },
 };
