@@ -544,7 +544,7 @@ def scale_latency(page, n_edits: int, n_traced: int, n_memory: int) -> dict:
     memory = []
     name = "transformer block (4x8)"
     source = load_scale_function(page, name)
-    marks = sorted({1, max(1, n_memory // 2), n_memory})
+    marks = sorted({1, *(max(1, n_memory * k // 4) for k in (1, 2, 3)), n_memory})
     for i in range(1, n_memory + 1):
         page.evaluate("(s) => window.explainer.setSource(s)",
                       scale_functions.fresh_edit(source, 10_000 + i))
@@ -586,6 +586,16 @@ def print_scale(scale: dict) -> None:
     print("memory over transformer-block edits (MB): " + "; ".join(
         f"edit {m['edit']}: JS heap {mb(m['js'])}, Pyodide heap {mb(m['wasm'])}"
         for m in scale["memory"]))
+    # The page keeps its last answers (app/limits.js ANSWERS_KEPT), a few per edit: the JS heap
+    # fills until they are all kept, so flat is judged over the second half of the edits.
+    mid = [m for m in scale["memory"] if m["edit"] >= scale["memory"][-1]["edit"] // 2]
+    if len(mid) >= 2 and mid[-1]["edit"] > mid[0]["edit"]:
+        def slope(key):
+            a, b = mid[0][key], mid[-1][key]
+            return "-" if a is None or b is None else (
+                f"{(b - a) / (mid[-1]['edit'] - mid[0]['edit']) / 1024:+.1f}")
+        print(f"growth per edit, edits {mid[0]['edit']} -> {mid[-1]['edit']} (KB; target: flat): "
+              f"JS heap {slope('js')}, Pyodide heap {slope('wasm')}")
 
 
 def animation_fps(page, seconds: float) -> dict:
