@@ -21,12 +21,14 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+from pe_engine.explain.modes import MODES as ENGINE_MODES
 from pe_engine.explain.record import POLICY_NAMES
+from pe_engine.explain.request_contract import REQUESTS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
 HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom jax import lax\n"
-MODES = ["split", "jit", "grad", "checkpoint", "interpreters", "masks"]
+MODES = list(ENGINE_MODES)
 LIMIT = 2.0  # seconds a request may run before the interrupt (the page gives 5)
 LOOP_LIMIT = 0.25  # ... one that may never end
 
@@ -128,7 +130,7 @@ def requests(draw: st.DrawFn) -> Request:
 def _options(draw: st.DrawFn, mode: str, policy: str, arity: int) -> dict:
     """The options the page sends with a mode, some of them odd."""
     opts: dict = {}
-    if mode in ("split", "grad", "checkpoint") and draw(st.booleans()):
+    if "open_calls" in REQUESTS[mode].__annotations__ and draw(st.booleans()):
         opts["open_calls"] = draw(st.booleans())
     if mode == "grad" and draw(st.booleans()):
         opts["saved"] = draw(st.booleans())

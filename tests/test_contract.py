@@ -13,13 +13,14 @@ import pytest
 
 from pe_engine import explain
 from pe_engine.explain import record, request_contract, schema
+from pe_engine.explain.modes import MODES as ENGINE_MODES
 from tests.fixtures.make_records import make_records
 from tests.node_script import node_json_lines, run_node
 from tools import page_code, write_contract
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = json.loads((ROOT / "app" / "examples.json").read_text())["examples"]
-MODES = ["split", "jit", "grad", "checkpoint", "interpreters", "masks"]
+MODES = list(ENGINE_MODES)
 BAD_SOURCE = "def f(x):\n    return x +\n"
 # Python reads a held value: the masks that leave p unknown fail (the cells carry the error)
 BRANCH_SOURCE = "def f(p, x):\n    if p > 0:\n        return x * 2.0\n    return x\n"
