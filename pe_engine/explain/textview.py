@@ -4,24 +4,23 @@ it, under the page's title for it) and the residual list, in the page's words
 and the gradients, checkpoint the policies side by side, jit the constants."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
 def record_text(record: dict[str, Any]) -> str:
-    """The record of a split, jit, grad or checkpoint request, as the page shows it."""
-    mode = record["mode"]
+    """The record of a page mode's request (split, jit, grad, ...), as the page shows it."""
     parts = [_heading(record)]
-    if mode == "checkpoint":
+    if "policies" in record:  # checkpoint's, side by side
         parts.append(_policies(record))
     for pane in record["panes"]:
         parts.append(f"{pane['title']}\n{pane['program']['text']}")
-    if mode == "jit":
+    if "consts" in record:  # jit's: one program, no residuals
         if record["consts"]:
             parts.append("Constants: " + ", ".join(record["consts"]))
         return "\n\n".join(parts) + "\n"
     parts.append(_residuals(record))
-    if mode in ("grad", "checkpoint"):
+    if record.get("saved_residuals") is not None:  # grad's and checkpoint's
         parts.append(_saved(record["saved_residuals"]))
     if record.get("grads") is not None:
         parts.append("Gradients: " + ", ".join(
@@ -29,21 +28,31 @@ def record_text(record: dict[str, Any]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def _split_heading(record: dict[str, Any]) -> str:
+    mask = ", ".join(f"{a['name']} {'known' if a['known'] else 'unknown'}"
+                     for a in record["args"])
+    forced = [o["name"] for o, i in zip(record["program"]["outvars"],
+                                        record.get("instantiate", [])) if i]
+    tail = f"; forced into the unknown program: {', '.join(forced)}" if forced else ""
+    return f"split: {mask or 'no inputs'}{tail}"
+
+
+# mode -> what the heading says after the function's name, for the modes with more to say
+# than their panes' titles (the others: "f, linearize: Forward (known), Linear (unknown)")
+_HEADINGS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "split": _split_heading,
+    "jit": lambda r: ("jit (eager constant folding "
+                      f"{'on' if r['eager_constant_folding'] else 'off'})"),
+    "checkpoint": lambda r: f"checkpoint, policy {r['selected']}",
+}
+
+
 def _heading(record: dict[str, Any]) -> str:
-    mode, name = record["mode"], record["fn"]
-    if mode == "split":
-        mask = ", ".join(f"{a['name']} {'known' if a['known'] else 'unknown'}"
-                         for a in record["args"])
-        forced = [o["name"] for o, i in zip(record["program"]["outvars"],
-                                            record.get("instantiate", [])) if i]
-        tail = f"; forced into the unknown program: {', '.join(forced)}" if forced else ""
-        return f"{name}, split: {mask or 'no inputs'}{tail}"
-    if mode == "jit":
-        folding = "on" if record["eager_constant_folding"] else "off"
-        return f"{name}, jit (eager constant folding {folding})"
-    if mode == "grad":
-        return f"{name}, grad: the forward, linear and backward programs"
-    return f"{name}, checkpoint, policy {record['selected']}"
+    mode = record["mode"]
+    words = _HEADINGS.get(mode)
+    what = words(record) if words else f"{mode}: " + ", ".join(
+        p["title"] for p in record["panes"])
+    return f"{record['fn']}, {what}"
 
 
 def format_bytes(n: int) -> str:
