@@ -103,7 +103,7 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
       const known = isKnown(state, name);
       const jit = modeOf(mode)?.mask === "none"; // every argument is a formal parameter: the mask has no say
       const autodiff = modeOf(mode)?.mask === "argnums"; // the mask is argnums
-      const sole = soleDifferentiated(state, name); // grad needs one input to differentiate
+      const sole = soleDifferentiated(state, name); // autodiff needs one input to differentiate
       setText(r.toggle, known ? "known" : "unknown");
       setAttr(r.toggle, "aria-pressed", String(known));
       r.toggle.classList.toggle("is-known", known);
@@ -150,7 +150,7 @@ export function createInputs(container, { onToggle, onValue, modeNote = null }) 
         jit
           ? "jit: every input is unknown"
           : sole
-            ? "differentiated (grad needs at least one input; jax.grad's default is the first)"
+            ? "differentiated (at least one input is; jax.grad's default is the first)"
             : autodiff
               ? known
                 ? "held fixed (not differentiated)"

@@ -4,6 +4,8 @@
 // that contract (app/contract/). A new mode is one entry here and one there. Pure: no DOM.
 //
 //   label, title, blurb  the mode's tab, its tooltip, and the line under the tabs
+//   jax       the JAX functions the mode shows, outermost first, as prose names them
+//             (jaxWords: "jax.grad of jax.checkpoint"); [] for split, partial evaluation itself
 //   group     the heading of the mode's examples in the examples menu
 //   mask      what the known/unknown toggles mean: "known" (split's mask), "argnums" (the
 //             unknown inputs are differentiated, as JAX's argnums), "none" (every input a
@@ -31,6 +33,7 @@
  * @property {string} group
  * @property {string} title
  * @property {string} blurb
+ * @property {string[]} jax
  * @property {"known" | "argnums" | "none"} mask
  * @property {[string, string]} maskWords
  * @property {"folding" | "policy" | null} option
@@ -56,6 +59,7 @@ const ARGNUMS = {
 export const MODE_TABLE = {
   split: {
     label: "split",
+    jax: [],
     group: "Partial evaluation",
     title: "Partial evaluation with your known/unknown mask",
     blurb:
@@ -75,6 +79,7 @@ export const MODE_TABLE = {
   },
   jit: {
     label: "jit",
+    jax: ["jax.jit"],
     group: "jit (staging)",
     title: "Staging under jit: every operation becomes an equation",
     blurb:
@@ -93,6 +98,7 @@ export const MODE_TABLE = {
   },
   grad: {
     label: "grad",
+    jax: ["jax.grad"],
     group: "grad",
     title: "jax.grad: forward pass, linear pass, backward pass, residual memory",
     blurb:
@@ -108,6 +114,7 @@ export const MODE_TABLE = {
   },
   linearize: {
     label: "linearize",
+    jax: ["jax.linearize"],
     group: "linearize",
     title: "jax.linearize: JVP plus partial evaluation, the forward pass now and a linear program for later",
     blurb:
@@ -123,6 +130,7 @@ export const MODE_TABLE = {
   },
   checkpoint: {
     label: "checkpoint",
+    jax: ["jax.grad", "jax.checkpoint"],
     group: "checkpoint",
     title: "jax.checkpoint: a policy decides which residuals are saved",
     blurb:
@@ -135,6 +143,12 @@ export const MODE_TABLE = {
     masks: "checkpoint",
   },
 };
+
+/** The mode's JAX functions as a sentence names them, each through `quote`:
+ *  "`jax.grad` of `jax.checkpoint`". @param {Mode} mode @param {(name: string) => string} [quote] */
+export function jaxWords(mode, quote = (name) => name) {
+  return mode.jax.map(quote).join(" of ");
+}
 
 /** The modes in the tabs' order. */
 export const MODES = Object.keys(MODE_TABLE);

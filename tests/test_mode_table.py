@@ -73,6 +73,9 @@ def test_each_modes_request_fields_are_in_its_request_contract(table):
             assert key in fields, (m["name"], key)
         assert m["masks"] is None or m["masks"] in masks_as, m
         assert m["mask"] in ("known", "argnums", "none"), m
+        # the prose and the embed's caption name a transform's JAX functions from the table
+        assert bool(m["jax"]) == (m["mask"] != "known"), m
+        assert all(name.startswith("jax.") for name in m["jax"]), m
         # a mode with a policy option sends it; a first request that leaves parts out says so
         assert (m["option"] == "policy") == ("policy" in m["kwargs"]), m
         record = RECORDS[m["name"]].__annotations__

@@ -2,7 +2,7 @@
 // reader's function, its mask and the mode (never the default example's, which the page's HTML
 // holds only until the first record is drawn).
 
-import { modeOf } from "../modes.js";
+import { jaxWords, modeOf } from "../modes.js";
 import { h, rich } from "./util.js";
 
 /** @import { Arg, Event } from "../contract/record.js" */
@@ -34,16 +34,17 @@ function inputsSentence(rec) {
   const unknown = names(rec.args.filter((a) => !a.known).map((a) => a.name));
   const fixed = known ? ` and holds ${known} fixed` : "";
   const mode = modeOf(rec.mode);
+  const under = mode && jaxWords(mode, (name) => `\`${name}\``);
   if (mode?.staged)
-    return `The function is ${sig}, under \`jax.jit\`: every input is unknown whatever its toggle, so the trace computes nothing.`;
+    return `The function is ${sig}, under ${under}: every input is unknown whatever its toggle, so the trace computes nothing.`;
   if (mode?.mask === "argnums") {
-    // a mode with a policy is grad of checkpoint; the policy decides what is saved
+    // a mode with a policy option: its policy decides what is saved
     if (mode.option === "policy")
       return (
-        `The function is ${sig}, under \`jax.grad\` of \`jax.checkpoint\`: it differentiates ${unknown}${fixed}, ` +
+        `The function is ${sig}, under ${under}: it differentiates ${unknown}${fixed}, ` +
         `and the policy \`${rec.selected}\` decides which values of the forward pass are saved.`
       );
-    return `The function is ${sig}, under \`jax.grad\`: it differentiates ${unknown}${fixed}, so the primals are known and the tangents of ${unknown} unknown.`;
+    return `The function is ${sig}, under ${under}: it differentiates ${unknown}${fixed}, so the primals are known and the tangents of ${unknown} unknown.`;
   }
   if (!unknown) return `The function is ${sig}, with every input known.`;
   return `The function is ${sig}, with ${known ? `${known} known and ` : "every input "}${unknown} unknown.`;

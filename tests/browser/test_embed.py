@@ -166,8 +166,9 @@ def test_embed_edit_lets_the_reader_edit(page, site, wait_engine_ready, origins)
 
 @pytest.mark.parametrize("mode, caption", [
     ("grad", "jax.grad with respect to y; x held fixed."),
-    ("checkpoint", "jax.checkpoint with policy nothing_saveable, differentiated with respect to "
-                   "y; x held fixed."),
+    ("linearize", "jax.linearize with respect to y; x held fixed."),
+    ("checkpoint", "jax.grad of jax.checkpoint (policy nothing_saveable) with respect to y; "
+                   "x held fixed."),
     ("jit", "jax.jit: every input is a parameter, so every operation is staged."),
 ])
 def test_embed_says_which_transform_and_inputs(page, site, wait_engine_ready, mode, caption):

@@ -30,6 +30,13 @@ def test_opening_lines_describe_the_function_on_the_stage(opened):
     sig = f"{rec['fn']}({', '.join(a['name'] for a in rec['args'])})"
     assert sig in text and "jax.grad" in text and "differentiates W1 and W2" in text
     assert "sin" not in text
+    # each mode's prose names its own transform (app/modes.js's jax), never another's
+    call(pg, "setMode", "linearize")
+    text = _intro(pg)
+    assert "under jax.linearize: it differentiates W1 and W2" in text and "jax.grad" not in text
+    call(pg, "setMode", "checkpoint")
+    text = _intro(pg)
+    assert "under jax.grad of jax.checkpoint: it differentiates W1 and W2" in text
 
     call(pg, "setMode", "split")
     call(pg, "setSource", EDITED)

@@ -16,6 +16,7 @@ const out = MODES.map((name) => {
   return {
     name,
     mask: m.mask,
+    jax: m.jax,
     option: m.option,
     masks: m.masks,
     kwargs: Object.keys(m.kwargs({ ...STATE, mode: name })),
