@@ -8,8 +8,9 @@ is served on a port of its own and booted in a page of its own (one headless Chr
 1440x900 viewport, the editor mounted: as bench/bench_page.py does). Then, round after round,
 each build in turn makes `--edits` fresh grad edits of each bench/scale_functions.py workload
 (each `return (E) * c` with a new c), traced as bench/edit_breakdown.py does: `drawn` (the call
-to the frame after the new record is drawn), the page's main thread's busy ms in that span, of
-it its style recalculations and layouts, and the engine worker's busy ms. The builds take turns
+to the frame after the new record is drawn), the page's main thread's busy ms in that span (and
+as CPU time, by the thread's clock: less moved by the machine's load), of it its style
+recalculations and layouts, and the engine worker's busy ms. The builds take turns
 within every round, so a change in the machine's load touches each alike. Prints the medians of
 every edit per workload and build, each build's ratio to the first one's, and the load average.
 """
@@ -32,8 +33,8 @@ from bench_ab import serve  # noqa: E402  (a dist/ with its own headers and CSP)
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.contexts import new_context  # noqa: E402
 
-COLUMNS = ("ms", "main", "style", "layout", "worker")  # edit_breakdown's span columns shown
-LABELS = {"ms": "drawn", "main": "page main thread", "style": "of it style",
+COLUMNS = ("ms", "main", "main_cpu", "style", "layout", "worker")  # edit_breakdown's, shown
+LABELS = {"ms": "drawn", "main": "page main thread", "main_cpu": "its CPU", "style": "of it style",
           "layout": "of it layout", "worker": "engine worker"}
 
 
@@ -88,14 +89,14 @@ def main(argv: list[str] | None = None) -> int:
         browser.close()
     load_end = os.getloadavg()
     header = (["function", "build", "n"] + [LABELS[c] for c in COLUMNS]
-              + ["ratio drawn", "ratio main"])
+              + ["ratio drawn", "ratio main", "ratio CPU"])
     rows = []
     for name in names:
         base = {c: statistics.median(r[c] for r in spans[name][0]) for c in COLUMNS}
         for b, d in enumerate(opts.dists):
             med = {c: statistics.median(r[c] for r in spans[name][b]) for c in COLUMNS}
             rows.append([name, str(d), str(len(spans[name][b]))] + [med[c] for c in COLUMNS]
-                        + [f"{med['ms'] / base['ms']:.2f}", f"{med['main'] / base['main']:.2f}"])
+                        + [f"{med[c] / base[c]:.2f}" for c in ("ms", "main", "main_cpu")])
     bench_page.table("Fresh grad edits, builds side by side (medians, ms)", header, rows)
     print(f"edits not drawn within their wait: {errors}; load average at end "
           f"{load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}")
