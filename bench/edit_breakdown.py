@@ -10,7 +10,12 @@ thread (the one that wrote the marks), and every dedicated worker (the engine's 
 one the page starts). What is left of the span is waiting. Of the busy time, `gc` is V8's
 collections on either thread (its MinorGC and MajorGC events): the part of a slow edit that
 is the JavaScript heap's housekeeping rather than the page's work. Python's own collector does
-not show here; the engine turns it off while it traces.
+not show here; the engine turns it off while it traces. Of the main thread's time, `style` and
+`layout` are Blink's style recalculations (UpdateLayoutTree) and layouts (Layout), forced by a
+script's read or in a frame: the part of drawing a record that is the browser laying it out.
+`main_cpu` is the main thread's busy time as CPU time (the tasks' thread clock, `tdur`): on a
+machine shared with other work, the part of `main` the thread actually ran, so builds compared
+under a changing load differ less by it than by `main`.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ START, DRAWN = "pe-bench-edit", "pe-bench-drawn"
 
 TASK = "ThreadControllerImpl::RunTask"
 GC = {"MinorGC", "MajorGC"}
+STYLE, LAYOUT = "UpdateLayoutTree", "Layout"
 MARK_PHASES = {"R", "I", "i", "n", "b"}
 
 
@@ -47,7 +53,12 @@ def trace_edits(page, code: str, n_edits: int,
                        else code.rstrip("\n") + f"\n# traced edit {i}\n")
     finally:
         cdp.send("Tracing.end")
-        complete.wait(30)
+        # the trace arrives as events, which Playwright's sync API delivers only while it runs:
+        # waiting on the flag alone would block their delivery (its whole timeout, every time)
+        for _ in range(600):
+            if complete.is_set():
+                break
+            page.wait_for_timeout(50)
         cdp.detach()
     return spans(events)
 
@@ -61,6 +72,8 @@ def spans(events: Sequence[dict]) -> list[dict]:
                    if e.get("name") in (START, DRAWN) and e.get("ph") in MARK_PHASES)
     tasks = [e for e in events if e.get("ph") == "X" and e.get("name") == TASK]
     collections = [e for e in events if e.get("ph") == "X" and e.get("name") in GC]
+    styles = [e for e in events if e.get("ph") == "X" and e.get("name") == STYLE]
+    layouts = [e for e in events if e.get("ph") == "X" and e.get("name") == LAYOUT]
     out = []
     start = None
     for ts, name, thread in marks:
@@ -68,7 +81,10 @@ def spans(events: Sequence[dict]) -> list[dict]:
             start = ts
         elif start is not None:
             out.append(_busy(start, ts, thread, tasks, thread_names)
-                       | {"gc": _gc_ms(start, ts, thread, collections, thread_names)})
+                       | {"gc": _gc_ms(start, ts, thread, collections, thread_names),
+                          "main_cpu": _main_cpu_ms(start, ts, thread, tasks),
+                          "style": _main_ms(start, ts, thread, styles),
+                          "layout": _main_ms(start, ts, thread, layouts)})
             start = None
     return out
 
@@ -111,7 +127,24 @@ def _gc_ms(a: float, b: float, main: tuple, collections: Sequence[dict],
     return sum(e - s for _, s, e in _on_page(collections, a, b, main, thread_names)) / 1000
 
 
-COLUMNS = ("ms", "main", "worker", "waiting", "gc")
+def _main_ms(a: float, b: float, main: tuple, named: Sequence[dict]) -> float:
+    """ms of the page's main thread in `named` events (which do not nest), clipped to a..b."""
+    return sum(e - s for thread, s, e in _on_page(named, a, b, main, {}) if thread == main) / 1000
+
+
+def _main_cpu_ms(a: float, b: float, main: tuple, tasks: Sequence[dict]) -> float:
+    """CPU ms of the page's main thread's tasks in a..b (a task partly inside: its share)."""
+    cpu = 0.0
+    for ev in tasks:
+        if (ev["pid"], ev["tid"]) != main or not ev.get("dur") or "tdur" not in ev:
+            continue
+        inside = min(ev["ts"] + ev["dur"], b) - max(ev["ts"], a)
+        if inside > 0:
+            cpu += ev["tdur"] * inside / ev["dur"]
+    return cpu / 1000
+
+
+COLUMNS = ("ms", "main", "worker", "waiting", "gc", "style", "layout", "main_cpu")
 
 
 def summarise(rows: Sequence[dict]) -> dict:

@@ -47,52 +47,69 @@ function hasType(value, type) {
   }
 }
 
+/** Where a value is, from the root: its name, then each key and index on the way down.
+ *  @typedef {Array<string | number>} Path */
+
+/** A path as the problems say it: record.events[3].side. @param {Path} at */
+function where(at) {
+  return at.map((k, i) => (i === 0 ? k : typeof k === "number" ? `[${k}]` : `.${k}`)).join("");
+}
+
 /**
- * Problems of `value` against `schema`, as "path: what" strings (at most MAX_ERRORS).
+ * Problems of `value` against `schema`, as "path: what" strings (at most MAX_ERRORS). `at` is
+ * the value's path, a stack every level pushes its key onto and pops: said only in a problem
+ * (a record is thousands of values, and one string per value was most of the check's time).
  * @param {Record<string, Schema>} defs the schema's $defs @param {Schema} schema
- * @param {unknown} value @param {string} path @param {string[]} out
+ * @param {unknown} value @param {Path} at @param {string[]} out
  */
-function check(defs, schema, value, path, out) {
+function check(defs, schema, value, at, out) {
   if (out.length >= MAX_ERRORS) return;
   if (schema.$ref) {
-    check(defs, defs[schema.$ref.slice("#/$defs/".length)], value, path, out);
+    check(defs, defs[schema.$ref.slice("#/$defs/".length)], value, at, out);
     return;
   }
   if (schema.anyOf) {
     const keeps = schema.anyOf.some((s) => {
       /** @type {string[]} */
       const sub = [];
-      check(defs, s, value, path, sub);
+      check(defs, s, value, at, sub);
       return sub.length === 0;
     });
     if (keeps) return;
     // one shape of the right type (a list, or null): what is wrong inside it
     const fits = schema.anyOf.filter((s) => !s.type || hasType(value, s.type));
-    if (fits.length === 1) check(defs, fits[0], value, path, out);
-    else out.push(`${path}: matches none of the allowed shapes`);
+    if (fits.length === 1) check(defs, fits[0], value, at, out);
+    else out.push(`${where(at)}: matches none of the allowed shapes`);
     return;
   }
   if (schema.enum && !schema.enum.includes(value)) {
-    out.push(`${path}: ${JSON.stringify(value)} is not one of ${schema.enum.join(", ")}`);
+    out.push(`${where(at)}: ${JSON.stringify(value)} is not one of ${schema.enum.join(", ")}`);
     return;
   }
   if (schema.type && !hasType(value, schema.type)) {
-    out.push(`${path}: expected ${schema.type}`);
+    out.push(`${where(at)}: expected ${schema.type}`);
     return;
   }
   if (schema.type === "array") {
     const items = /** @type {unknown[]} */ (value);
     const item = /** @type {Schema} */ (schema.items);
-    items.forEach((v, i) => check(defs, item, v, `${path}[${i}]`, out));
+    for (let i = 0; i < items.length; i++) {
+      at.push(i);
+      check(defs, item, items[i], at, out);
+      at.pop();
+    }
   } else if (schema.type === "object") {
     const obj = /** @type {Record<string, unknown>} */ (value);
     for (const key of schema.required ?? []) {
-      if (!Object.hasOwn(obj, key)) out.push(`${path}: missing ${key}`);
+      if (!Object.hasOwn(obj, key)) out.push(`${where(at)}: missing ${key}`);
     }
-    for (const [key, v] of Object.entries(obj)) {
+    for (const key of Object.keys(obj)) {
       const sub = schema.properties?.[key];
-      if (sub) check(defs, sub, v, `${path}.${key}`, out);
-      else if (schema.additionalProperties === false) out.push(`${path}: unexpected ${key}`);
+      if (sub) {
+        at.push(key);
+        check(defs, sub, obj[key], at, out);
+        at.pop();
+      } else if (schema.additionalProperties === false) out.push(`${where(at)}: unexpected ${key}`);
     }
   }
 }
@@ -156,6 +173,6 @@ function problemsAgainst(schema, name, value, path) {
   const out = [];
   // the imported JSON's literal type is far narrower than Schema's optional keywords
   const defs = /** @type {Record<string, Schema>} */ (schema.$defs);
-  check(defs, defs[name], value, path, out);
+  check(defs, defs[name], value, [path], out);
   return out;
 }

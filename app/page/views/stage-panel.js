@@ -33,6 +33,15 @@ const splitText = (rec) => {
   return JSON.stringify(split);
 };
 
+/** Whether two records' panes print the same programs: when they do not, neither are their
+ *  splits the same (a fresh edit's answer is not compared whole: two record texts of a
+ *  transformer block were 7 ms of its redraw).
+ *  @param {EngineRecord} a @param {EngineRecord} b */
+const samePrograms = (a, b) => {
+  const [pa, pb] = [a, b].map((r) => ("panes" in r ? r.panes : []));
+  return pa.length === pb.length && pa.every((p, i) => p.program.text === pb[i].program.text);
+};
+
 /** The programs as text, when the stage module could not be loaded.
  *  @param {HTMLElement} root @param {EngineRecord} rec */
 function fallbackDraw(root, rec) {
@@ -72,6 +81,7 @@ export async function createStagePanel({ root, panel, editor, dispatch, onRecord
    *  drawing is marked stale). @param {EngineRecord | null} prev @param {EngineRecord} next */
   function sameAsDrawn(prev, next) {
     if (!drawn.record || erred(prev) || erred(next) || next.mode !== drawn.record.mode) return false;
+    if (!samePrograms(drawn.record, next)) return false;
     drawn.text ??= splitText(drawn.record);
     return splitText(next) === drawn.text;
   }
