@@ -31,6 +31,7 @@ from .record import (
     CheckpointRecord,
     GradRecord,
     LinearizeRecord,
+    Pane,
     Policy,
     PolicyAnswer,
     SavedResidual,
@@ -95,13 +96,13 @@ class _Reverse(NamedTuple):
 
 class _Linearized(NamedTuple):
     """The JVP program split with primals known and tangents unknown (split.py's Split),
-    the JVP program itself, the decisions its trace made, the tangents' names and the tree of
-    the function's output."""
+    the JVP program itself, the decisions its trace made, the tree of the function's output,
+    and the forward and linear panes."""
     split: Split
     jvp_closed: ClosedJaxpr
     decisions: list[Any]
-    tangents: list[str]
     out_tree: PyTreeDef
+    panes: list[Pane]
 
 
 def _linearized(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
@@ -135,7 +136,10 @@ def _linearized(fun: Callable[..., Any], params: Sequence[str], values: Sequence
     tangents = [params[i] + TANGENT_MARK for i in argnums]
     split = split_record(jvp_closed, [False] * n + [True] * k, [*params, *tangents],
                          [*values, *(values[i] for i in argnums)], open_calls=open_calls)
-    return _Linearized(split, jvp_closed, decisions, tangents, out_tree[0])
+    rec = split.record
+    panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
+                        params, tangents, AUTODIFF_TITLES)
+    return _Linearized(split, jvp_closed, decisions, out_tree[0], panes)
 
 
 def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Sequence[Any],
@@ -162,14 +166,12 @@ def _autodiff_record(fun: Callable[..., Any], params: Sequence[str], values: Seq
         fun if len(argnums) == n else _of_differentiated(fun, fixed, argnums, params),
         tuple(values[i] for i in argnums), held=True)] if saved else None
     recomputed = _count_recomputed(linear.jaxpr, num_res)
-    panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
-                        params, lin.tangents, AUTODIFF_TITLES)
     return _Reverse({
         **rec, "decisions": decisions_record(lin.decisions, jvp_closed.jaxpr),
         "backward": back_rec, "saved_residuals": listed,
         "saved_bytes": None if listed is None else sum(r["bytes"] for r in listed),
         "recomputed": recomputed,
-        "panes": [*panes, pane("backward", "Backward (transposed)", "other", back_rec)],
+        "panes": [*lin.panes, pane("backward", "Backward (transposed)", "other", back_rec)],
         "memory": [memory_line(policy, label, rec["residuals"], split.known.jaxpr,
                                backward.jaxpr, recomputed)]},
         backward, split.known_outs, num_res, n_lin_out, lin.out_tree,
@@ -255,7 +257,6 @@ def grad(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
             "grads": grads, **rev.record}  # type: ignore[typeddict-item]  # record: a plain dict
 
 
-
 def linearize(source: str, args: Sequence[dict[str, Any]], fn: str | None = None,
               open_calls: bool = True) -> LinearizeRecord:
     """jax.linearize as the seed tells it: the JVP split alone, its known half the forward
@@ -265,13 +266,11 @@ def linearize(source: str, args: Sequence[dict[str, Any]], fn: str | None = None
     lf, values, params = load_request(source, fn, args)
     argnums = _argnums(params, args, values)
     lin = _linearized(lf.fn, params, values, argnums, open_calls)
-    rec, split = lin.split.record, lin.split
-    panes = split_panes(rec["known"], rec["unknown"], split.res_out_pos, split.res_in_pos,
-                        params, lin.tangents, AUTODIFF_TITLES)
-    own = {"decisions": decisions_record(lin.decisions, lin.jvp_closed.jaxpr), "panes": panes}
+    own = {"decisions": decisions_record(lin.decisions, lin.jvp_closed.jaxpr), "panes": lin.panes}
     return {"version": RECORD_VERSION, "mode": "linearize", "fn": lf.name,
             "args": args_record(params, _flagged(args, argnums), values),
-            **rec, **own}  # type: ignore[typeddict-item]  # rec: a plain dict
+            **lin.split.record, **own}  # type: ignore[typeddict-item]  # a plain dict
+
 
 def _policy(name: str, names: Sequence[str]) -> Callable[..., bool]:
     pols = ad_checkpoint.checkpoint_policies
