@@ -138,7 +138,10 @@ def test_bench_page_quick(site, tmp_path):
     mem = re.search(r"memory over transformer-block edits \(MB\): (.*)", proc.stdout)
     assert mem, "no memory line"
     readings = re.findall(r"edit (\d+): JS heap ([\d.]+), Pyodide heap ([\d.]+)", mem.group(1))
-    assert [int(e) for e, _, _ in readings] == [1, 2, 4], mem.group(1)
+    # --quick reads the heaps after 4 edits: at the first and at each quarter
+    assert [int(e) for e, _, _ in readings] == [1, 2, 3, 4], mem.group(1)
+    assert re.search(r"growth per edit, edits 2 -> 4 \(KB; target: flat\): JS heap [-+]\d+\.\d, "
+                     r"Pyodide heap [-+]\d+\.\d", proc.stdout), proc.stdout[-2000:]
 
     anim = section(found, "Animation")
     assert len(anim) == 2 and NUM.match(anim[1][0]) and float(anim[1][0]) > 0, anim
