@@ -285,13 +285,17 @@ def _operator(fn: str, arity: int, reflected: bool = False) -> Callable[..., Any
     return lambda self, o: getattr(self._jnp, fn)(self, o)
 
 
-for _name, _fn in _UNARY_OPERATORS.items():
-    setattr(ArrayOps, f"__{_name}__", _operator(_fn, 1))
-for _name, _fn in _BINARY_OPERATORS.items():
-    setattr(ArrayOps, f"__{_name}__", _operator(_fn, 2))
-    setattr(ArrayOps, f"__r{_name}__", _operator(_fn, 2, reflected=True))
-for _name, _fn in _COMPARISONS.items():
-    setattr(ArrayOps, f"__{_name}__", _operator(_fn, 2))
+def _install_operators() -> None:
+    for name, fn in _UNARY_OPERATORS.items():
+        setattr(ArrayOps, f"__{name}__", _operator(fn, 1))
+    for name, fn in _BINARY_OPERATORS.items():
+        setattr(ArrayOps, f"__{name}__", _operator(fn, 2))
+        setattr(ArrayOps, f"__r{name}__", _operator(fn, 2, reflected=True))
+    for name, fn in _COMPARISONS.items():
+        setattr(ArrayOps, f"__{name}__", _operator(fn, 2))
+
+
+_install_operators()
 
 class Array(ArrayOps):
     """A concrete array held now: a numpy value and JAX's weak-type bit."""
