@@ -116,23 +116,26 @@ def test_bench_page_quick(site, tmp_path):
         assert float(r[2]) > 0 and float(r[1]) >= float(r[3]), r
         assert float(r[5]) <= float(r[2]) + float(r[3]), r
 
-    # issue 46's programs: three fresh grad edits each, drawn without error, engine and page
-    # apart, the transformer beside its targets; the growth per equation; the memory line
+    # issue 46's programs: three fresh grad edits each, drawn without error, the engine's
+    # answer alone (timed in its worker), engine and page apart, the transformer beside its
+    # targets; the growth per equation; the memory line
     scale = section(found, "Scale: a fresh grad edit")
-    assert scale[0] == ["function", "eqns", "n", "p50", "p95", "max", "engine worker",
-                        "page main thread", "waiting", "errors", "target"]
+    assert scale[0] == ["function", "eqns", "n", "p50", "p95", "max", "engine alone",
+                        "engine worker", "page main thread", "waiting", "errors", "target"]
     assert [r[0] for r in scale[1:]] == ["default (sin(x) * y)", "transformer block (4x8)",
                                          "30 x tanh(x @ W) + x"]
-    for r in scale[1:]:
-        assert r[2] == "3" and r[9] == "0" and all(NUM.match(c) for c in r[3:9]), r
-        assert float(r[6].replace(",", "")) > 0, r
+    num = [[float(c.replace(",", "")) for c in r[3:10]] for r in scale[1:]]
+    for r, (_, _, _, alone, worker, _, _) in zip(scale[1:], num):
+        assert r[2] == "3" and r[10] == "0" and all(NUM.match(c) for c in r[3:10]), r
+        assert worker > 0 and alone > 0, r
+    assert num[0][3] < num[1][3] < num[2][3], num  # the answer alone grows with the program
     eqns = [int(r[1]) for r in scale[1:]]
     assert eqns[0] < 20 < 100 < eqns[1] < eqns[2] and eqns[2] > 300, eqns
     tf = scale[2]
     verdict = ("met" if float(tf[3].replace(",", "")) <= 50
                and float(tf[4].replace(",", "")) <= 80 else "missed")
-    assert tf[10] == f"p50 <= 50, p95 <= 80: {verdict}", tf
-    assert scale[3][10].startswith("~500 eqns p50 <= 100"), scale[3]
+    assert tf[11] == f"p50 <= 50, p95 <= 80: {verdict}", tf
+    assert scale[3][11].startswith("~500 eqns p50 <= 100"), scale[3]
     assert re.search(r"growth per equation \(\d+ -> \d+ eqns, medians\): drawn -?\d+ us, "
                      r"engine worker -?\d+ us, page main thread -?\d+ us", proc.stdout)
     mem = re.search(r"memory over transformer-block edits \(MB\): (.*)", proc.stdout)
