@@ -32,6 +32,7 @@ const mark = (name) => {
   timings[name] = Math.round(performance.now() - T0);
 };
 const INDEX_URL = "https://pyodide.invalid/"; // never fetched: every request is mapped below
+const STDLIB_CACHE = "/lib/python3.12/pe-import-cache"; // sitebuild/import_cache_pyodide.py's STDLIB_CACHE
 const TYPES = { wasm: "application/wasm", json: "application/json", zip: "application/zip" };
 
 const files = new Map(); // name -> Promise<ArrayBuffer>
@@ -171,6 +172,25 @@ async function installNumpy(pyodide, wheel, files, sitePackages) {
   );
 }
 
+// The engine's files written, with the bytecode the build compiled for the modules it imports
+// (sitebuild/import_cache.py): numpy's beside their sources, the standard library's (sourceless)
+// in a folder put first on sys.path, and imported here, where they need nothing of numpy.
+async function installEngine(pyodide, manifest, sitePackages) {
+  writeFiles(pyodide.FS, await unzipped(await fileNamed(baseName(manifest.engine_wheel))), sitePackages);
+  if (!manifest.import_cache) return;
+  const paths = writeFiles(pyodide.FS, await unzipped(await fileNamed(baseName(manifest.import_cache))), "");
+  pyodide.runPython(`import sys\nsys.path.insert(0, '${STDLIB_CACHE}')`);
+  const stdlib = paths
+    .filter((p) => p.startsWith(`${STDLIB_CACHE}/`) && p.endsWith(".pyc"))
+    .map((p) =>
+      p
+        .slice(STDLIB_CACHE.length + 1, -".pyc".length)
+        .replace(/\/__init__$/, "")
+        .replaceAll("/", "."),
+    );
+  if (stdlib.length) pyodide.runPython(stdlib.map((m) => `import ${m}`).join("\n"));
+}
+
 async function inflated(data, method) {
   if (method === 0) return data; // stored
   if (method !== 8) throw new Error(`zip compression method ${method} is not deflate`);
@@ -230,25 +250,23 @@ async function boot(interruptBuffer) {
 
     // Only numpy, installed as loadPackage would (its files, then its compiled libraries
     // loaded) but unpacked here; the engine is unpacked from its wheel below, so neither
-    // micropip nor packaging is loaded (or shipped).
+    // micropip nor packaging is loaded (or shipped). Loading the libraries is compiling their
+    // WebAssembly, which the browser does off this thread: the engine's files are written and
+    // the standard library's modules it imports are imported meanwhile. JavaScriptCore
+    // (WebKit) takes 1.3 to 1.8 s over them, where this thread used to wait; Chromium and
+    // Firefox 0.2 to 0.4 s. "engine" may therefore be marked before "packages".
     progress("packages");
     const sitePackages = pyodide.runPython("import site\nsite.getsitepackages()[0]");
-    await installNumpy(pyodide, numpyWheel, numpy, sitePackages);
-    mark("packages");
-
-    progress("engine");
-    writeFiles(pyodide.FS, await unzipped(await fileNamed(baseName(manifest.engine_wheel))), sitePackages);
-    if (manifest.import_cache) {
-      // bytecode for numpy's and the standard library's modules the engine imports, compiled
-      // at build time (sitebuild/import_cache.py): the stdlib's, sourceless, first on sys.path
-      writeFiles(pyodide.FS, await unzipped(await fileNamed(baseName(manifest.import_cache))), "");
-      pyodide.runPython("import sys\nsys.path.insert(0, '/lib/python3.12/pe-import-cache')");
-    }
+    const numpyInstalled = installNumpy(pyodide, numpyWheel, numpy, sitePackages);
+    numpyInstalled.catch(() => {}); // awaited below
+    await installEngine(pyodide, manifest, sitePackages);
+    mark("engine");
+    await numpyInstalled;
     // The import system keeps what site-packages held when it last looked: its finder is
     // dropped. (importlib.invalidate_caches() would do it too, but it also rereads the
     // standard library's zip directory for each of its entries: 1 to 2.5 s.)
     pyodide.runPython(`import sys\nsys.path_importer_cache.pop(${JSON.stringify(sitePackages)}, None)`);
-    mark("engine");
+    mark("packages");
 
     progress("verify");
     entry = pyodide.pyimport("pe_engine.explain.entry").call;
