@@ -10,6 +10,7 @@ import pytest
 from bench.scale_functions import FUNCTIONS, fresh_edit, inputs
 from pe_engine import explain
 from tests.browser.test_stage import open_stage, stage_base, stage_browser  # noqa: F401 - fixtures
+from tests.browser.test_stage_page import SHORT, call
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +29,8 @@ def edit(i: int) -> dict:
 
 # the stage's content as markup, with what differs between two stages of one record left out:
 # the panes' title ids (random per pane drawn), the edges' geometry (each stage's own layout),
-# and the marks of what changed since the record before (a fresh stage had none before)
+# the marks of what changed since the record before (a fresh stage had none before), and the
+# order of attributes
 SERIALISE = """(root) => {
   const c = root.querySelector('.st-content').cloneNode(true);
   for (const el of c.querySelectorAll('[id]')) el.id = 'ID';
@@ -42,11 +44,17 @@ SERIALISE = """(root) => {
       el.removeAttribute(a);
     }
   }
+  // attributes in one order (the build's first frame writes them in its own)
+  for (const el of [c, ...c.querySelectorAll('*')]) {
+    const attrs = [...el.attributes].map((a) => [a.name, a.value]).sort();
+    for (const [name] of attrs) el.removeAttribute(name);
+    for (const [name, value] of attrs) el.setAttribute(name, value);
+  }
   return c.outerHTML;
 }"""
 
-FRESH = """async (rec) => {
-  const { createStage } = await import('./index.js');
+FRESH = """async ([rec, module]) => {
+  const { createStage } = await import(module);
   document.querySelector('#fresh-stage')?.remove();
   const root = document.createElement('div');
   root.id = 'fresh-stage';
@@ -102,7 +110,7 @@ def test_an_updated_stage_is_what_a_fresh_stage_draws(open_stage):  # noqa: F811
     pg = open_stage("grad")
     for i in range(3):
         pg.evaluate("(rec) => { window.stage.setRecord(rec); window.stage.drawn(); }", edit(i))
-    pg.evaluate(FRESH, edit(2))
+    pg.evaluate(FRESH, [edit(2), "./index.js"])
     fresh = pg.evaluate_handle("() => document.querySelector('#fresh-stage')")
     total = pg.evaluate("() => window.stage.stepCount()")
     assert total == pg.evaluate("() => window.freshStage.stepCount()") > 10
@@ -116,3 +124,25 @@ def test_an_updated_stage_is_what_a_fresh_stage_draws(open_stage):  # noqa: F811
     pg.evaluate("""() => { for (const d of document.querySelectorAll('.stage .st-table-wrap')) {
       d.querySelector('summary').click(); } }""")
     assert_same(pg.evaluate(SERIALISE, stage_root(pg)), pg.evaluate(SERIALISE, fresh), "table")
+
+
+def test_the_page_s_edits_draw_what_a_fresh_stage_draws(opened):
+    """Across the page's own edits (the engine in the page, the editor's source): the stage
+    updated edit after edit is what a stage drawing the last record afresh draws."""
+    pg = opened
+    kept = 0
+    for i, src in enumerate([SHORT, SHORT.replace("jnp.cos(b)", "jnp.tan(b)"),
+                             SHORT.replace("+ a", "* 2.5 + a"), SHORT.replace("+ a", "* 3.5 + a")]):
+        if i == 3:
+            pg.evaluate("""() => { window.marked = new WeakSet(
+                document.querySelectorAll('#stage [data-testid=eqn]')); }""")
+        s = call(pg, "setSource", src)
+        assert s["error"] is None
+        if i == 3:
+            kept = pg.evaluate("""() => [...document.querySelectorAll('#stage [data-testid=eqn]')]
+                .filter((el) => window.marked.has(el)).length""")
+    assert kept > 0  # drawn by an update, not anew
+    rec = pg.evaluate("() => window.explainer.record()")
+    pg.evaluate(FRESH, [rec, "/app/stage/index.js"])
+    drawn = pg.evaluate(SERIALISE, pg.query_selector("#stage"))
+    assert_same(drawn, pg.evaluate(SERIALISE, pg.query_selector("#fresh-stage")), "page")
