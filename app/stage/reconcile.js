@@ -47,29 +47,14 @@ function keyOf(n) {
   return `${n.localName}|${n.textContent}`;
 }
 
-/** Whether `a` and `b` have the same markup (attributes in any order, children in order).
- *  @param {Node} a @param {Node} b @returns {boolean} */
-function same(a, b) {
-  if (!(a instanceof Element) || !(b instanceof Element))
-    return a.nodeType === b.nodeType && a.nodeValue === b.nodeValue;
-  if (a.localName !== b.localName || a.namespaceURI !== b.namespaceURI) return false;
-  const attrs = b.attributes;
-  if (a.attributes.length !== attrs.length) return false;
-  for (let i = 0; i < attrs.length; i++) if (a.getAttribute(attrs[i].name) !== attrs[i].value) return false;
-  const ak = a.childNodes;
-  const bk = b.childNodes;
-  if (ak.length !== bk.length) return false;
-  for (let i = 0; i < ak.length; i++) if (!same(ak[i], bk[i])) return false;
-  return true;
-}
-
-/** `kept` stands for `fresh` from now on, and so does each of its descendants for its twin.
- *  @param {Node} kept @param {Node} fresh @param {Map<Node, Node>} map */
+/** `kept` stands for `fresh` from now on, and so does each of its descendants for its twin
+ *  (elements: what the view and the timeline refer to, and what has listeners).
+ *  @param {Element} kept @param {Element} fresh @param {Map<Node, Node>} map */
 function pair(kept, fresh, map) {
   map.set(fresh, kept);
-  if (kept instanceof Element && fresh instanceof Element) handOver(fresh, kept);
-  const kk = kept.childNodes;
-  const fk = fresh.childNodes;
+  handOver(fresh, kept);
+  const kk = kept.children;
+  const fk = fresh.children;
   for (let i = 0; i < fk.length; i++) pair(kk[i], fk[i], map);
 }
 
@@ -99,11 +84,12 @@ function update(live, fresh, map) {
   const next = [...fresh.childNodes].map((f) => {
     const list = byKey.get(keyOf(f));
     const container = isContainer(f);
-    const at = list ? list.findIndex((n) => container || same(n, f)) : -1;
+    // the same markup (attributes in any order, children in order): the browser's own compare
+    const at = list ? list.findIndex((n) => container || n.isEqualNode(f)) : -1;
     if (!list || at < 0) return f;
     const [kept] = list.splice(at, 1);
     if (container) patch(/** @type {Element} */ (kept), /** @type {Element} */ (f), map);
-    else pair(kept, f, map);
+    else if (kept instanceof Element) pair(kept, /** @type {Element} */ (f), map);
     return kept;
   });
   const staying = new Set(next);
