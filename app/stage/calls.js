@@ -6,7 +6,7 @@
 // recomputed equations, the call's own residuals, every branch of a cond. Built when first
 // opened, then kept.
 
-import { add, h, richText, section, sourceAnchor } from "./dom.js";
+import { add, h, richText, section, sourceAnchor, stateOf } from "./dom.js";
 
 /** @typedef {import("../contract/record.js").CallSplit} CallSplit */
 /** @typedef {"known" | "unknown"} InnerRole the roles of the inner panes shown */
@@ -15,7 +15,9 @@ import { add, h, richText, section, sourceAnchor } from "./dom.js";
 const BADGE = { known: "K", unknown: "U" };
 
 /**
- * A toggle for a call's row. Opening inserts the call's split after `row` in its list.
+ * A toggle for a call's row. Opening inserts the call's split after its row in its list.
+ * The call and its split (made when first opened) are the toggle's state (dom.js stateOf),
+ * its row the <li> it sits in: a toggle the stage keeps for a new record opens the new call.
  * @param {HTMLElement} row the call equation's row (an <li>)
  * @param {CallSplit} call
  * @param {number} depth the depth of the rows the split shows (1 under the outer program)
@@ -34,44 +36,48 @@ export function callToggle(row, call, depth) {
     h("span", { "aria-hidden": "true" }, "▸ "),
     "open",
   );
-  /** @type {HTMLElement | null} */
-  let split = null;
-  // the split, made when it first opens, then kept
-  const opened = () => {
-    if (split) return split;
-    const made = renderCallSplit(call, depth, sourceOf(row));
-    made.addEventListener("keydown", (e) => closeOnEscape(e, btn));
-    made.querySelector("[data-testid=call-close]")?.addEventListener("click", () => {
-      set(false);
-      btn.focus();
-    });
-    split = made;
-    return made;
-  };
-  const set = (/** @type {boolean} */ open) => {
-    if (open) placeSplit(row, opened());
-    else split?.remove();
-    btn.setAttribute("aria-expanded", String(open));
-    // written only when it changes: a call the build's first frame opened is taken over as is
-    retext(btn.firstElementChild, open ? "▾ " : "▸ ");
-    retext(btn.lastChild, open ? "close" : "open");
-    btn.setAttribute("aria-label", `${open ? "Close" : "Open"} ${call.title}: the split of its inner program`);
-  };
+  Object.assign(stateOf(btn), { call, depth, split: null });
   btn.addEventListener("click", (e) => {
     e.stopPropagation(); // the row's own click (a step) is not this
     const open = btn.getAttribute("aria-expanded") !== "true";
-    set(open);
+    setOpen(btn, open);
     // it opens below the programs: brought into view (the panes' scroller, then the page)
-    if (open) opened().scrollIntoView({ block: "nearest" });
+    if (open) opened(btn).scrollIntoView({ block: "nearest" });
   });
-  openers.set(btn, () => set(true));
   // Escape on the call's row (or its toggle) closes what it opened
   row.addEventListener("keydown", (e) => closeOnEscape(e, btn));
   return btn;
 }
 
-/** @type {WeakMap<Element, () => void>} */
-const openers = new WeakMap();
+/** The split of the toggle's call, made when it first opens, then kept.
+ *  @param {HTMLButtonElement} btn @returns {HTMLElement} */
+function opened(btn) {
+  const st = stateOf(btn);
+  if (st.split) return st.split;
+  const made = renderCallSplit(st.call, st.depth, sourceOf(rowOf(btn)));
+  made.addEventListener("keydown", (e) => closeOnEscape(e, btn));
+  made.querySelector("[data-testid=call-close]")?.addEventListener("click", () => {
+    setOpen(btn, false);
+    btn.focus();
+  });
+  st.split = made;
+  return made;
+}
+
+/** @param {HTMLButtonElement} btn @param {boolean} open */
+function setOpen(btn, open) {
+  const { call, split } = stateOf(btn);
+  if (open) placeSplit(rowOf(btn), opened(btn));
+  else split?.remove();
+  btn.setAttribute("aria-expanded", String(open));
+  // written only when it changes: a call the build's first frame opened is taken over as is
+  retext(btn.firstElementChild, open ? "▾ " : "▸ ");
+  retext(btn.lastChild, open ? "close" : "open");
+  btn.setAttribute("aria-label", `${open ? "Close" : "Open"} ${call.title}: the split of its inner program`);
+}
+
+/** The row a toggle sits in. @param {Element} btn */
+const rowOf = (btn) => /** @type {HTMLElement} */ (btn.closest("li"));
 
 /** @param {Node | null} node @param {string} text */
 function retext(node, text) {
@@ -81,8 +87,9 @@ function retext(node, text) {
 /** Open a call from its toggle without moving the page (a call the stage opens itself).
  *  @param {Element} btn @returns {boolean} whether `btn` is a call's toggle */
 export function openCall(btn) {
-  openers.get(btn)?.();
-  return openers.has(btn);
+  const ok = btn instanceof HTMLButtonElement && stateOf(btn).call != null;
+  if (ok) setOpen(btn, true);
+  return ok;
 }
 
 /** Escape closes the innermost opened call the key was pressed in, focus back on its toggle.

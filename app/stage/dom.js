@@ -149,27 +149,52 @@ function made(el, attrs, children) {
   return el;
 }
 
+// What an element's listeners act on (a lazy body's builder, a call toggle's call) is kept
+// here, not in their closures: a stage that updates the DOM it has (reconcile.js) keeps an
+// element whose markup did not change and hands it the data of its twin in the new build, so
+// the kept element acts on the new record.
+/** @type {WeakMap<Element, Record<string, any>>} */
+const states = new WeakMap();
+
+/** The data `el`'s listeners act on (made empty on first use). @param {Element} el */
+export function stateOf(el) {
+  let st = states.get(el);
+  if (!st) states.set(el, (st = {}));
+  return st;
+}
+
+/** `to` takes `from`'s place: its listeners act on `from`'s data from now on.
+ *  @param {Element} from @param {Element} to */
+export function handOver(from, to) {
+  const st = states.get(from);
+  if (st) states.set(to, st);
+  else states.delete(to);
+}
+
 // A closed <details> is not drawn, and few readers open one, yet its body was a third of the
 // elements each new split built (grad-mlp: the table view, 225 of 828). So its body is built
 // when it first opens: on the summary's click, which comes before the details opens (no empty
 // frame), or on its toggle event when it is opened some other way.
-/** @type {WeakMap<Element, () => void>} */
-const fills = new WeakMap();
+
+/** The body of a lazy details, made now if it is not yet. @param {Element} el */
+function fill(el) {
+  const st = states.get(el);
+  if (!st?.build) return;
+  const build = st.build;
+  delete st.build;
+  append(el, [build()]);
+}
 
 /** A <details> with `summary` whose body, `build()`'s nodes, is made when it first opens.
  *  @param {Attrs} attrs @param {Child} summary @param {() => Child} build */
 export function lazyDetails(attrs, summary, build) {
   const el = h("details", attrs, h("summary", null, summary));
-  const fill = () => {
-    if (!fills.delete(el)) return;
-    append(el, [build()]);
-  };
-  fills.set(el, fill);
+  stateOf(el).build = build;
   el.addEventListener("click", (e) => {
-    if (/** @type {Element} */ (e.target).closest?.("summary")?.parentElement === el) fill();
+    if (/** @type {Element} */ (e.target).closest?.("summary")?.parentElement === el) fill(el);
   });
   el.addEventListener("toggle", () => {
-    if (el.open) fill();
+    if (el.open) fill(el);
   });
   return el;
 }
@@ -177,7 +202,7 @@ export function lazyDetails(attrs, summary, build) {
 /** Open a details (lazyDetails' or not), its body there in the same frame.
  *  @param {HTMLDetailsElement} el */
 export function openDetails(el) {
-  fills.get(el)?.();
+  fill(el);
   el.open = true;
 }
 

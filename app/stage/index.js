@@ -30,6 +30,7 @@ import { badgeRole } from "./panes.js";
 import { bindPointerLinks } from "./pointer-links.js";
 import { createPlayer } from "./player.js";
 import { createRoving } from "./roving.js";
+import { updatable, updateDrawn } from "./reconcile.js";
 import { createTimeline } from "./timeline.js";
 import { buildView, completeView, frameScroller, keepInView, renewPolicies, scrollRowIntoView } from "./view.js";
 const SCRUB_DEBOUNCE_MS = 450;
@@ -113,8 +114,11 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
   let resKeys = null;
 
   // ---------------------------------------------------------------- steps
+  /** The step `want` comes to: within the record, and where the gate lets `source` go. */
+  const stepFor = (/** @type {unknown} */ want, /** @type {string} */ source) =>
+    Math.max(0, Math.min(gate?.(model, source) ?? model.total, Math.round(Number(want) || 0)));
   function applyStep(/** @type {number} */ want, { source = "api", animate = false } = {}) {
-    const next = Math.max(0, Math.min(gate?.(model, source) ?? model.total, Math.round(Number(want) || 0)));
+    const next = stepFor(want, source);
     const prev = step;
     flights.finish();
     const anim = animate && next === prev + 1 && !reduced;
@@ -262,6 +266,7 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     delete root.dataset.stale;
     staleNote.hidden = true;
     const prevModel = model.inside?.outer ?? model; // a split is compared with the one before, outside any remat
+    const drawn = view && !prerendered && !model.inside ? model : null; // its DOM is updated if it can be
     teardownRecord();
     model = buildModel(record);
     root.dataset.mode = model.mode || model.kind;
@@ -271,8 +276,17 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
     step = firstFrame.startStep(key, inside ? inside.events.length : model.total);
     timeline.reset(model.total, step);
     const outer = model;
+    const wanted = () => (want == null || want === "" ? model.total : Number(want)); // model: inside a remat too
+    // a new split of the drawn one's shape: the DOM drawn is updated (reconcile.js), its
+    // elements shown at the step the new one starts at, so that only what differs is written
+    const update = drawn && !inside && updatable(drawn, outer);
+    const settle = (/** @type {import("./view.js").View} */ v) => {
+      diffs.stop();
+      timeline.move(step, (step = stepFor(wanted(), "record")));
+      updateDrawn(content, v, timeline);
+    };
     const viewOf = () => {
-      const v = buildView(outer, timeline, (l) => onLink?.(l));
+      const v = buildView(outer, timeline, (l) => onLink?.(l), update ? settle : null);
       if (inside) model = enterInside(v, outer, timeline, step);
       return v;
     };
@@ -284,10 +298,10 @@ export function createStage(root, { onLink = null, keyboard = true, recordFirstF
         timeline.reset(outer.total);
         view = viewOf();
       }
-      if (!leaveFirstFrame()) content.replaceChildren(...view.nodes);
+      if (!leaveFirstFrame() && !update) content.replaceChildren(...view.nodes);
       resKeys = view.resList ? createRoving(view.resList, { items: () => view?.resChips ?? [] }) : null;
       resKeys?.refresh();
-      applyStep(want == null || want === "" ? model.total : Number(want), { source: "record" });
+      applyStep(wanted(), { source: "record" });
       diffs.show(prevModel, outer, view);
       view.edges?.schedule(true);
       return;

@@ -2,7 +2,7 @@
 // Built once per record; the step only toggles classes (see index.js `reveal`).
 
 import { callToggle, REDUCE_PRECISION_WHY } from "./calls.js";
-import { add, copyText, h, selectContents, sourceAnchor } from "./dom.js";
+import { add, copyText, h, selectContents, sourceAnchor, stateOf } from "./dom.js";
 import { SIDE_BADGE, SIDE_LABEL } from "./model.js";
 import { modeOf } from "../modes.js";
 
@@ -21,6 +21,7 @@ import { modeOf } from "../modes.js";
  * @property {HTMLSpanElement[]} outEls
  * @property {HTMLDivElement} headLine
  * @property {HTMLDivElement} footLine
+ * @property {HTMLSpanElement} count the equations shown, of all
  * @property {ModelPane} pane
  * @property {(step: number) => void} showStep
  * @property {Map<number, Element[]>} [resVarEls] the names each residual has in the header and
@@ -60,21 +61,7 @@ export function renderPane(model, pane, reveal) {
     "Copy",
   );
   const pre = h("pre", { class: "st-pre", tabindex: "0" }, prog.text);
-  let copiedTimer = 0;
-  copyBtn.addEventListener("click", async () => {
-    const ok = await copyText(prog.text ?? "");
-    if (!ok) {
-      textBox.open = true;
-      selectContents(pre);
-    }
-    copyBtn.textContent = ok ? "Copied" : "Press Ctrl+C";
-    copyBtn.dataset.copied = ok ? "yes" : "no";
-    clearTimeout(copiedTimer);
-    copiedTimer = setTimeout(() => {
-      copyBtn.textContent = "Copy";
-      delete copyBtn.dataset.copied;
-    }, 1600);
-  });
+  copyBtn.addEventListener("click", () => copyPane(copyBtn));
   const textBox = h("details", { class: "st-text" }, h("summary", null, "Printed text"), pre);
 
   const n = prog.eqns?.length || 0;
@@ -88,12 +75,14 @@ export function renderPane(model, pane, reveal) {
   // the count follows the step: what is on screen, of what the split will hold
   const reveals = [...pane.eqnReveal].sort((a, b) => a - b);
   let shownCount = n;
+  // the count element is read through the pane view: a stage that keeps the drawn one for a
+  // new record (reconcile.js) puts it there
   const showStep = (/** @type {number} */ step) => {
     let k = 0;
     while (k < n && reveals[k] <= step) k++;
     if (k === shownCount) return;
     shownCount = k;
-    /** @type {Text} */ (count.firstChild).data = countText(k, n); // the text changes, not the DOM
+    /** @type {Text} */ (pv.count.firstChild).data = countText(k, n); // the text changes, not the DOM
   };
 
   // header line: { lambda consts; invars. let (the binders as the engine typed them)
@@ -262,7 +251,31 @@ export function renderPane(model, pane, reveal) {
     code,
     textBox,
   );
-  return { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, pane, showStep };
+  /** @type {PaneView} */
+  const pv = { el, body, eqnEls, varEls, invarEls, outEls, headLine, footLine, count, pane, showStep };
+  return pv;
+}
+
+/** The pane's program text copied, as the pane shows it now (its printed text's <pre>): a
+ *  button the stage keeps for a new record copies the new program; if copying is not allowed,
+ *  the text is opened and selected for the reader to copy.
+ *  @param {HTMLElement} btn */
+async function copyPane(btn) {
+  const box = /** @type {HTMLDetailsElement | null} */ (btn.closest(".st-pane")?.querySelector(":scope > .st-text"));
+  const pre = box?.querySelector("pre");
+  const ok = await copyText(pre?.textContent ?? "");
+  if (!ok && box && pre) {
+    box.open = true;
+    selectContents(pre);
+  }
+  btn.textContent = ok ? "Copied" : "Press Ctrl+C";
+  btn.dataset.copied = ok ? "yes" : "no";
+  const st = stateOf(btn);
+  clearTimeout(st.copiedTimer);
+  st.copiedTimer = setTimeout(() => {
+    btn.textContent = "Copy";
+    delete btn.dataset.copied;
+  }, 1600);
 }
 
 /** The user's line `line` as an event of the record has it (null: none says).

@@ -22,10 +22,15 @@ export function createTimeline() {
       current = Array.from({ length: total }, () => []);
       shown = at;
     },
-    /** `el` appears at step `at` (at once when at <= 0). @param {Element} el @param {number} at */
+    /** `el` appears at step `at` (at once when at <= 0; shown now if the elements show a
+     *  step past it). @param {Element} el @param {number} at */
     reveal(el, at) {
-      if (at <= 0) el.classList.add("is-on");
-      else groups[Math.min(at, groups.length - 1)].push(el);
+      if (at <= 0) {
+        el.classList.add("is-on");
+        return;
+      }
+      groups[Math.min(at, groups.length - 1)].push(el);
+      if (at <= shown) el.classList.add("is-on");
     },
     /** `el` stands for event i: marked while i is the event just judged (at once if it is:
      *  the table view's rows are made when it opens). @param {Element} el @param {number} i */
@@ -38,6 +43,12 @@ export function createTimeline() {
     showAll() {
       for (const g of groups) for (const el of g) el.classList.add("is-on");
       shown = groups.length - 1;
+    },
+    /** Each element registered, made `to(el)`: the element drawn in its place (reconcile.js).
+     *  @param {<T>(n: T) => T} to */
+    remap(to) {
+      groups = groups.map((g) => g.map(to));
+      current = current.map((c) => c.map(to));
     },
     /** The elements that change between step `prev` and step `next`.
      *  @param {number} prev @param {number} next */

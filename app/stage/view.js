@@ -25,6 +25,7 @@ import { renderTable } from "./table.js";
  * @property {HTMLElement | null} memory the memory chart (grad, checkpoint)
  * @property {ReturnType<typeof renderTrace>} trace
  * @property {HTMLDivElement} wrap the panes' scroller
+ * @property {HTMLDivElement} paneWrap the panes, the edges' layer over them
  * @property {PaneView[]} panes indexed like model.panes
  * @property {ReturnType<typeof renderTable>} table
  * @property {HTMLLIElement[] | undefined} resChips resChips[k]: residual k's (a split only)
@@ -62,11 +63,14 @@ function residualVars(model, pv) {
 
 /**
  * Build the record's view. `timeline` registers what each step reveals and which elements
- * belong to which event; `onLink` is handed to the policy cards.
+ * belong to which event; `onLink` is handed to the policy cards. `settle(view)`, if given,
+ * puts the view's elements in place before its edges are drawn over them (reconcile.js: in
+ * the DOM already drawn, which then holds other elements than those built).
  * @param {Model} model @param {import("./timeline.js").Timeline} timeline @param {OnLink} onLink
+ * @param {((view: View) => void) | null} [settle]
  * @returns {View}
  */
-export function buildView(model, timeline, onLink) {
+export function buildView(model, timeline, onLink, settle = null) {
   const reveal = timeline.reveal;
   const trace = renderTrace(model, reveal);
   const panes = model.panes.map((p) => renderPane(model, p, reveal));
@@ -75,7 +79,6 @@ export function buildView(model, timeline, onLink) {
       const i = pv.pane.eqnEvent[j];
       if (i >= 0) timeline.belongsTo(el, i);
     });
-    pv.resVarEls = residualVars(model, pv);
   }
   trace.chips.forEach((c, i) => timeline.belongsTo(c, i));
   const table = renderTable(model, (rows) => rows.forEach((r, i) => timeline.belongsTo(r, i)));
@@ -98,22 +101,27 @@ export function buildView(model, timeline, onLink) {
   // one scroller for every pane: the programs scroll together, and the edges with them
   const wrap = h("div", { class: "st-panes-wrap", "data-testid": "panes" }, paneWrap);
   const residuals = split ? renderResidualList(model, reveal) : null;
-  const edges = model.edges.length ? new EdgeLayer(wrap, paneWrap, model, panes, reveal) : null;
   const { policies, memory } = policyNodes(model.record, onLink);
   const nodes = [policies, renderLegend(model.mode), trace.el, wrap, residuals?.el, memory, table.el];
-  return {
+  /** @type {View} */
+  const view = {
     nodes: nodes.filter((n) => n != null),
     policies,
     memory,
     trace,
     wrap,
+    paneWrap,
     panes,
     table,
     resChips: residuals?.chips,
     resList: residuals?.list,
     saved: residuals?.saved,
-    edges,
+    edges: null,
   };
+  settle?.(view);
+  for (const pv of view.panes) pv.resVarEls = residualVars(model, pv);
+  if (model.edges.length) view.edges = new EdgeLayer(view.wrap, view.paneWrap, model, view.panes, reveal);
+  return view;
 }
 
 /** The policy cards (checkpoint) and the memory chart (grad, checkpoint) of a record.
