@@ -120,10 +120,8 @@ def baseline_root(ref: str, into: Path) -> Path:
 def request(name: str, kind: str, edit: int) -> dict[str, Any]:
     """Edit number `edit` of workload `name`, as the page's worker gets it."""
     source = scale_functions.FUNCTIONS[name][0]
-    args = [{"value": text, "known": known}
-            for text, known in scale_functions.inputs(name).values()]
-    return {"mode": "grad", "source": scale_functions.fresh_edit(source, edit), "args": args,
-            **REQUESTS[kind]}
+    return {"mode": "grad", "source": scale_functions.fresh_edit(source, edit),
+            "args": scale_functions.request_args(name), **REQUESTS[kind]}
 
 
 def timed_block(engine: Engine, name: str, kind: str, edits: list[int],

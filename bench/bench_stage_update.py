@@ -39,7 +39,7 @@ DRAW = """async (rec) => {
 def records(name: str, n: int) -> list[dict]:
     """The engine's grad answers to n fresh edits of workload `name`."""
     source = scale_functions.FUNCTIONS[name][0]
-    args = [{"known": k, "value": v} for v, k in scale_functions.inputs(name).values()]
+    args = scale_functions.request_args(name)
     return [explain.as_json(explain.run("grad", source=scale_functions.fresh_edit(source, i),
                                         args=args)) for i in range(n)]
 

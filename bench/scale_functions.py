@@ -2,7 +2,8 @@
 
 Each is a grad-mode workload: the weights unknown (differentiated), the activations known.
 `inputs(name)` gives each parameter's value text (as the page's value boxes take it) and
-whether it is known; the values are fixed (a seeded generator), so every run asks the same.
+whether it is known (`request_args(name)`: as an engine request's `args`); the values are fixed
+(a seeded generator), so every run asks the same.
 """
 from __future__ import annotations
 
@@ -63,6 +64,11 @@ def inputs(name: str) -> dict[str, tuple[str, bool]]:
     rng = np.random.default_rng(46)
     return {p: (value_text(shape, rng), known)
             for p, (shape, known) in FUNCTIONS[name][1].items()}
+
+
+def request_args(name: str) -> list[dict[str, object]]:
+    """The engine request's `args` for FUNCTIONS[name], in parameter order."""
+    return [{"value": text, "known": known} for text, known in inputs(name).values()]
 
 
 def fresh_edit(source: str, i: int) -> str:

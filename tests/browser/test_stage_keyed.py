@@ -7,7 +7,7 @@ import functools
 
 import pytest
 
-from bench.scale_functions import FUNCTIONS, fresh_edit, inputs
+from bench.scale_functions import FUNCTIONS, fresh_edit, request_args
 from pe_engine import explain
 from tests.browser.test_stage import open_stage, stage_base, stage_browser  # noqa: F401 - fixtures
 from tests.browser.test_stage_page import SHORT, call
@@ -21,8 +21,7 @@ TRANSFORMER = "transformer block (4x8)"
 def edit(i: int) -> dict:
     """Issue 46's fresh grad edit i of the transformer block (its return scaled anew)."""
     source = fresh_edit(FUNCTIONS[TRANSFORMER][0], i)
-    args = [{"known": known, "value": text} for text, known in inputs(TRANSFORMER).values()]
-    rec = explain.as_json(explain.run("grad", source=source, args=args))
+    rec = explain.as_json(explain.run("grad", source=source, args=request_args(TRANSFORMER)))
     assert "error" not in rec, rec.get("error")
     return rec
 
